@@ -1,0 +1,43 @@
+#!/usr/bin/env bun
+import { Command, InvalidArgumentError, Option } from "commander";
+import packageJson from "../package.json";
+import { registerAccountCommands } from "./accounts";
+import { registerBackupCommand } from "./backup";
+import { CliError, dataDirOf } from "./common";
+import { loadConfig } from "../src/config";
+import { consoleLogger } from "../src/logger";
+import { serve } from "../src/server";
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError("port harus 0–65535");
+  return number;
+}
+
+const program = new Command("skrining")
+  .description("Layanan skrining stres dan motivasi mahasiswa")
+  .version(packageJson.version, "-V, --version")
+  .option("--data <dir>", "folder data (default ./data, atau SKRINING_DATA)")
+  .showHelpAfterError();
+
+program
+  .command("serve")
+  .description("menjalankan layanan HTTP")
+  .option("--host <host>", "alamat yang didengarkan", "0.0.0.0")
+  .addOption(new Option("--port <port>", "port").default(5000).argParser(port))
+  .option("--tls-cert <file>", "sertifikat TLS (PEM)")
+  .option("--tls-key <file>", "kunci privat TLS (PEM)")
+  .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string }, command: Command) => {
+    await serve(loadConfig(dataDirOf(command)), options, consoleLogger);
+  });
+
+registerAccountCommands(program);
+registerBackupCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const message = error instanceof CliError || error instanceof Error ? error.message : String(error);
+  console.error(`skrining: ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,56 @@
+import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
+import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+
+const pbkdf2Async = promisify(pbkdf2);
+const scryptAsync = promisify(scrypt) as (password: string, salt: string, length: number, options: object) => Promise<Buffer>;
+
+/** The newest Werkzeug default, used when an imported pbkdf2 hash names no iteration count. */
+const werkzeugDefaultIterations = 1_000_000;
+
+export interface PasswordCheck {
+  ok: boolean;
+  /** True when the stored hash is in a legacy format and should be replaced by bcrypt. */
+  needsRehash: boolean;
+}
+
+/**
+ * bcrypt runs on the native thread pool, so hashing many passwords at once uses every core.
+ */
+export function hashPassword(password: string, cost: number): Promise<string> {
+  return bcryptHash(password, { cost });
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<PasswordCheck> {
+  if (stored.startsWith("$2")) return { ok: await bcryptVerify(password, stored), needsRehash: false };
+  if (stored.startsWith("pbkdf2:") || stored.startsWith("scrypt:")) {
+    return { ok: await verifyWerkzeug(password, stored), needsRehash: true };
+  }
+  return { ok: false, needsRehash: false };
+}
+
+/** Werkzeug's `method$salt$hexdigest` format, as the earlier Flask deployment stored it. */
+async function verifyWerkzeug(password: string, stored: string): Promise<boolean> {
+  const [method, salt, expectedHex] = stored.split("$");
+  if (!method || salt === undefined || !expectedHex || !/^[0-9a-f]+$/i.test(expectedHex)) return false;
+  const expected = Buffer.from(expectedHex, "hex");
+  const [kind, ...parameters] = method.split(":");
+  let actual: Buffer;
+  try {
+    if (kind === "pbkdf2") {
+      const digest = parameters[0] ?? "sha256";
+      const iterations = parameters[1] === undefined ? werkzeugDefaultIterations : Number(parameters[1]);
+      if (!["sha256", "sha512", "sha1"].includes(digest) || !Number.isInteger(iterations) || iterations < 1) return false;
+      actual = await pbkdf2Async(password, salt, iterations, expected.length, digest);
+    } else if (kind === "scrypt") {
+      const [n, r, p] = (parameters.length === 3 ? parameters : ["32768", "8", "1"]).map(Number) as [number, number, number];
+      if (![n, r, p].every((value) => Number.isInteger(value) && value > 0)) return false;
+      actual = await scryptAsync(password, salt, expected.length, { N: n, r, p, maxmem: 132 * n * r * p + 1024 });
+    } else {
+      return false;
+    }
+  } catch {
+    return false;
+  }
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,46 @@
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import type { AppContext } from "./context";
+import { bodyParser } from "./http/body";
+import { corsPolicy } from "./http/cors";
+import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
+import { requestLog } from "./http/request-log";
+import { authController } from "./modules/auth";
+import { silentLogger } from "./logger";
+import packageJson from "../package.json";
+
+/** Routes that read a multipart form; every other body is read as a JSON object. */
+const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
+
+/**
+ * Builds the whole HTTP application. `clientAddress` comes from the server (tests, which
+ * call `app.handle()` directly, may pass their own).
+ */
+export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
+  let allowedMethods: AllowedMethods = () => [];
+  const app = new Elysia()
+    .use(errorHandler(context.logger, (path) => allowedMethods(path)))
+    .use(requestLog(context.config.logRequests ? context.logger : silentLogger))
+    .use(corsPolicy(context.config.corsOrigins))
+    .use(
+      bodyParser({
+        jsonLimitBytes: context.config.jsonBodyLimitBytes,
+        multipartLimitBytes: context.config.photoLimitBytes + 64 * 1024,
+        multipartRoutes,
+      }),
+    )
+    .use(
+      openapi({
+        path: "/openapi",
+        documentation: {
+          info: { title: "skrining", version: packageJson.version, description: "Student stress and motivation screening service" },
+          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+        },
+      }),
+    )
+    .use(authController(context.auth, clientAddress));
+  allowedMethods = routeMethodIndex(app.routes);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,89 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+
+/** Everything the service can be tuned with; built once from options and the environment. */
+export interface Config {
+  dataDir: string;
+  databasePath: string;
+  photosDir: string;
+  modelsDir: string;
+  secretPath: string;
+  tokenSecret: Uint8Array;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  bcryptCost: number;
+  throttle: { perUsername: number; perAddress: number; windowSeconds: number };
+  corsOrigins: string[] | "lan";
+  jsonBodyLimitBytes: number;
+  photoLimitBytes: number;
+  logRequests: boolean;
+}
+
+type Environment = Record<string, string | undefined>;
+
+function integerFrom(environment: Environment, name: string, fallback: number, minimum: number): number {
+  const raw = environment[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum) {
+    throw new Error(`${name} harus bilangan bulat >= ${minimum} (diberikan: ${raw})`);
+  }
+  return value;
+}
+
+export function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
+  return resolve(option ?? environment.SKRINING_DATA ?? "./data");
+}
+
+/**
+ * The token key lives in the data folder so every process (server and CLI) signs with the
+ * same key; it is created once, readable by its owner only.
+ */
+function loadOrCreateSecret(secretPath: string, environment: Environment): Uint8Array {
+  const override = environment.SKRINING_SECRET;
+  if (override) {
+    if (override.length < 32) throw new Error("SKRINING_SECRET harus minimal 32 karakter.");
+    return new TextEncoder().encode(override);
+  }
+  if (!existsSync(secretPath)) {
+    writeFileSync(secretPath, randomBytes(48).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
+  }
+  chmodSync(secretPath, 0o600);
+  return new TextEncoder().encode(readFileSync(secretPath, "utf8").trim());
+}
+
+function corsOriginsFrom(environment: Environment): string[] | "lan" {
+  const raw = environment.SKRINING_CORS_ORIGINS?.trim();
+  if (!raw || raw === "lan") return "lan";
+  return raw.split(",").map((origin) => origin.trim()).filter(Boolean);
+}
+
+/** Creates the data folder layout on first use and reads every setting. */
+export function loadConfig(dataDirOption?: string, environment: Environment = process.env): Config {
+  const dataDir = resolveDataDir(dataDirOption, environment);
+  const photosDir = join(dataDir, "photos");
+  const modelsDir = join(dataDir, "models");
+  for (const dir of [dataDir, photosDir, modelsDir]) mkdirSync(dir, { recursive: true });
+  const secretPath = join(dataDir, "secret");
+  return {
+    dataDir,
+    databasePath: join(dataDir, "skrining.db"),
+    photosDir,
+    modelsDir,
+    secretPath,
+    tokenSecret: loadOrCreateSecret(secretPath, environment),
+    accessTokenSeconds: integerFrom(environment, "SKRINING_ACCESS_TTL", 8 * 3600, 1),
+    refreshTokenSeconds: integerFrom(environment, "SKRINING_REFRESH_TTL", 30 * 24 * 3600, 1),
+    bcryptCost: integerFrom(environment, "SKRINING_BCRYPT_COST", 10, 4),
+    throttle: {
+      perUsername: integerFrom(environment, "SKRINING_THROTTLE_USERNAME", 10, 1),
+      perAddress: integerFrom(environment, "SKRINING_THROTTLE_ADDRESS", 100, 1),
+      windowSeconds: integerFrom(environment, "SKRINING_THROTTLE_WINDOW", 15 * 60, 1),
+    },
+    corsOrigins: corsOriginsFrom(environment),
+    jsonBodyLimitBytes: 1024 * 1024,
+    photoLimitBytes: integerFrom(environment, "SKRINING_PHOTO_LIMIT", 2 * 1024 * 1024, 1024),
+    logRequests: environment.SKRINING_LOG !== "off",
+  };
+}

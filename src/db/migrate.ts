@@ -1,0 +1,51 @@
+import type { Database } from "bun:sqlite";
+import { createHash } from "node:crypto";
+
+export interface EmbeddedMigration {
+  tag: string;
+  /** drizzle-kit's journal timestamp; also what decides whether a migration has run. */
+  createdAt: number;
+  sql: string;
+}
+
+/** drizzle-kit's bookkeeping table, kept compatible so `drizzle-kit` tooling agrees with us. */
+const journalTable = "__drizzle_migrations";
+
+/**
+ * Applies every migration newer than the last recorded one, all in one transaction.
+ *
+ * Foreign keys are switched off *before* the transaction begins: SQLite ignores
+ * `PRAGMA foreign_keys` inside a transaction, and a drizzle-kit table rebuild
+ * (create new, copy, drop old, rename) would otherwise fire ON DELETE actions when the
+ * old table is dropped. Before committing, `foreign_key_check` must come back empty.
+ */
+export function applyMigrations(sqlite: Database, migrations: readonly EmbeddedMigration[]): string[] {
+  sqlite.run(
+    `CREATE TABLE IF NOT EXISTS ${journalTable} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash TEXT NOT NULL, created_at NUMERIC)`,
+  );
+  const last = sqlite.query<{ createdAt: number | null }, []>(`SELECT max(created_at) AS createdAt FROM ${journalTable}`).get();
+  const pending = migrations.filter((migration) => migration.createdAt > (last?.createdAt ?? 0));
+  if (pending.length === 0) return [];
+
+  sqlite.run("PRAGMA foreign_keys = OFF");
+  try {
+    sqlite.transaction(() => {
+      for (const migration of pending) {
+        for (const statement of migration.sql.split("--> statement-breakpoint")) {
+          if (statement.trim()) sqlite.run(statement);
+        }
+        sqlite.run(`INSERT INTO ${journalTable} (hash, created_at) VALUES (?, ?)`, [
+          createHash("sha256").update(migration.sql).digest("hex"),
+          migration.createdAt,
+        ]);
+      }
+      const violations = sqlite.query("PRAGMA foreign_key_check").all();
+      if (violations.length > 0) {
+        throw new Error(`migrasi membatalkan diri: ${violations.length} pelanggaran foreign key`);
+      }
+    }).immediate();
+  } finally {
+    sqlite.run("PRAGMA foreign_keys = ON");
+  }
+  return pending.map((migration) => migration.tag);
+}

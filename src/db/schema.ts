@@ -1,0 +1,181 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Column names follow the interface's field names so that the database and the wire
+// format read alike; the TypeScript property names are English.
+
+const nowIso = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+export const jurusan = sqliteTable("jurusan", {
+  id: integer("Id_Jurusan").primaryKey({ autoIncrement: true }),
+  nama: text("nama_jurusan").notNull().unique(),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("Id_User").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["mahasiswa", "dosen", "admin"] }).notNull(),
+    isActivated: integer("is_activated", { mode: "boolean" }).notNull().default(false),
+    // Raised on every password change; tokens carry it, so older tokens stop working.
+    passwordVersion: integer("password_version").notNull().default(0),
+    createdAt: text("created_at").notNull().default(nowIso),
+  },
+  (table) => [
+    check("users_role_check", sql`${table.role} IN ('mahasiswa', 'dosen', 'admin')`),
+    index("users_role_index").on(table.role),
+  ],
+);
+
+export const dosen = sqliteTable("dosen", {
+  nip: text("NIP").primaryKey(),
+  nama: text("nama_dosen").notNull().default(""),
+  userId: integer("Id_User")
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: "restrict" }),
+});
+
+export const mahasiswa = sqliteTable(
+  "mahasiswa",
+  {
+    nim: text("NIM").primaryKey(),
+    nama: text("nama_mahasiswa"),
+    userId: integer("Id_User")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "restrict" }),
+    jurusanId: integer("id_jurusan").references(() => jurusan.id, { onDelete: "set null" }),
+    angkatan: text("angkatan"),
+    kelas: text("kelas"),
+    nipDoswal: text("NIP_doswal").references(() => dosen.nip, { onDelete: "set null", onUpdate: "cascade" }),
+    ipk: real("IPK"),
+    usia: integer("usia"),
+    gender: text("gender"),
+    freqOlahraga: text("freq_olahraga"),
+    durasiTidur: text("durasi_tidur"),
+    fotoProfil: text("foto_profil"),
+  },
+  (table) => [
+    check("mahasiswa_ipk_check", sql`${table.ipk} IS NULL OR (${table.ipk} >= 0 AND ${table.ipk} <= 4)`),
+    index("mahasiswa_nip_doswal_index").on(table.nipDoswal, table.nim),
+  ],
+);
+
+const level = ["Rendah", "Sedang", "Tinggi"] as const;
+
+export const predictionModels = sqliteTable(
+  "prediction_models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: ["stress", "motivasi"] }).notNull(),
+    filePath: text("file_path").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
+    thresholds: text("thresholds", { mode: "json" }),
+    algorithm: text("algorithm").notNull(),
+    version: text("version").notNull(),
+    inputFeatures: text("input_features", { mode: "json" }).notNull(),
+    categories: text("categories", { mode: "json" }),
+    metrics: text("metrics", { mode: "json" }),
+    sourceSha256: text("source_sha256").notNull(),
+    createdAt: text("created_at").notNull().default(nowIso),
+  },
+  (table) => [
+    check("prediction_models_type_check", sql`${table.type} IN ('stress', 'motivasi')`),
+    // At most one active model per type, enforced by the database itself.
+    uniqueIndex("prediction_models_one_active_index").on(table.type).where(sql`${table.isActive} = 1`),
+  ],
+);
+
+export const riwayatSkrining = sqliteTable(
+  "riwayat_skrining",
+  {
+    id: integer("Id_skrining").primaryKey({ autoIncrement: true }),
+    nim: text("NIM")
+      .notNull()
+      .references(() => mahasiswa.nim, { onDelete: "restrict", onUpdate: "cascade" }),
+    tanggal: text("tanggal_skrining").notNull(),
+    inputJawaban: text("input_jawaban").notNull(),
+    tingkatStres: text("tingkat_stres", { enum: level }).notNull(),
+    tingkatMotivasi: text("tingkat_motivasi", { enum: level }).notNull(),
+    saran: text("saran").notNull(),
+    scoreStress: real("score_stress").notNull(),
+    scoreSdi: real("score_sdi").notNull(),
+    // The model records that classified this screening; null means the threshold fallback.
+    stressModelId: integer("stress_model_id").references(() => predictionModels.id, { onDelete: "set null" }),
+    motivasiModelId: integer("motivasi_model_id").references(() => predictionModels.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    check("riwayat_tingkat_stres_check", sql`${table.tingkatStres} IN ('Rendah', 'Sedang', 'Tinggi')`),
+    check("riwayat_tingkat_motivasi_check", sql`${table.tingkatMotivasi} IN ('Rendah', 'Sedang', 'Tinggi')`),
+    index("riwayat_nim_tanggal_index").on(table.nim, table.tanggal),
+    index("riwayat_tanggal_index").on(table.tanggal),
+  ],
+);
+
+export const catatanKonseling = sqliteTable(
+  "catatan_konseling",
+  {
+    id: integer("Id_catatan").primaryKey({ autoIncrement: true }),
+    nim: text("NIM")
+      .notNull()
+      .references(() => mahasiswa.nim, { onDelete: "restrict", onUpdate: "cascade" }),
+    nip: text("NIP")
+      .notNull()
+      .references(() => dosen.nip, { onDelete: "restrict", onUpdate: "cascade" }),
+    isi: text("isi_catatan").notNull(),
+    tanggalCatat: text("tanggal_catat").notNull(),
+    reply: text("reply").notNull().default(""),
+    tanggalReply: text("tanggal_reply"),
+  },
+  (table) => [
+    index("catatan_nim_index").on(table.nim, table.tanggalCatat),
+    index("catatan_nip_index").on(table.nip),
+  ],
+);
+
+export const moodEntries = sqliteTable(
+  "mood_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    nim: text("nim")
+      .notNull()
+      .references(() => mahasiswa.nim, { onDelete: "restrict", onUpdate: "cascade" }),
+    date: text("date").notNull(),
+    moodValue: integer("mood_value").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [
+    check("mood_value_check", sql`${table.moodValue} BETWEEN 1 AND 5`),
+    uniqueIndex("mood_nim_date_index").on(table.nim, table.date),
+  ],
+);
+
+export const diaryEntries = sqliteTable(
+  "diary_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    nim: text("nim")
+      .notNull()
+      .references(() => mahasiswa.nim, { onDelete: "restrict", onUpdate: "cascade" }),
+    date: text("date").notNull(),
+    title: text("title").notNull().default(""),
+    content: text("content").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("diary_nim_date_index").on(table.nim, table.date, table.createdAt)],
+);
+
+/** Logged-out access tokens, so a restart does not revive them; purged once expired. */
+export const revokedTokens = sqliteTable(
+  "revoked_tokens",
+  {
+    jti: text("jti").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("revoked_tokens_expires_index").on(table.expiresAt)],
+);

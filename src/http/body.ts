@@ -1,0 +1,44 @@
+import { Elysia } from "elysia";
+import { HttpError } from "./errors";
+
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * Reads request bodies the way the earlier service did: anything that is not a JSON
+ * object (missing, malformed, an array, a form, plain text) becomes `{}`, and the route's
+ * own rules then answer with their usual texts. Only the routes named in
+ * `multipartRoutes` read multipart forms. Oversized bodies answer 413.
+ */
+export const bodyParser = (options: { jsonLimitBytes: number; multipartLimitBytes: number; multipartRoutes: ReadonlySet<string> }) =>
+  new Elysia({ name: "body-parser" }).onParse({ as: "global" }, async ({ request, route }) => {
+    const multipart = options.multipartRoutes.has(route);
+    const limit = multipart ? options.multipartLimitBytes : options.jsonLimitBytes;
+    const declared = Number(request.headers.get("content-length"));
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+    if (multipart) {
+      if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) return {};
+      try {
+        return await request.formData();
+      } catch {
+        return {};
+      }
+    }
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return parseJsonObject(new TextDecoder().decode(bytes));
+  });
+
+export function parseJsonObject(text: string): JsonObject {
+  if (text === "") return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as JsonObject) : {};
+  } catch {
+    return {};
+  }
+}
+
+function tooLarge(limit: number): HttpError {
+  const megabytes = (limit / (1024 * 1024)).toFixed(limit % (1024 * 1024) === 0 ? 0 : 1);
+  return new HttpError(413, { error: `Ukuran data melebihi batas ${megabytes} MB.` });
+}

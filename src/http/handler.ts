@@ -1,0 +1,60 @@
+import { Elysia } from "elysia";
+import { HttpError } from "./errors";
+import type { Logger } from "../logger";
+
+/** Answers to look up, for an unknown path or method, which methods a path does serve. */
+export type AllowedMethods = (path: string) => string[];
+
+/**
+ * The single place where errors become responses. Every body is `{"error": ...}`;
+ * anything unexpected is logged with its stack and answered with a generic text, so no
+ * stack trace or SQL ever reaches a client.
+ */
+export const errorHandler = (logger: Logger, allowedMethods: AllowedMethods) =>
+  new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
+    if (error instanceof HttpError) {
+      set.status = error.status;
+      Object.assign(set.headers, error.headers);
+      return error.body;
+    }
+    switch (code) {
+      case "NOT_FOUND": {
+        const methods = allowedMethods(path);
+        if (methods.length > 0) {
+          set.status = 405;
+          set.headers.allow = methods.join(", ");
+          return { error: "Metode tidak diizinkan." };
+        }
+        set.status = 404;
+        return { error: "Endpoint tidak ditemukan." };
+      }
+      case "PARSE":
+      case "VALIDATION":
+      case "INVALID_COOKIE_SIGNATURE":
+        set.status = 400;
+        return { error: "Permintaan tidak valid." };
+      default:
+        logger.error(`${request.method} ${path} gagal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        set.status = 500;
+        return { error: "Terjadi kesalahan pada server." };
+    }
+  });
+
+/** Builds the allowed-methods lookup from the routes an app registered. */
+export function routeMethodIndex(routes: readonly { method: string; path: string }[]): AllowedMethods {
+  const patterns = routes
+    // Catch-all routes (CORS preflight) say nothing about which methods a path serves.
+    .filter((route) => !["ALL", "HEAD", "OPTIONS"].includes(route.method) && !route.path.includes("*"))
+    .map((route) => ({
+      method: route.method,
+      pattern: new RegExp(
+        "^" +
+          route.path
+            .split("/")
+            .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+            .join("/") +
+          "/?$",
+      ),
+    }));
+  return (path) => [...new Set(patterns.filter((entry) => entry.pattern.test(path)).map((entry) => entry.method))];
+}

@@ -1,0 +1,20 @@
+import { Elysia } from "elysia";
+import type { Logger } from "../logger";
+
+/**
+ * One line per request: time, method, path, status and duration. Only the path is
+ * logged — never the query string, headers or body — so no password or token can leak.
+ */
+export const requestLog = (logger: Logger) => {
+  const started = new WeakMap<Request, number>();
+  return new Elysia({ name: "request-log" })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, ({ request, path, set }) => {
+      const start = started.get(request);
+      const milliseconds = start === undefined ? 0 : performance.now() - start;
+      const status = typeof set.status === "number" ? set.status : 200;
+      logger.info(`${new Date().toISOString()} ${request.method} ${path} ${status} ${milliseconds.toFixed(1)}ms`);
+    });
+};

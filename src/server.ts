@@ -1,0 +1,64 @@
+import { networkInterfaces } from "node:os";
+import { createApp } from "./app";
+import { AccountsService } from "./accounts/service";
+import type { Config } from "./config";
+import { closeContext, createContext } from "./context";
+import type { Logger } from "./logger";
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+/** The addresses a student's phone or a lab PC on the LAN can open. */
+export function lanUrls(host: string, port: number, scheme: "http" | "https"): string[] {
+  const wildcard = host === "0.0.0.0" || host === "::" || host === "";
+  const hosts = wildcard
+    ? Object.values(networkInterfaces())
+        .flat()
+        .filter((entry) => entry !== undefined && entry.family === "IPv4")
+        .map((entry) => entry!.address)
+    : [host];
+  return hosts.map((address) => `${scheme}://${address.includes(":") ? `[${address}]` : address}:${port}`);
+}
+
+/** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
+export async function serve(config: Config, options: ServeOptions, logger: Logger): Promise<void> {
+  if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
+  const context = createContext(config, logger);
+  const admin = await new AccountsService(context.db, config.bcryptCost).ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
+  if (admin) {
+    logger.info(
+      admin.generated
+        ? `Akun admin pertama dibuat: username "${admin.username}", password "${admin.password}" (hanya ditampilkan sekali; ganti dengan 'skrining accounts passwd admin').`
+        : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
+    );
+  }
+
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
+  const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
+  server = Bun.serve({
+    hostname: options.host,
+    port: options.port,
+    tls,
+    maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
+    fetch: (request) => app.fetch(request),
+  });
+  const scheme = tls ? "https" : "http";
+  logger.info(`skrining berjalan (data: ${config.dataDir}). Buka dari jaringan kampus:`);
+  for (const url of lanUrls(options.host, server.port ?? options.port, scheme)) logger.info(`  ${url}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = async (signal: string) => {
+      logger.info(`${signal} diterima, menghentikan server...`);
+      await server!.stop();
+      closeContext(context);
+      resolve();
+    };
+    process.once("SIGINT", () => void stop("SIGINT"));
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+  });
+}

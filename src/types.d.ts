@@ -1,0 +1,6 @@
+// SQL migration files are imported as text (Bun's `with { type: "text" }`), which also
+// embeds them in the compiled executable.
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../src/app";
+import { parseAccountsCsv } from "../src/accounts/import";
+import { AccountsService } from "../src/accounts/service";
+import { loadConfig } from "../src/config";
+import { closeContext, createContext, type AppContext } from "../src/context";
+import { silentLogger } from "../src/logger";
+
+export const repositoryRoot = join(import.meta.dir, "..");
+
+/** Settings that keep tests fast: the cheapest bcrypt cost and no request log. */
+export const testEnvironment = { SKRINING_BCRYPT_COST: "4", SKRINING_LOG: "off" } as const;
+
+export function temporaryDir(prefix = "skrining-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body sent as is (a string, bytes or a form), instead of JSON. */
+  rawBody?: RequestInit["body"];
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** A whole service on a fresh data folder, driven through `app.handle()`. */
+export class TestService {
+  readonly dataDir: string;
+  readonly context: AppContext;
+  readonly app: ReturnType<typeof createApp>;
+  address = "198.51.100.7";
+
+  constructor(environment: Record<string, string> = {}) {
+    this.dataDir = temporaryDir();
+    this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), silentLogger);
+    this.app = createApp(this.context, () => this.address);
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: RequestInit["body"] = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await this.app.handle(new Request(`http://localhost${path}`, { method, body, headers }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  /** Creates accounts from CSV text through the same service the CLI import uses. */
+  async importAccounts(csv: string): Promise<void> {
+    const { accounts, errors } = parseAccountsCsv(csv);
+    if (errors.length > 0) throw new Error(JSON.stringify(errors));
+    await new AccountsService(this.context.db, this.context.config.bcryptCost).upsert(accounts);
+  }
+
+  /** Logs in and returns both tokens. */
+  async login(username: string, password: string): Promise<{ access: string; refresh: string }> {
+    const response = await this.request("POST", "/api/auth/login", { body: { username, password } });
+    if (response.status !== 200) throw new Error(`login ${username}: ${response.status} ${JSON.stringify(response.body)}`);
+    return { access: response.body.access_token, refresh: response.body.refresh_token };
+  }
+
+  close(): void {
+    closeContext(this.context);
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Two lecturers, three students (one not activated, one without advisor) and an admin. */
+export const standardAccounts = `role,username,password,nim,nip,nama,jurusan,angkatan,kelas,nip_doswal,activated
+admin,admin,admin-pass-1,,,,,,,,true
+dosen,dosen1,dosen-pass-1,,D001,Dosen Satu,,,,,true
+dosen,dosen2,dosen-pass-2,,D002,Dosen Dua,,,,,true
+mahasiswa,mhs1,mhs-pass-1,N001,,Mahasiswa Satu,Informatika,2023,TI-A,D001,true
+mahasiswa,mhs2,mhs-pass-2,N002,,Mahasiswa Dua,Sistem Informasi,2022,SI-B,D002,true
+mahasiswa,mhs3,mhs-pass-3,N003,,,,,,,false
+`;
+
+/** Runs the CLI as a child process, exactly as the checks and CI do. */
+export async function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
+  const child = Bun.spawn([process.execPath, join(repositoryRoot, "cli", "main.ts"), ...args], {
+    cwd: repositoryRoot,
+    env: { ...process.env, ...testEnvironment, ...options.env },
+    stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { stdout, stderr, exitCode };
+}
