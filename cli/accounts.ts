@@ -27,11 +27,13 @@ export function registerAccountCommands(program: Command): void {
         throw new CliError(`tidak dapat membaca ${file}: ${(error as Error).message}`);
       }
       const { accounts: rows, errors } = parseAccountsCsv(text);
-      if (errors.length > 0) reportRowErrors(errors);
       const { config, db } = openData(command);
       const service = new AccountsService(db, config.bcryptCost);
-      const conflicts = service.findConflicts(rows);
-      if (conflicts.length > 0) reportRowErrors(conflicts);
+      const problems = [...errors, ...service.findConflicts(rows)].sort((a, b) => a.line - b.line);
+      if (problems.length > 0) {
+        db.$client.close();
+        reportRowErrors(problems);
+      }
 
       const bar = process.stderr.isTTY ? new SingleBar({ format: "hashing password {bar} {value}/{total} ({eta}s)", stream: process.stderr }, Presets.shades_classic) : undefined;
       bar?.start(rows.length, 0);

@@ -4,8 +4,9 @@ import { accountColumns, validateAccountRow, type AccountColumn, type AccountInp
 const required: readonly AccountColumn[] = ["role", "username", "password"];
 
 /**
- * Reads an accounts CSV (UTF-8, comma-separated, header first) and validates every row.
- * Returns the accounts, or every problem with its line number — never a mix.
+ * Reads an accounts CSV (UTF-8, comma-separated, header first) and validates every row on
+ * its own. Returns the rows that passed and every problem with its line number, so that
+ * the cross-row and database checks can still report on the rows that passed.
  */
 export function parseAccountsCsv(text: string): { accounts: AccountInput[]; errors: RowError[] } {
   let records: { record: string[]; info: { lines: number } }[];
@@ -40,5 +41,5 @@ export function parseAccountsCsv(text: string): { accounts: AccountInput[]; erro
     for (const message of result.errors) errors.push({ line: info.lines, message });
   }
   if (rows.length === 0) errors.push({ line: header.info.lines, message: "tidak ada baris akun" });
-  return errors.length > 0 ? { accounts: [], errors } : { accounts, errors };
+  return { accounts, errors };
 }

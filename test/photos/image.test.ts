@@ -1,0 +1,331 @@
+import { describe, expect, test } from "bun:test";
+import { crc32 } from "node:zlib";
+import { extensions, mediaTypes, PhotoFormatError, sniffImageType, stripMetadata, type ImageType } from "../../src/photos/image";
+import {
+  concatBytes,
+  exifTiff,
+  gifLoopExtension,
+  gifWithComment,
+  jfifSegment,
+  jpegSegment,
+  jpegWith,
+  jpegWithExif,
+  metadataTexts,
+  pngChunk,
+  pngSignature,
+  pngWithText,
+  riffChunk,
+  vp8x,
+  webpAlph,
+  webpFrom,
+  webpVp8,
+  webpWithExif,
+} from "./fixtures";
+
+const ascii = (text: string) => new TextEncoder().encode(text);
+const latin1 = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
+const leftovers = (bytes: Uint8Array) => metadataTexts.filter((text) => latin1(bytes).includes(text));
+
+const fixtures: Record<ImageType, () => Uint8Array> = {
+  jpeg: jpegWithExif,
+  png: pngWithText,
+  webp: webpWithExif,
+  gif: gifWithComment,
+};
+const types = Object.keys(fixtures) as ImageType[];
+
+/** The marker codes before SOS and the offset of SOS, for the well-formed JPEGs built here. */
+function jpegLayout(bytes: Uint8Array): { markers: number[]; sosAt: number } {
+  const markers: number[] = [];
+  let position = 2;
+  while (bytes[position + 1] !== 0xda) {
+    markers.push(bytes[position + 1]!);
+    position += 2 + ((bytes[position + 2]! << 8) | bytes[position + 3]!);
+  }
+  return { markers, sosAt: position };
+}
+
+function pngChunks(bytes: Uint8Array): { type: string; chunk: Uint8Array }[] {
+  const chunks = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let position = 8; position < bytes.length; ) {
+    const end = position + 12 + view.getUint32(position);
+    chunks.push({ type: latin1(bytes.subarray(position + 4, position + 8)), chunk: bytes.subarray(position, end) });
+    position = end;
+  }
+  return chunks;
+}
+
+function riffChunks(bytes: Uint8Array): { fourcc: string; chunk: Uint8Array }[] {
+  const chunks = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let position = 12; position < bytes.length; ) {
+    const size = view.getUint32(position + 4, true);
+    const end = position + 8 + size + (size & 1);
+    chunks.push({ fourcc: latin1(bytes.subarray(position, position + 4)), chunk: bytes.subarray(position, end) });
+    position = end;
+  }
+  return chunks;
+}
+
+function expectBroken(bytes: Uint8Array, type: ImageType) {
+  let thrown: unknown;
+  try {
+    stripMetadata(bytes, type);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(PhotoFormatError);
+  expect((thrown as Error).message).toBe("File gambar rusak atau tidak lengkap.");
+}
+
+describe("sniffImageType", () => {
+  test("recognises each accepted format by its content", () => {
+    for (const type of types) expect(sniffImageType(fixtures[type]())).toBe(type);
+    expect(sniffImageType(concatBytes(ascii("GIF87a"), [1, 0, 1, 0, 0, 0, 0, 0x3b]))).toBe("gif");
+  });
+
+  test("rejects what only looks like an image by name or by a partial signature", () => {
+    // What a client uploads as "foto.jpg" is judged by its bytes alone.
+    expect(sniffImageType(ascii("hello"))).toBeNull();
+    expect(sniffImageType(new Uint8Array())).toBeNull();
+    expect(sniffImageType(Uint8Array.from([0xff, 0xd8]))).toBeNull();
+    expect(sniffImageType(pngSignature.subarray(0, 7))).toBeNull();
+    expect(sniffImageType(ascii("GIF88a"))).toBeNull();
+    expect(sniffImageType(concatBytes(ascii("RIFF"), [4, 0, 0, 0], ascii("WAVE")))).toBeNull();
+    expect(sniffImageType(ascii("<svg xmlns='http://www.w3.org/2000/svg'/>"))).toBeNull();
+  });
+
+  test("names the media type and extension of each format", () => {
+    expect(mediaTypes).toEqual({ jpeg: "image/jpeg", png: "image/png", gif: "image/gif", webp: "image/webp" });
+    expect(extensions).toEqual({ jpeg: "jpg", png: "png", gif: "gif", webp: "webp" });
+  });
+});
+
+describe("stripMetadata: JPEG", () => {
+  test("drops Exif, XMP, Photoshop/IPTC and comments; keeps JFIF and everything from SOS on", () => {
+    const input = jpegWithExif();
+    expect(leftovers(input)).toEqual(metadataTexts);
+    const output = stripMetadata(input, "jpeg");
+    expect(leftovers(output)).toEqual([]);
+    expect(Array.from(output.subarray(0, 2))).toEqual([0xff, 0xd8]);
+    expect(output.subarray(2, 2 + jfifSegment.length)).toEqual(jfifSegment);
+    const before = jpegLayout(input);
+    const after = jpegLayout(output);
+    expect(before.markers).toEqual([0xe0, 0xe1, 0xe1, 0xed, 0xfe, 0xdb, 0xc0, 0xc4, 0xc4]);
+    expect(after.markers).toEqual([0xe0, 0xdb, 0xc0, 0xc4, 0xc4]);
+    expect(output.subarray(after.sosAt)).toEqual(input.subarray(before.sosAt));
+    expect(output).toEqual(jpegWith([jfifSegment]));
+  });
+
+  test("keeps the ICC profile and the Adobe segment, drops the other APPn", () => {
+    const icc = jpegSegment(0xe2, concatBytes(ascii("ICC_PROFILE\0"), [1, 1], new Uint8Array(40).fill(7)));
+    const adobe = jpegSegment(0xee, concatBytes(ascii("Adobe"), [0, 100, 0, 0, 0, 0, 1]));
+    const dropped = [
+      jpegSegment(0xe2, concatBytes(ascii("MPF\0"), exifTiff())),
+      jpegSegment(0xe3, ascii("Meta")),
+      jpegSegment(0xec, ascii("Ducky")),
+      jpegSegment(0xee, ascii("NotAdobe")),
+      jpegSegment(0xef, ascii("Canon EOS TEST")),
+    ];
+    const output = stripMetadata(jpegWith([jfifSegment, ...dropped.slice(0, 2), icc, ...dropped.slice(2), adobe]), "jpeg");
+    expect(output).toEqual(jpegWith([jfifSegment, icc, adobe]));
+  });
+
+  test("walks stuffed bytes, restart markers and the segments between progressive scans", () => {
+    // Only the stripper's walk is exercised here: 0xFF 0xD9 inside the first scan is a stuffed
+    // 0xFF followed by data, not EOI, and APP1 after the first SOS is part of the copied tail.
+    const tail = [
+      ...[0x12, 0xff, 0x00, 0xd9, 0xff, 0xd0, 0x34, 0xff, 0xd7, 0x00],
+      ...jpegSegment(0xc4, [0x10, 1, ...new Array<number>(15).fill(0), 0x00]),
+      ...jpegSegment(0xe1, ascii("late")),
+      ...[0xff, 0xff],
+      ...jpegSegment(0xda, [1, 1, 0x00, 1, 63, 0]),
+      ...[0x56, 0xff, 0x00],
+    ];
+    const input = jpegWith([jfifSegment, jpegSegment(0xfe, ascii("GPS"))], tail);
+    const output = stripMetadata(input, "jpeg");
+    expect(output).toEqual(jpegWith([jfifSegment], tail));
+  });
+
+  test("drops bytes after EOI, where camera trailers live", () => {
+    const output = stripMetadata(concatBytes(jpegWithExif(), ascii("Exif trailer from Canon EOS TEST")), "jpeg");
+    expect(output).toEqual(jpegWith([jfifSegment]));
+  });
+
+  test("rejects a file without a scan, without EOI, or with a bad segment length", () => {
+    expectBroken(concatBytes([0xff, 0xd8], jfifSegment, [0xff, 0xd9]), "jpeg");
+    expectBroken(jpegWith([jfifSegment]).subarray(0, -2), "jpeg");
+    expectBroken(concatBytes([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01], jfifSegment), "jpeg");
+    expectBroken(concatBytes([0xff, 0xd8, 0x00], jpegWith([]).subarray(2)), "jpeg");
+  });
+});
+
+describe("stripMetadata: PNG", () => {
+  test("drops tEXt, iTXt, zTXt, tIME and eXIf; the other chunks stay byte for byte", () => {
+    const input = pngWithText();
+    const output = stripMetadata(input, "png");
+    expect(leftovers(output)).toEqual([]);
+    expect(output.subarray(0, 8)).toEqual(pngSignature);
+    const kept = pngChunks(input).filter((chunk) => ["IHDR", "pHYs", "IDAT", "IEND"].includes(chunk.type));
+    const chunks = pngChunks(output);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(["IHDR", "pHYs", "IDAT", "IEND"]);
+    chunks.forEach((chunk, i) => expect(chunk.chunk).toEqual(kept[i]!.chunk));
+    for (const { chunk } of chunks) {
+      const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      expect(view.getUint32(chunk.length - 4)).toBe(crc32(chunk.subarray(4, -4)));
+    }
+  });
+
+  test("drops bytes after IEND", () => {
+    expect(stripMetadata(concatBytes(pngWithText(), ascii("GPS")), "png")).toEqual(stripMetadata(pngWithText(), "png"));
+  });
+
+  test("rejects a chunk longer than the file, a missing IEND, or a first chunk other than IHDR", () => {
+    const ihdr = pngChunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+    const iend = pngChunk("IEND", []);
+    expectBroken(concatBytes(pngSignature, ihdr, [0, 0, 1, 0], ascii("IDAT"), [1, 2, 3], iend), "png");
+    expectBroken(concatBytes(pngSignature, ihdr, pngChunk("IDAT", [1])), "png");
+    expectBroken(concatBytes(pngSignature, pngChunk("tEXt", ascii("a\0b")), ihdr, iend), "png");
+    expectBroken(concatBytes(pngSignature, ihdr, [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x00, 0, 0, 0, 0]), "png");
+  });
+});
+
+describe("stripMetadata: WebP", () => {
+  test("drops EXIF and XMP, clears their VP8X flags and fixes the RIFF size", () => {
+    const input = webpWithExif();
+    const output = stripMetadata(input, "webp");
+    expect(leftovers(output)).toEqual([]);
+    expect(new DataView(output.buffer).getUint32(4, true)).toBe(output.length - 8);
+    const chunks = riffChunks(output);
+    expect(chunks.map((chunk) => chunk.fourcc)).toEqual(["VP8X", "ALPH", "VP8 "]);
+    expect(chunks[0]!.chunk).toEqual(vp8x(0x10));
+    expect(chunks[1]!.chunk).toEqual(webpAlph);
+    expect(chunks[2]!.chunk).toEqual(webpVp8);
+    expect(output).toEqual(webpFrom([vp8x(0x10), webpAlph, webpVp8]));
+  });
+
+  test("also strips a simple file without VP8X, and drops bytes after the RIFF", () => {
+    const input = concatBytes(webpFrom([webpVp8, riffChunk("EXIF", exifTiff())]), ascii("GPS"));
+    expect(stripMetadata(input, "webp")).toEqual(webpFrom([webpVp8]));
+  });
+
+  test("rejects a chunk beyond the RIFF, a RIFF beyond the file, and a file without a picture", () => {
+    expectBroken(webpFrom([webpVp8, concatBytes(ascii("EXIF"), [200, 0, 0, 0], [1, 2])]), "webp");
+    expectBroken(webpWithExif().subarray(0, -1), "webp");
+    expectBroken(webpFrom([vp8x(0x08), riffChunk("EXIF", exifTiff())]), "webp");
+    expectBroken(webpFrom([riffChunk("EXIF", exifTiff()), webpVp8]), "webp");
+  });
+});
+
+describe("stripMetadata: GIF", () => {
+  test("drops comments and application data other than the loop count, walking colour tables and image data", () => {
+    const input = gifWithComment();
+    const output = stripMetadata(input, "gif");
+    expect(leftovers(output)).toEqual([]);
+    // Header, screen descriptor and global table (19 bytes); then the loop extension; then the
+    // graphic control extension, image descriptor, local table, image data and trailer (30 bytes).
+    expect(output).toEqual(concatBytes(input.subarray(0, 19), gifLoopExtension, input.subarray(-30)));
+  });
+
+  test("rejects a GIF without an image or with an unknown block", () => {
+    expectBroken(concatBytes(ascii("GIF89a"), [1, 0, 1, 0, 0, 0, 0, 0x3b]), "gif");
+    expectBroken(concatBytes(ascii("GIF89a"), [1, 0, 1, 0, 0, 0, 0, 0x00, 0x3b]), "gif");
+  });
+});
+
+describe("stripMetadata: broken files", () => {
+  test("every truncation of every fixture is a PhotoFormatError", () => {
+    for (const type of types) {
+      const input = fixtures[type]();
+      for (let length = 0; length < input.length; length++) expectBroken(input.subarray(0, length), type);
+    }
+  });
+
+  test("bytes of another format are a PhotoFormatError", () => {
+    for (const type of types) {
+      for (const other of types) if (other !== type) expectBroken(fixtures[other](), type);
+      expectBroken(ascii("hello"), type);
+    }
+  });
+});
+
+/** mulberry32: a seeded generator, so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function mutate(input: Uint8Array, next: () => number): Uint8Array {
+  const at = Math.floor(next() * input.length);
+  const bytes = Array.from(input);
+  switch (Math.floor(next() * 5)) {
+    case 0:
+      for (let count = 1 + Math.floor(next() * 4); count > 0; count--) bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+      break;
+    case 1:
+      bytes.length = at;
+      break;
+    case 2:
+      bytes.splice(at, 0, ...Array.from({ length: 1 + next() * 8 }, () => Math.floor(next() * 256)));
+      break;
+    case 3:
+      bytes.splice(at, 1 + Math.floor(next() * 16));
+      break;
+    default:
+      // A boundary value where lengths and sizes are read.
+      bytes[at] = next() < 0.5 ? 0xff : 0x00;
+  }
+  return Uint8Array.from(bytes);
+}
+
+/** Either a clean copy that a second pass leaves unchanged, or a PhotoFormatError: nothing else. */
+function expectStripsOrRejects(bytes: Uint8Array, type: ImageType) {
+  let output: Uint8Array;
+  try {
+    output = stripMetadata(bytes, type);
+  } catch (error) {
+    if (!(error instanceof PhotoFormatError)) throw new Error(`${type} threw ${String(error)} for ${Array.from(bytes).join(",")}`);
+    return;
+  }
+  expect(output.length).toBeLessThanOrEqual(bytes.length);
+  expect(stripMetadata(output, type)).toEqual(output);
+}
+
+describe("stripMetadata: fuzzing", () => {
+  test("random buffers, bare or behind a valid signature", () => {
+    const next = random(0x5eed);
+    const signatures: Record<ImageType, Uint8Array> = {
+      jpeg: Uint8Array.from([0xff, 0xd8]),
+      png: pngSignature,
+      gif: ascii("GIF89a"),
+      webp: concatBytes(ascii("RIFF"), [0xff, 0, 0, 0], ascii("WEBP")),
+    };
+    for (let round = 0; round < 3000; round++) {
+      const noise = Uint8Array.from({ length: Math.floor(next() * 300) }, () => Math.floor(next() * 256));
+      for (const type of types) {
+        expectStripsOrRejects(noise, type);
+        expectStripsOrRejects(concatBytes(signatures[type], noise), type);
+      }
+    }
+  });
+
+  test("mutations of the valid fixtures", () => {
+    const next = random(20240517);
+    for (const type of types) {
+      const valid = fixtures[type]();
+      let input = valid;
+      for (let round = 0; round < 2000; round++) {
+        // Mostly single mutations of the valid file, sometimes piled up on the previous one.
+        input = mutate(next() < 0.7 ? valid : input, next);
+        expectStripsOrRejects(input, type);
+      }
+    }
+  });
+});
