@@ -1,0 +1,66 @@
+import { badRequest } from "../http/errors";
+
+export type Level = "Rendah" | "Sedang" | "Tinggi";
+
+export const stressKeys = Array.from({ length: 40 }, (_, index) => `S${index + 1}`);
+export const motivationKeys = Array.from({ length: 28 }, (_, index) => `M${index + 1}`);
+
+export interface Answers {
+  /** S1..S40, in order. */
+  stress: number[];
+  /** M1..M28, in order. */
+  motivation: number[];
+}
+
+function answerValue(value: unknown): number | null {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^\d{1,3}$/.test(value)) return Number(value);
+  return null;
+}
+
+/**
+ * Reads the 68 items of `jawaban`; the first missing or out-of-range item (S1..S40, then
+ * M1..M28) is named in a 400. Other keys are not looked at here.
+ */
+export function readAnswers(jawaban: Record<string, unknown>): Answers {
+  const read = (keys: string[], max: number) =>
+    keys.map((key) => {
+      if (!(key in jawaban) || jawaban[key] === null || jawaban[key] === "") throw badRequest(`Jawaban ${key} wajib diisi.`);
+      const value = answerValue(jawaban[key]);
+      if (value === null || value < 1 || value > max) throw badRequest(`Jawaban ${key} harus bilangan bulat 1-${max}.`);
+      return value;
+    });
+  return { stress: read(stressKeys, 5), motivation: read(motivationKeys, 7) };
+}
+
+/** The raw stress score: the sum of S1..S40 (40 to 200). */
+export function scoreStress(answers: Answers): number {
+  return answers.stress.reduce((sum, value) => sum + value, 0);
+}
+
+/**
+ * The Self-Determination Index, SDI = 2·IM + identified − CE − 2·amotivation, where IM is
+ * the mean of the three intrinsic subscales and CE of introjected and external. Over
+ * subscale sums of four items it is an exact fraction N/24, rounded here to 4 decimals.
+ */
+export function scoreSdi(answers: Answers): number {
+  const subscale = (first: number) => answers.motivation.slice(first, first + 4).reduce((sum, value) => sum + value, 0);
+  const [know, accomplish, stimulation, identified, introjected, external, amotivation] = [0, 4, 8, 12, 16, 20, 24].map(subscale) as [
+    number, number, number, number, number, number, number,
+  ];
+  const numerator = 4 * (know + accomplish + stimulation) + 6 * identified - 3 * (introjected + external) - 12 * amotivation;
+  return Math.round((numerator * 10000) / 24) / 10000;
+}
+
+/** Interface rule 7's thresholds, used when no model classifies. */
+export function fallbackStressLevel(score: number): Level {
+  if (score <= 60) return "Rendah";
+  if (score <= 120) return "Sedang";
+  return "Tinggi";
+}
+
+export function fallbackMotivationLevel(sdi: number): Level {
+  if (sdi >= 3) return "Tinggi";
+  if (sdi >= 0) return "Sedang";
+  return "Rendah";
+}
