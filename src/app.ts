@@ -6,6 +6,7 @@ import { corsPolicy } from "./http/cors";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { requestLog } from "./http/request-log";
 import { authController } from "./modules/auth";
+import { mahasiswaController } from "./modules/mahasiswa";
 import { silentLogger } from "./logger";
 import packageJson from "../package.json";
 
@@ -38,7 +39,8 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
         },
       }),
     )
-    .use(authController(context.auth, clientAddress));
+    .use(authController(context.auth, clientAddress))
+    .use(mahasiswaController(context.auth, context.kuesioner, context.skrining));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

@@ -1,7 +1,10 @@
 import type { Config } from "./config";
 import { openDatabase, type DatabaseClient } from "./db";
 import { consoleLogger, type Logger } from "./logger";
+import { thresholdsOnly } from "./models/classifier";
 import { AuthService } from "./modules/auth/service";
+import { KuesionerService } from "./modules/mahasiswa/kuesioner";
+import { SkriningService } from "./modules/mahasiswa/service";
 
 /** The long-lived pieces one process shares: configuration, database and services. */
 export interface AppContext {
@@ -9,11 +12,14 @@ export interface AppContext {
   db: DatabaseClient;
   logger: Logger;
   auth: AuthService;
+  kuesioner: KuesionerService;
+  skrining: SkriningService;
 }
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
   const db = openDatabase(config.databasePath);
-  return { config, db, logger, auth: new AuthService(db, config) };
+  const kuesioner = new KuesionerService(db, thresholdsOnly, logger);
+  return { config, db, logger, auth: new AuthService(db, config), kuesioner, skrining: new SkriningService(db, kuesioner) };
 }
 
 export function closeContext(context: AppContext): void {

@@ -1,0 +1,186 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { HttpError, badRequest, notFound } from "../../http/errors";
+import type { JsonObject } from "../../http/body";
+import type { Logger } from "../../logger";
+import type { Classifier, ModelFeatures, ModelType } from "../../models/classifier";
+import { nowIso } from "../../records";
+import {
+  fallbackMotivationLevel,
+  fallbackStressLevel,
+  motivationKeys,
+  readAnswers,
+  scoreSdi,
+  scoreStress,
+  stressKeys,
+  type Answers,
+  type Level,
+} from "../../screening/scoring";
+import { suggestionsFor } from "../../screening/suggestions";
+import type { Principal } from "../auth/service";
+
+const weekMilliseconds = 7 * 24 * 3600 * 1000;
+const dayMilliseconds = 24 * 3600 * 1000;
+
+export const kuesionerMessages = {
+  nimRequired: "NIM wajib disertakan oleh admin.",
+  studentUnknown: "Data mahasiswa tidak ditemukan.",
+  weeklyLimit: "Batasan Mingguan",
+  jawabanNotObject: "jawaban harus berupa objek.",
+} as const;
+
+/** The weekly rule as can_submit and the questionnaire both state it. */
+export function weeklyWindow(lastSubmission: string | undefined, now = Date.now()) {
+  if (lastSubmission === undefined) return { blocked: false as const };
+  const elapsed = now - Date.parse(lastSubmission);
+  if (elapsed >= weekMilliseconds) return { blocked: false as const };
+  const daysRemaining = Math.max(0, 7 - Math.floor(Math.max(0, elapsed) / dayMilliseconds));
+  return { blocked: true as const, lastSubmission, daysRemaining };
+}
+
+function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi_tidur"): string | undefined {
+  if (!(key in jawaban)) return undefined;
+  const value = jawaban[key];
+  if (typeof value !== "string" || value.length > 50) throw badRequest(`${key} harus teks maksimal 50 karakter.`);
+  return value;
+}
+
+/**
+ * Questionnaire submission, interface rules 1–8 in their order. The weekly check, the
+ * profile update and the insert share one IMMEDIATE transaction: two submissions by one
+ * student are serialised and only the first can pass the weekly check, and a rejected
+ * submission writes nothing.
+ */
+export class KuesionerService {
+  private readonly latestSubmission;
+
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly classifier: Classifier,
+    private readonly logger: Logger,
+  ) {
+    this.latestSubmission = db
+      .select({ tanggal: riwayatSkrining.tanggal })
+      .from(riwayatSkrining)
+      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+      .orderBy(desc(riwayatSkrining.tanggal))
+      .limit(1)
+      .prepare();
+  }
+
+  lastSubmissionOf(nim: string): string | undefined {
+    return this.latestSubmission.get({ nim })?.tanggal;
+  }
+
+  submit(principal: Principal, body: JsonObject) {
+    const nim = this.resolveNim(principal, body);
+    return this.db.transaction(
+      (tx) => {
+        const student = tx
+          .select({ profile: mahasiswa, jurusanNama: jurusan.nama })
+          .from(mahasiswa)
+          .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
+          .where(eq(mahasiswa.nim, nim))
+          .get();
+        if (!student) throw notFound(kuesionerMessages.studentUnknown);
+
+        if (principal.role === "mahasiswa") {
+          const window = weeklyWindow(this.lastSubmissionOf(nim));
+          if (window.blocked) {
+            throw new HttpError(403, {
+              error: kuesionerMessages.weeklyLimit,
+              message: `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${window.daysRemaining} hari.`,
+              last_submission_date: window.lastSubmission,
+              days_remaining: window.daysRemaining,
+            });
+          }
+        }
+
+        const jawaban = body.jawaban;
+        if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw badRequest(kuesionerMessages.jawabanNotObject);
+        const answers = readAnswers(jawaban as JsonObject);
+        const freqOlahraga = optionalProfileText(jawaban as JsonObject, "freq_olahraga");
+        const durasiTidur = optionalProfileText(jawaban as JsonObject, "durasi_tidur");
+        const profile = { ...student.profile, freqOlahraga: freqOlahraga ?? student.profile.freqOlahraga, durasiTidur: durasiTidur ?? student.profile.durasiTidur };
+        if (freqOlahraga !== undefined || durasiTidur !== undefined) {
+          tx.update(mahasiswa).set({ freqOlahraga: profile.freqOlahraga, durasiTidur: profile.durasiTidur }).where(eq(mahasiswa.nim, nim)).run();
+        }
+
+        const score_stress = scoreStress(answers);
+        const score_sdi = scoreSdi(answers);
+        const features = modelFeatures(answers, profile, student.jurusanNama);
+        const stress = this.classify("stress", features, fallbackStressLevel(score_stress));
+        const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(score_sdi));
+        const { saran, detailed_suggestions } = suggestionsFor(stress.level, motivasi.level);
+
+        const record = tx
+          .insert(riwayatSkrining)
+          .values({
+            nim,
+            tanggal: nowIso(),
+            inputJawaban: JSON.stringify(jawaban),
+            tingkatStres: stress.level,
+            tingkatMotivasi: motivasi.level,
+            saran,
+            scoreStress: score_stress,
+            scoreSdi: score_sdi,
+            stressModelId: stress.modelId,
+            motivasiModelId: motivasi.modelId,
+          })
+          .returning({ id: riwayatSkrining.id })
+          .get();
+        return {
+          message: "Kuesioner berhasil disimpan.",
+          Id_skrining: record.id,
+          tingkat_stres: stress.level,
+          tingkat_motivasi: motivasi.level,
+          score_stress,
+          score_sdi,
+          saran,
+          detailed_suggestions,
+        };
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  private resolveNim(principal: Principal, body: JsonObject): string {
+    if (principal.role !== "mahasiswa") {
+      const given = typeof body.NIM === "string" ? body.NIM.trim() : typeof body.NIM === "number" ? String(body.NIM) : "";
+      if (!given) throw badRequest(kuesionerMessages.nimRequired);
+      return given;
+    }
+    if (principal.nim === null) throw notFound(kuesionerMessages.studentUnknown);
+    return principal.nim;
+  }
+
+  /** A model's answer, or the thresholds when there is none or it fails (logged, never a 500). */
+  private classify(type: ModelType, features: ModelFeatures, fallback: Level): { level: Level; modelId: number | null } {
+    try {
+      const result = this.classifier.classify(type, features);
+      if (result) return result;
+    } catch (error) {
+      this.logger.error(`model ${type} gagal, memakai ambang batas: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { level: fallback, modelId: null };
+  }
+}
+
+/** Model inputs from the answers and the profile, named and typed as the bundles expect. */
+export function modelFeatures(answers: Answers, profile: typeof mahasiswa.$inferSelect, jurusanNama: string | null): ModelFeatures {
+  const features: ModelFeatures = {};
+  stressKeys.forEach((key, index) => (features[key] = answers.stress[index]!));
+  motivationKeys.forEach((key, index) => (features[key] = answers.motivation[index]!));
+  const angkatan = profile.angkatan !== null && /^\d{4}$/.test(profile.angkatan) ? Number(profile.angkatan) : null;
+  Object.assign(features, {
+    IPK: profile.ipk,
+    Usia: profile.usia,
+    Angkatan: angkatan,
+    Jurusan: jurusanNama,
+    Gender: profile.gender,
+    freq_olahraga: profile.freqOlahraga,
+    durasi_tidur: profile.durasiTidur,
+  });
+  return features;
+}

@@ -1,0 +1,88 @@
+import { count, desc, eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { mahasiswa, riwayatSkrining } from "../../db/schema";
+import { badRequest, notFound } from "../../http/errors";
+import { assertOwnNim } from "../../http/ownership";
+import { readPagination, totalPages } from "../../http/pagination";
+import { serializeSkrining } from "../../records";
+import { suggestionsFor } from "../../screening/suggestions";
+import type { Principal } from "../auth/service";
+import { weeklyWindow, type KuesionerService } from "./kuesioner";
+
+export const mahasiswaMessages = {
+  studentUnknown: "Mahasiswa tidak ditemukan.",
+  noScreening: "Belum ada data skrining.",
+  nimRequired: "NIM wajib disertakan oleh admin.",
+  suggestionParameters: "Parameter stress dan motivation wajib diisi.",
+} as const;
+
+/** Screening reads of the student routes: eligibility, latest result, history, suggestions. */
+export class SkriningService {
+  private readonly studentExists;
+  private readonly latestRecord;
+
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly kuesioner: KuesionerService,
+  ) {
+    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.latestRecord = db
+      .select()
+      .from(riwayatSkrining)
+      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .limit(1)
+      .prepare();
+  }
+
+  private assertStudent(nim: string): void {
+    if (!this.studentExists.get({ nim })) throw notFound(mahasiswaMessages.studentUnknown);
+  }
+
+  canSubmit(principal: Principal, nim: string) {
+    assertOwnNim(principal, nim);
+    this.assertStudent(nim);
+    const window = weeklyWindow(this.kuesioner.lastSubmissionOf(nim));
+    if (!window.blocked) {
+      return { can_submit: true, message: "Anda dapat mengisi kuesioner.", last_submission_date: null, days_remaining: 0 };
+    }
+    return {
+      can_submit: false,
+      message: `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${window.daysRemaining} hari.`,
+      last_submission_date: window.lastSubmission,
+      days_remaining: window.daysRemaining,
+    };
+  }
+
+  latest(principal: Principal, nim: string) {
+    assertOwnNim(principal, nim);
+    const record = this.latestRecord.get({ nim });
+    if (!record) throw notFound(mahasiswaMessages.noScreening);
+    return serializeSkrining(record, { withAnswers: true });
+  }
+
+  history(principal: Principal, query: Record<string, string | undefined>) {
+    const nim = principal.role === "mahasiswa" ? principal.nim : query.nim?.trim();
+    if (principal.role !== "mahasiswa" && !nim) throw badRequest(mahasiswaMessages.nimRequired);
+    if (!nim) throw notFound(mahasiswaMessages.studentUnknown);
+    this.assertStudent(nim);
+    const { page, perPage, offset } = readPagination(query, 10);
+    const total = this.db.select({ total: count() }).from(riwayatSkrining).where(eq(riwayatSkrining.nim, nim)).get()?.total ?? 0;
+    const rows = this.db
+      .select()
+      .from(riwayatSkrining)
+      .where(eq(riwayatSkrining.nim, nim))
+      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .limit(perPage)
+      .offset(offset)
+      .all();
+    return { data: rows.map((row) => serializeSkrining(row)), total, page, total_pages: totalPages(total, perPage) };
+  }
+
+  suggestions(query: Record<string, string | undefined>) {
+    const stress = query.stress?.trim();
+    const motivation = query.motivation?.trim();
+    if (!stress || !motivation) throw badRequest(mahasiswaMessages.suggestionParameters);
+    return { suggestions: suggestionsFor(stress, motivation).detailed_suggestions };
+  }
+}
