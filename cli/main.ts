@@ -17,8 +17,7 @@ function port(value: string): number {
 const program = new Command("skrining")
   .description("Layanan skrining stres dan motivasi mahasiswa")
   .version(packageJson.version, "-V, --version")
-  .option("--data <dir>", "folder data (default ./data, atau SKRINING_DATA)")
-  .showHelpAfterError();
+  .option("--data <dir>", "folder data (default ./data, atau SKRINING_DATA)");
 
 program
   .command("serve")

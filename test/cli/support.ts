@@ -1,0 +1,72 @@
+import { Database } from "bun:sqlite";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli, temporaryDir } from "../helpers";
+
+export type CliResult = Awaited<ReturnType<typeof runCli>>;
+
+/** Runs the CLI on a given data folder (never the repository's own ./data). */
+export function cli(dataDir: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<CliResult> {
+  return runCli(["--data", dataDir, ...args], options);
+}
+
+/** Writes a CSV into a fresh temporary folder and returns its path. */
+export function csvFile(text: string, name = "accounts.csv"): string {
+  const path = join(temporaryDir("skrining-csv-"), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** Opens the data folder's database read-only for one look, then closes it. */
+export function withDatabase<T>(dataDir: string, look: (db: Database) => T): T {
+  const db = new Database(join(dataDir, "skrining.db"), { readonly: true });
+  try {
+    return look(db);
+  } finally {
+    db.close();
+  }
+}
+
+export interface RowCounts {
+  users: number;
+  dosen: number;
+  mahasiswa: number;
+  jurusan: number;
+}
+
+export function rowCounts(dataDir: string): RowCounts {
+  return withDatabase(dataDir, (db) => {
+    const count = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+    return { users: count("users"), dosen: count("dosen"), mahasiswa: count("mahasiswa"), jurusan: count("jurusan") };
+  });
+}
+
+export interface UserRow {
+  Id_User: number;
+  username: string;
+  password_hash: string;
+  role: string;
+  is_activated: number;
+  password_version: number;
+}
+
+export function userRow(dataDir: string, username: string): UserRow | null {
+  return withDatabase(dataDir, (db) => db.query<UserRow, [string]>("SELECT * FROM users WHERE username = ?").get(username));
+}
+
+/** The line numbers named by `baris N: ...` lines on stderr, with their messages. */
+export function reportedLines(stderr: string): Map<number, string[]> {
+  const lines = new Map<number, string[]>();
+  for (const line of stderr.split("\n")) {
+    const match = /^baris (\d+): (.*)$/.exec(line.trim());
+    if (!match) continue;
+    const number = Number(match[1]);
+    lines.set(number, [...(lines.get(number) ?? []), match[2]!]);
+  }
+  return lines;
+}
+
+/** Non-empty lines of an output stream. */
+export function outputLines(text: string): string[] {
+  return text.split("\n").filter((line) => line.trim() !== "");
+}
