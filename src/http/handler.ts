@@ -12,10 +12,12 @@ export type AllowedMethods = (path: string) => string[];
  */
 export const errorHandler = (logger: Logger, allowedMethods: AllowedMethods) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
-    if (error instanceof HttpError) {
-      set.status = error.status;
-      Object.assign(set.headers, error.headers);
-      return error.body;
+    // Elysia wraps what a body parser throws (the 413 of an oversized body) in its ParseError.
+    const raised = code === "PARSE" && error.cause instanceof HttpError ? error.cause : error;
+    if (raised instanceof HttpError) {
+      set.status = raised.status;
+      Object.assign(set.headers, raised.headers);
+      return raised.body;
     }
     switch (code) {
       case "NOT_FOUND": {

@@ -179,3 +179,26 @@ describe("activation rule 5: success", () => {
     expect(userRow(service, "quiet")).toEqual({ ...before, is_activated: 1 });
   });
 });
+
+describe("activation rule 6: an unexpected failure → 500 Terjadi kesalahan: ..., nothing changed", () => {
+  test("a database failure while activating", async () => {
+    insertUserCopyingHash(service, "doomed", "admin", "mhs3", false);
+    const client = service.context.db.$client;
+    client.run(
+      "CREATE TRIGGER block_doomed BEFORE UPDATE ON users WHEN NEW.username = 'doomed' BEGIN SELECT RAISE(ABORT, 'aktivasi diblokir'); END",
+    );
+    try {
+      const before = userRow(service, "doomed")!;
+      const response = await activate({ username: "doomed", password: "mhs-pass-3" });
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ error: "Terjadi kesalahan: aktivasi diblokir" });
+      expect(userRow(service, "doomed")).toEqual(before);
+    } finally {
+      client.run("DROP TRIGGER block_doomed");
+    }
+    // Once the failure is gone the account activates normally.
+    const response = await activate({ username: "doomed", password: "mhs-pass-3" });
+    expect(response.status).toBe(200);
+    expect(activated("doomed")).toBe(1);
+  });
+});

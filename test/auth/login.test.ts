@@ -145,6 +145,15 @@ describe("successful login", () => {
     expect(response.body.user).toEqual({ ...baseUser("mhs1", "mahasiswa"), NIM: "N001", nama: "Mahasiswa Satu" });
   });
 
+  test("a JSON content type with a charset is read", async () => {
+    const response = await login({
+      rawBody: JSON.stringify({ username: "admin", password: "admin-pass-1" }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toEqual(baseUser("admin", "admin"));
+  });
+
   test("extra body keys are ignored", async () => {
     const response = await login({ body: { username: "admin", password: "admin-pass-1", role: "mahasiswa", remember: true } });
     expect(response.status).toBe(200);
