@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json";
 import { registerAccountCommands } from "./accounts";
 import { registerBackupCommand } from "./backup";
+import { registerQuestionCommands } from "./questions";
 import { CliError, dataDirOf } from "./common";
 import { loadConfig } from "../src/config";
 import { consoleLogger } from "../src/logger";
@@ -32,6 +33,7 @@ program
 
 registerAccountCommands(program);
 registerBackupCommand(program);
+registerQuestionCommands(program);
 
 try {
   await program.parseAsync(process.argv);

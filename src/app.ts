@@ -6,6 +6,7 @@ import { corsPolicy } from "./http/cors";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { requestLog } from "./http/request-log";
 import { authController } from "./modules/auth";
+import { kuesionerController } from "./modules/kuesioner";
 import { mahasiswaController } from "./modules/mahasiswa";
 import { silentLogger } from "./logger";
 import packageJson from "../package.json";
@@ -40,7 +41,8 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(authController(context.auth, clientAddress))
-    .use(mahasiswaController(context.auth, context.kuesioner, context.skrining));
+    .use(mahasiswaController(context.auth, context.kuesioner, context.skrining))
+    .use(kuesionerController(context.auth, context.questions));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

@@ -3,6 +3,7 @@ import { openDatabase, type DatabaseClient } from "./db";
 import { consoleLogger, type Logger } from "./logger";
 import { thresholdsOnly } from "./models/classifier";
 import { AuthService } from "./modules/auth/service";
+import { QuestionsService } from "./modules/kuesioner/service";
 import { KuesionerService } from "./modules/mahasiswa/kuesioner";
 import { SkriningService } from "./modules/mahasiswa/service";
 
@@ -14,12 +15,13 @@ export interface AppContext {
   auth: AuthService;
   kuesioner: KuesionerService;
   skrining: SkriningService;
+  questions: QuestionsService;
 }
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
   const db = openDatabase(config.databasePath);
   const kuesioner = new KuesionerService(db, thresholdsOnly, logger);
-  return { config, db, logger, auth: new AuthService(db, config), kuesioner, skrining: new SkriningService(db, kuesioner) };
+  return { config, db, logger, auth: new AuthService(db, config), kuesioner, skrining: new SkriningService(db, kuesioner), questions: new QuestionsService(config.dataDir, logger) };
 }
 
 export function closeContext(context: AppContext): void {
