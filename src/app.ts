@@ -6,6 +6,7 @@ import { corsPolicy } from "./http/cors";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { requestLog } from "./http/request-log";
 import { authController } from "./modules/auth";
+import { catatanController } from "./modules/catatan";
 import { kuesionerController } from "./modules/kuesioner";
 import { mahasiswaController } from "./modules/mahasiswa";
 import { silentLogger } from "./logger";
@@ -42,7 +43,8 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     )
     .use(authController(context.auth, clientAddress))
     .use(mahasiswaController(context.auth, context.kuesioner, context.skrining))
-    .use(kuesionerController(context.auth, context.questions));
+    .use(kuesionerController(context.auth, context.questions))
+    .use(catatanController(context.auth, context.catatan));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

@@ -54,7 +54,7 @@ export function serializeCatatan(row: typeof catatanKonseling.$inferSelect) {
     tanggal_catat: row.tanggalCatat,
     reply: row.reply,
     tanggal_reply: row.tanggalReply,
-    status: row.reply ? "sudah_dibalas" : "belum_dibalas",
+    status: row.reply ? ("sudah_dibalas" as const) : ("belum_dibalas" as const),
   };
 }
 
