@@ -153,7 +153,7 @@ describe("replying to a note", () => {
 
   test("the 404 comes before the reply text is checked, the 403 before the state", async () => {
     expect(await reply("PUT", "abc", tokens.mhs1, {})).toMatchObject({ status: 404, body: { error: "Catatan tidak ditemukan." } });
-    expect(await reply("POST", notes.newer, tokens.mhs2, {})).toMatchObject({ status: 403, body: { error: "Anda tidak dapat membalas catatan ini." } });
+    expect(await reply("POST", notes.newer!, tokens.mhs2, {})).toMatchObject({ status: 403, body: { error: "Anda tidak dapat membalas catatan ini." } });
   });
 
   test("a reply of exactly 5000 characters is accepted", async () => {

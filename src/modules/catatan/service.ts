@@ -4,6 +4,7 @@ import { catatanKonseling, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, forbidden, notFound } from "../../http/errors";
 import { pathId } from "../../http/params";
+import { exceedsCharacters } from "../../http/values";
 import { nowIso, serializeCatatan } from "../../records";
 import type { Principal } from "../auth/service";
 
@@ -77,7 +78,7 @@ export class CatatanService {
         if (mode === "edit" && note.reply === "") throw badRequest(catatanMessages.nothingToEdit);
         const text = typeof body.reply === "string" ? body.reply.trim() : "";
         if (text === "") throw badRequest(catatanMessages.emptyReply);
-        if (text.length > replyMaxLength) throw badRequest(catatanMessages.replyTooLong);
+        if (exceedsCharacters(text, replyMaxLength)) throw badRequest(catatanMessages.replyTooLong);
 
         const updated = tx
           .update(catatanKonseling)

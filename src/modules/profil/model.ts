@@ -1,0 +1,57 @@
+import { t } from "elysia";
+
+const optional = (description: string) => t.Optional(t.Any({ description }));
+
+export const ProfilBody = t.Object(
+  {
+    angkatan: optional("string, e.g. 2023 (at most 50 characters)"),
+    gender: optional("string: Laki-laki, Perempuan"),
+    usia: optional("integer 10-100 (a digit string is accepted)"),
+    freq_olahraga: optional("string: Tidak pernah, 1-3 kali, 4-6 kali, >7 kali"),
+    durasi_tidur: optional("string: < 4 Jam, 4-5 Jam, 6-7 Jam, > 7 Jam"),
+    IPK: optional("number 0.00-4.00"),
+  },
+  { additionalProperties: true },
+);
+
+export const MahasiswaRecord = t.Object(
+  {
+    NIM: t.String(),
+    nama_mahasiswa: t.Nullable(t.String()),
+    kelas: t.Nullable(t.String()),
+    id_jurusan: t.Nullable(t.Integer()),
+    IPK: t.Nullable(t.Number()),
+    NIP_doswal: t.Nullable(t.String()),
+    Id_User: t.Integer(),
+    foto_profil: t.Nullable(t.String()),
+    angkatan: t.Nullable(t.String()),
+    gender: t.Nullable(t.String()),
+    usia: t.Nullable(t.Integer()),
+    freq_olahraga: t.Nullable(t.String()),
+    durasi_tidur: t.Nullable(t.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const ProfilUpdateResponse = t.Object({ message: t.String(), data: MahasiswaRecord });
+
+export const ProfilStatusResponse = t.Object({ is_complete: t.Boolean(), missing_fields: t.Array(t.String()) });
+
+export const ProfilDataResponse = t.Object(
+  {
+    nim: t.String(),
+    nama: t.String(),
+    program: t.String(),
+    angkatan: t.String(),
+    kelas: t.String(),
+    ipk: t.Nullable(t.Number()),
+    foto_profil: t.Nullable(t.String()),
+    gender: t.String(),
+    usia: t.Nullable(t.Integer()),
+    freq_olahraga: t.String(),
+    durasi_tidur: t.String(),
+    nip_doswal: t.String(),
+    nama_dosen_wali: t.String(),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,125 @@
+import { eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { dosen, jurusan, mahasiswa } from "../../db/schema";
+import type { JsonObject } from "../../http/body";
+import { badRequest, notFound } from "../../http/errors";
+import { assertOwnNim } from "../../http/ownership";
+import { exceedsCharacters, isBlank, readInteger } from "../../http/values";
+import { serializeMahasiswa } from "../../records";
+import type { Principal } from "../auth/service";
+
+export const profilMessages = {
+  studentUnknown: "Mahasiswa tidak ditemukan.",
+  usiaNotNumber: "Usia harus berupa angka.",
+  usiaRange: "Usia harus antara 10 dan 100.",
+  ipkNotNumber: "IPK harus berupa angka.",
+  ipkRange: "IPK harus antara 0.00 dan 4.00",
+} as const;
+
+const textFields = [
+  ["angkatan", "angkatan"],
+  ["gender", "gender"],
+  ["freq_olahraga", "freqOlahraga"],
+  ["durasi_tidur", "durasiTidur"],
+] as const;
+const textMaxLength = 50;
+
+/** The fields profile status checks, in the order `missing_fields` lists them. */
+const requiredFields = ["angkatan", "gender", "usia", "freq_olahraga", "durasi_tidur"] as const;
+
+/**
+ * A decimal number as a JSON number or a numeric string (decisions §4); booleans, `NaN`,
+ * `Infinity` and words are not numbers.
+ */
+function readNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "string" && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
+  return null;
+}
+
+/** The student's own profile: the editable fields, its completeness and the summary view. */
+export class ProfilService {
+  private readonly profileByNim;
+
+  constructor(private readonly db: DatabaseClient) {
+    this.profileByNim = db
+      .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
+      .from(mahasiswa)
+      .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
+      .leftJoin(dosen, eq(dosen.nip, mahasiswa.nipDoswal))
+      .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+      .prepare();
+  }
+
+  private ownProfile(principal: Principal) {
+    const found = principal.nim === null ? undefined : this.profileByNim.get({ nim: principal.nim });
+    if (!found) throw notFound(profilMessages.studentUnknown);
+    return found.profile;
+  }
+
+  /**
+   * Interface profile update rules: usia before IPK, then the text fields. A field that is
+   * absent, null or "" is left as it is: a blank form field never erases stored data.
+   */
+  update(principal: Principal, body: JsonObject) {
+    const profile = this.ownProfile(principal);
+    const changes: Partial<typeof mahasiswa.$inferInsert> = {};
+
+    if (!isBlank(body.usia)) {
+      const usia = readInteger(body.usia);
+      if (usia === null) throw badRequest(profilMessages.usiaNotNumber);
+      if (usia < 10 || usia > 100) throw badRequest(profilMessages.usiaRange);
+      changes.usia = usia;
+    }
+    if (!isBlank(body.IPK)) {
+      const ipk = readNumber(body.IPK);
+      if (ipk === null) throw badRequest(profilMessages.ipkNotNumber);
+      if (ipk < 0 || ipk > 4) throw badRequest(profilMessages.ipkRange);
+      changes.ipk = ipk;
+    }
+    for (const [key, column] of textFields) {
+      const value = body[key];
+      if (isBlank(value)) continue;
+      // Older clients send the year as a number.
+      const text = key === "angkatan" && typeof value === "number" && Number.isInteger(value) ? String(value) : value;
+      if (typeof text !== "string" || exceedsCharacters(text.trim(), textMaxLength) || text.trim() === "") {
+        throw badRequest(`${key} harus berupa teks 1-${textMaxLength} karakter.`);
+      }
+      changes[column] = text.trim();
+    }
+
+    const updated =
+      Object.keys(changes).length === 0
+        ? profile
+        : this.db.update(mahasiswa).set(changes).where(eq(mahasiswa.nim, profile.nim)).returning().get()!;
+    return { message: "Profil berhasil diperbarui.", data: serializeMahasiswa(updated) };
+  }
+
+  status(principal: Principal) {
+    const profile = serializeMahasiswa(this.ownProfile(principal));
+    const missing_fields = requiredFields.filter((field) => !profile[field]);
+    return { is_complete: missing_fields.length === 0, missing_fields };
+  }
+
+  data(principal: Principal, nim: string) {
+    assertOwnNim(principal, nim);
+    const found = this.profileByNim.get({ nim });
+    if (!found) throw notFound(profilMessages.studentUnknown);
+    const { profile, program, namaDosenWali } = found;
+    return {
+      nim: profile.nim,
+      nama: profile.nama ?? "",
+      program: program ?? "",
+      angkatan: profile.angkatan ?? "",
+      kelas: profile.kelas ?? "",
+      ipk: profile.ipk,
+      foto_profil: profile.fotoProfil,
+      gender: profile.gender ?? "",
+      usia: profile.usia,
+      freq_olahraga: profile.freqOlahraga ?? "",
+      durasi_tidur: profile.durasiTidur ?? "",
+      nip_doswal: profile.nipDoswal ?? "",
+      nama_dosen_wali: namaDosenWali ?? "",
+    };
+  }
+}
