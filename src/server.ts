@@ -28,6 +28,8 @@ export function lanUrls(host: string, port: number, scheme: "http" | "https"): s
 export async function serve(config: Config, options: ServeOptions, logger: Logger): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
   const context = createContext(config, logger);
+  const orphans = context.foto.sweepOrphans();
+  if (orphans > 0) logger.info(`${orphans} file foto tanpa pemilik dihapus dari ${config.photosDir}`);
   const admin = await new AccountsService(context.db, config.bcryptCost).ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
   if (admin) {
     logger.info(

@@ -15,16 +15,18 @@ export const bodyParser = (options: { jsonLimitBytes: number; multipartLimitByte
     const limit = multipart ? options.multipartLimitBytes : options.jsonLimitBytes;
     const declared = Number(request.headers.get("content-length"));
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+    const contentType = request.headers.get("content-type") ?? "";
+    if (multipart && !contentType.startsWith("multipart/form-data")) return {};
+    // Read the bytes first: a chunked body declares no length, and must not grow unbounded.
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > limit) throw tooLarge(limit);
     if (multipart) {
-      if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) return {};
       try {
-        return await request.formData();
+        return await new Response(bytes, { headers: { "content-type": contentType } }).formData();
       } catch {
         return {};
       }
     }
-    const bytes = await request.arrayBuffer();
-    if (bytes.byteLength > limit) throw tooLarge(limit);
     return parseJsonObject(new TextDecoder().decode(bytes));
   });
 

@@ -1,0 +1,140 @@
+import { eq, isNotNull, sql } from "drizzle-orm";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import type { DatabaseClient } from "../../db";
+import { mahasiswa } from "../../db/schema";
+import { HttpError, badRequest, notFound } from "../../http/errors";
+import type { Logger } from "../../logger";
+import { PhotoFormatError, mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
+import type { PhotoStore } from "../../photos/storage";
+import type { Principal } from "../auth/service";
+
+export const fotoMessages = {
+  noFile: "Tidak ada file foto yang dikirim.",
+  emptyName: "Nama file kosong.",
+  wrongType: "Tipe file tidak diizinkan. Gunakan JPG, PNG, GIF, atau WebP.",
+  studentUnknown: "Mahasiswa tidak ditemukan.",
+  noPhoto: "Foto profil tidak ditemukan.",
+  fileMissing: "File foto tidak ada di server.",
+  saveFailed: "Terjadi kesalahan saat menyimpan foto.",
+} as const;
+
+/** What GET needs to answer: the file, its media type and its validator. */
+export interface StoredPhoto {
+  path: string;
+  mediaType: string;
+  etag: string;
+}
+
+/**
+ * The profile photo's life cycle (interface state table, decisions §5). The database is
+ * the truth: a new file is written before its path is committed, and an old file is
+ * deleted only after the path that replaced it is committed.
+ */
+export class FotoService {
+  private readonly photoOf;
+
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly store: PhotoStore,
+    private readonly limitBytes: number,
+    private readonly logger: Logger,
+  ) {
+    this.photoOf = db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+  }
+
+  async upload(principal: Principal, form: unknown) {
+    const part = form instanceof FormData ? form.get("foto") : null;
+    if (!(part instanceof File)) throw badRequest(fotoMessages.noFile);
+    if (!part.name) throw badRequest(fotoMessages.emptyName);
+    if (part.size > this.limitBytes) throw badRequest(`Ukuran foto melebihi batas ${formatMegabytes(this.limitBytes)} MB.`);
+    const bytes = new Uint8Array(await part.arrayBuffer());
+    const type = sniffImageType(bytes);
+    if (type === null) throw badRequest(fotoMessages.wrongType);
+    let cleaned: Uint8Array;
+    try {
+      cleaned = stripMetadata(bytes, type);
+    } catch (error) {
+      if (error instanceof PhotoFormatError) throw badRequest(error.message);
+      throw error;
+    }
+
+    const nim = principal.nim;
+    if (nim === null || !this.photoOf.get({ nim })) throw notFound(fotoMessages.studentUnknown);
+
+    let newPath: string | null = null;
+    let oldPath: string | null;
+    try {
+      newPath = this.store.write(nim, cleaned, type);
+      const committed = newPath;
+      oldPath = this.db.transaction(
+        (tx) => {
+          const before = tx.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
+          if (!before) throw notFound(fotoMessages.studentUnknown);
+          tx.update(mahasiswa).set({ fotoProfil: committed }).where(eq(mahasiswa.nim, nim)).run();
+          return before.foto;
+        },
+        { behavior: "immediate" },
+      );
+    } catch (error) {
+      this.store.remove(newPath);
+      if (error instanceof HttpError) throw error;
+      this.logger.error(`foto ${nim} gagal disimpan: ${error instanceof Error ? error.message : String(error)}`);
+      throw new HttpError(500, { error: fotoMessages.saveFailed });
+    }
+    if (oldPath !== newPath) this.store.remove(oldPath);
+    return { message: "Foto profil berhasil diperbarui.", foto_profil: newPath };
+  }
+
+  /** The stored photo of `nim`, with the 404 texts of the interface for each missing piece. */
+  find(nim: string): StoredPhoto {
+    const student = this.photoOf.get({ nim });
+    if (!student) throw notFound(fotoMessages.studentUnknown);
+    if (!student.foto) throw notFound(fotoMessages.noPhoto);
+    const path = this.store.locate(student.foto);
+    if (path === null || !existsSync(path)) throw notFound(fotoMessages.fileMissing);
+    const stats = statSync(path);
+    // Stored files are never rewritten in place (every upload gets a new name), so the
+    // name, size and time identify the content without reading it.
+    const etag = `"${Bun.hash(`${student.foto}:${stats.size}:${stats.mtimeMs}`).toString(16)}"`;
+    return { path, mediaType: mediaTypeOf(path), etag };
+  }
+
+  /** Interface: the role is checked, `<nim>` is not compared with the caller. */
+  remove(nim: string) {
+    const oldPath = this.db.transaction(
+      (tx) => {
+        const before = tx.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
+        if (!before) throw notFound(fotoMessages.studentUnknown);
+        if (before.foto !== null) tx.update(mahasiswa).set({ fotoProfil: null }).where(eq(mahasiswa.nim, nim)).run();
+        return before.foto;
+      },
+      { behavior: "immediate" },
+    );
+    this.store.remove(oldPath);
+    return { message: "Foto profil berhasil dihapus.", foto_profil: null };
+  }
+
+  /** Removes photo files no profile refers to (see PhotoStore.sweep); run at start-up. */
+  sweepOrphans(): number {
+    const referenced = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(isNotNull(mahasiswa.fotoProfil)).all();
+    return this.store.sweep(referenced.map((row) => row.foto));
+  }
+}
+
+function formatMegabytes(bytes: number): string {
+  const megabytes = bytes / (1024 * 1024);
+  return Number.isInteger(megabytes) ? String(megabytes) : megabytes.toFixed(1);
+}
+
+/** The media type from the file's own first bytes; files of other origins are not guessed. */
+function mediaTypeOf(path: string): string {
+  const head = new Uint8Array(16);
+  const file = openSync(path, "r");
+  try {
+    readSync(file, head, 0, head.length, 0);
+  } finally {
+    closeSync(file);
+  }
+  const type = sniffImageType(head);
+  return type === null ? "application/octet-stream" : mediaTypes[type];
+}

@@ -1,0 +1,88 @@
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { basename, join, relative, resolve, sep } from "node:path";
+import { extensions, type ImageType } from "./image";
+
+const temporaryPrefix = ".upload-";
+
+/**
+ * Profile photo files in the data folder's `photos/`. Names are chosen here (NIM, time,
+ * random part), never taken from the client; `foto_profil` holds the path relative to the
+ * data folder.
+ */
+export class PhotoStore {
+  private readonly dataDir: string;
+  private readonly photosDir: string;
+
+  constructor(dataDir: string, photosDir: string) {
+    this.dataDir = resolve(dataDir);
+    this.photosDir = resolve(photosDir);
+  }
+
+  /**
+   * Writes the picture completely (flushed to disk) under a temporary name and only then
+   * renames it into place, so a failure never leaves a half-written photo behind.
+   */
+  write(nim: string, bytes: Uint8Array, type: ImageType): string {
+    const safeNim = nim.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40) || "mhs";
+    const name = `${safeNim}_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}.${extensions[type]}`;
+    const temporary = join(this.photosDir, `${temporaryPrefix}${randomBytes(8).toString("hex")}`);
+    try {
+      const file = openSync(temporary, "wx", 0o600);
+      try {
+        let written = 0;
+        while (written < bytes.length) written += writeSync(file, bytes, written);
+        fsyncSync(file);
+      } finally {
+        closeSync(file);
+      }
+      renameSync(temporary, join(this.photosDir, name));
+      this.syncFolder();
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    return relative(this.dataDir, join(this.photosDir, name)).split(sep).join("/");
+  }
+
+  /** The file a stored path names, or null when the path points outside `photos/`. */
+  locate(storedPath: string): string | null {
+    const absolute = resolve(this.dataDir, storedPath);
+    return absolute.startsWith(this.photosDir + sep) ? absolute : null;
+  }
+
+  /** Deletes a stored photo; a file that is already gone is not an error. */
+  remove(storedPath: string | null): void {
+    if (storedPath === null) return;
+    const absolute = this.locate(storedPath);
+    if (absolute) rmSync(absolute, { force: true });
+  }
+
+  /**
+   * Deletes files no profile refers to: leftovers of a process killed between writing a
+   * photo and committing its path, or between committing and deleting the old file.
+   */
+  sweep(referenced: Iterable<string | null>): number {
+    const keep = new Set<string>();
+    for (const path of referenced) {
+      const absolute = path === null ? null : this.locate(path);
+      if (absolute) keep.add(basename(absolute));
+    }
+    let removed = 0;
+    for (const entry of readdirSync(this.photosDir, { withFileTypes: true })) {
+      if (!entry.isFile() || keep.has(entry.name)) continue;
+      rmSync(join(this.photosDir, entry.name), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  private syncFolder(): void {
+    const folder = openSync(this.photosDir, "r");
+    try {
+      fsyncSync(folder);
+    } finally {
+      closeSync(folder);
+    }
+  }
+}
