@@ -7,8 +7,12 @@ import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/hand
 import { requestLog } from "./http/request-log";
 import { authController } from "./modules/auth";
 import { catatanController } from "./modules/catatan";
+import { fotoController } from "./modules/foto";
+import { profilController } from "./modules/profil";
+import { diaryController } from "./modules/diary";
 import { kuesionerController } from "./modules/kuesioner";
 import { mahasiswaController } from "./modules/mahasiswa";
+import { moodController } from "./modules/mood";
 import { silentLogger } from "./logger";
 import packageJson from "../package.json";
 
@@ -44,7 +48,11 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(authController(context.auth, clientAddress))
     .use(mahasiswaController(context.auth, context.kuesioner, context.skrining))
     .use(kuesionerController(context.auth, context.questions))
-    .use(catatanController(context.auth, context.catatan));
+    .use(catatanController(context.auth, context.catatan))
+    .use(profilController(context.auth, context.profil))
+    .use(fotoController(context.auth, context.foto))
+    .use(moodController(context.auth, context.mood))
+    .use(diaryController(context.auth, context.diary));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

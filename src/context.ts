@@ -4,9 +4,14 @@ import { consoleLogger, type Logger } from "./logger";
 import { thresholdsOnly } from "./models/classifier";
 import { AuthService } from "./modules/auth/service";
 import { CatatanService } from "./modules/catatan/service";
+import { FotoService } from "./modules/foto/service";
+import { ProfilService } from "./modules/profil/service";
+import { PhotoStore } from "./photos/storage";
+import { DiaryService } from "./modules/diary/service";
 import { QuestionsService } from "./modules/kuesioner/service";
 import { KuesionerService } from "./modules/mahasiswa/kuesioner";
 import { SkriningService } from "./modules/mahasiswa/service";
+import { MoodService } from "./modules/mood/service";
 
 /** The long-lived pieces one process shares: configuration, database and services. */
 export interface AppContext {
@@ -18,6 +23,10 @@ export interface AppContext {
   skrining: SkriningService;
   questions: QuestionsService;
   catatan: CatatanService;
+  profil: ProfilService;
+  foto: FotoService;
+  mood: MoodService;
+  diary: DiaryService;
 }
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
@@ -32,6 +41,10 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     skrining: new SkriningService(db, kuesioner),
     questions: new QuestionsService(config.dataDir, logger),
     catatan: new CatatanService(db),
+    profil: new ProfilService(db),
+    foto: new FotoService(db, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
+    mood: new MoodService(db),
+    diary: new DiaryService(db),
   };
 }
 

@@ -1,0 +1,58 @@
+import type { Principal } from "../modules/auth/service";
+import { badRequest } from "./errors";
+
+// Typed values read out of JSON bodies. The readers answer null for a value they do not
+// accept, so that every route keeps its own error text and its own order of checks.
+
+/** A value the client left out: absent, null or the empty string. */
+export const isBlank = (value: unknown): boolean => value === undefined || value === null || value === "";
+
+/**
+ * An integer given as a JSON number or as a string of decimal digits (`"4"`), decisions
+ * §4. Fractions, booleans, words and exponent forms are not integers. The result may lie
+ * outside the safe range (a 30-digit string); callers compare it against their bounds.
+ */
+export function readInteger(value: unknown): number | null {
+  if (typeof value === "number") return Number.isInteger(value) ? value : null;
+  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
+  return null;
+}
+
+/**
+ * A calendar date `YYYY-MM-DD` that exists in the Gregorian calendar (decisions §2):
+ * `2024-02-29` is one, `2026-02-30` is not. Built from the digits rather than `Date`,
+ * which rolls impossible days over and maps the years 0–99 onto 1900–1999.
+ */
+export function readCalendarDate(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return daysInMonth !== undefined && day >= 1 && day <= daysInMonth ? value : null;
+}
+
+/**
+ * Whether a text is longer than `limit` characters as a person counts them: an emoji is
+ * one character, not two UTF-16 units.
+ */
+export function exceedsCharacters(text: string, limit: number): boolean {
+  // Code points never outnumber UTF-16 units, so short texts need no counting.
+  if (text.length <= limit) return false;
+  let count = 0;
+  for (const _ of text) if (++count > limit) return true;
+  return false;
+}
+
+/**
+ * The student a mood or diary body is about: a student's own NIM (null for an account
+ * without a profile; the caller answers 404 once the body is checked), or the `nim` an
+ * admin must name, as a trimmed string or a number's digits.
+ */
+export function bodyStudentNim(principal: Principal, value: unknown): string | null {
+  if (principal.role === "mahasiswa") return principal.nim;
+  const nim = typeof value === "string" ? value.trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+  if (nim === "") throw badRequest("NIM wajib disertakan oleh admin.");
+  return nim;
+}

@@ -1,0 +1,122 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { diaryEntries, mahasiswa } from "../../db/schema";
+import type { JsonObject } from "../../http/body";
+import { badRequest, notFound } from "../../http/errors";
+import { assertOwnNim } from "../../http/ownership";
+import { pathId } from "../../http/params";
+import { bodyStudentNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
+import { nowIso, serializeDiary } from "../../records";
+import type { Principal } from "../auth/service";
+
+const titleMaxCharacters = 200;
+const contentMaxCharacters = 20000;
+
+export const diaryMessages = {
+  studentUnknown: "Mahasiswa tidak ditemukan.",
+  required: "date dan content wajib diisi.",
+  dateFormat: "format date harus YYYY-MM-DD.",
+  updateDateFormat: "format date YYYY-MM-DD.",
+  contentEmpty: "content tidak boleh kosong.",
+  titleNotText: "title harus berupa teks.",
+  titleTooLong: `title paling banyak ${titleMaxCharacters} karakter.`,
+  contentNotText: "content harus berupa teks.",
+  contentTooLong: `content paling banyak ${contentMaxCharacters} karakter.`,
+  diaryUnknown: "Diary tidak ditemukan.",
+  deleted: "Diary berhasil dihapus.",
+} as const;
+
+/** Blank content: absent, null, or a string of only white space. */
+const blankContent = (value: unknown) => isBlank(value) || (typeof value === "string" && value.trim() === "");
+
+/** A title as stored: absent or null is the default empty title. */
+function readTitle(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value !== "string") throw badRequest(diaryMessages.titleNotText);
+  if (exceedsCharacters(value, titleMaxCharacters)) throw badRequest(diaryMessages.titleTooLong);
+  return value;
+}
+
+function readContent(value: unknown): string {
+  if (typeof value !== "string") throw badRequest(diaryMessages.contentNotText);
+  if (exceedsCharacters(value, contentMaxCharacters)) throw badRequest(diaryMessages.contentTooLong);
+  return value;
+}
+
+/** A student's diary: many entries per date, text kept as written. */
+export class DiaryService {
+  private readonly studentExists;
+  private readonly entriesOf;
+  private readonly entryById;
+
+  constructor(private readonly db: DatabaseClient) {
+    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.entriesOf = db
+      .select()
+      .from(diaryEntries)
+      .where(eq(diaryEntries.nim, sql.placeholder("nim")))
+      .orderBy(desc(diaryEntries.date), desc(diaryEntries.createdAt), desc(diaryEntries.id))
+      .prepare();
+    this.entryById = db.select().from(diaryEntries).where(eq(diaryEntries.id, sql.placeholder("id"))).prepare();
+  }
+
+  /** The interface's diary rules in order: NIM, required fields, date, text limits, student. */
+  create(principal: Principal, body: JsonObject) {
+    const nim = bodyStudentNim(principal, body.nim);
+    if (isBlank(body.date) || blankContent(body.content)) throw badRequest(diaryMessages.required);
+    const date = readCalendarDate(body.date);
+    if (date === null) throw badRequest(diaryMessages.dateFormat);
+    const title = readTitle(body.title);
+    const content = readContent(body.content);
+    if (nim === null || !this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
+    const now = nowIso();
+    const row = this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get();
+    return serializeDiary(row);
+  }
+
+  /** Own-nim rule first, then the student must exist; newest date first. */
+  list(principal: Principal, nim: string) {
+    assertOwnNim(principal, nim);
+    if (!this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
+    return this.entriesOf.all({ nim }).map(serializeDiary);
+  }
+
+  /**
+   * Unknown id (404), then another student's entry (403), then the fields given, in the
+   * order of the create rules: blank content, date, title, content limits.
+   */
+  update(principal: Principal, rawId: string, body: JsonObject) {
+    return this.db.transaction(
+      (tx) => {
+        const entry = this.ownEntry(principal, rawId);
+        const changes: Partial<typeof diaryEntries.$inferInsert> = { updatedAt: nowIso() };
+        if (body.content !== undefined && blankContent(body.content)) throw badRequest(diaryMessages.contentEmpty);
+        if (body.date !== undefined) {
+          const date = readCalendarDate(body.date);
+          if (date === null) throw badRequest(diaryMessages.updateDateFormat);
+          changes.date = date;
+        }
+        if (body.title !== undefined) changes.title = readTitle(body.title);
+        if (body.content !== undefined) changes.content = readContent(body.content);
+        const row = tx.update(diaryEntries).set(changes).where(eq(diaryEntries.id, entry.id)).returning().get();
+        return serializeDiary(row!);
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  remove(principal: Principal, rawId: string) {
+    const entry = this.ownEntry(principal, rawId);
+    this.db.delete(diaryEntries).where(eq(diaryEntries.id, entry.id)).run();
+    return { message: diaryMessages.deleted };
+  }
+
+  /** The entry a path id names: 404 when there is none, 403 when it is another student's. */
+  private ownEntry(principal: Principal, rawId: string) {
+    const id = pathId(rawId);
+    const entry = id === null ? undefined : this.entryById.get({ id });
+    if (!entry) throw notFound(diaryMessages.diaryUnknown);
+    assertOwnNim(principal, entry.nim);
+    return entry;
+  }
+}

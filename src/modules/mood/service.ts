@@ -1,0 +1,133 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { mahasiswa, moodEntries } from "../../db/schema";
+import type { JsonObject } from "../../http/body";
+import { HttpError, badRequest, notFound } from "../../http/errors";
+import { assertOwnNim } from "../../http/ownership";
+import { pathId } from "../../http/params";
+import { bodyStudentNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
+import { nowIso, serializeMood } from "../../records";
+import type { Principal } from "../auth/service";
+
+export const moodMessages = {
+  studentUnknown: "Mahasiswa tidak ditemukan.",
+  required: "date dan mood_value wajib diisi.",
+  valueNotInteger: "mood_value harus berupa angka.",
+  valueOutOfRange: "mood_value harus antara 1-5.",
+  dateFormat: "format date harus YYYY-MM-DD.",
+  updateValueNotInteger: "mood_value harus angka.",
+  updateValueOutOfRange: "mood_value harus 1-5.",
+  updateDateFormat: "format date YYYY-MM-DD.",
+  moodUnknown: "Mood tidak ditemukan.",
+  dateTaken: "Mood untuk tanggal itu sudah ada.",
+  deleted: "Mood berhasil dihapus.",
+} as const;
+
+const inMoodRange = (value: number) => value >= 1 && value <= 5;
+
+/** A student's daily mood: one entry per (nim, date), written by POST as an upsert. */
+export class MoodService {
+  private readonly studentExists;
+  private readonly entriesOf;
+  private readonly entryById;
+  private readonly entryOnDate;
+
+  constructor(private readonly db: DatabaseClient) {
+    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.entriesOf = db
+      .select()
+      .from(moodEntries)
+      .where(eq(moodEntries.nim, sql.placeholder("nim")))
+      .orderBy(desc(moodEntries.date), desc(moodEntries.createdAt), desc(moodEntries.id))
+      .prepare();
+    this.entryById = db.select().from(moodEntries).where(eq(moodEntries.id, sql.placeholder("id"))).prepare();
+    this.entryOnDate = db
+      .select({ id: moodEntries.id })
+      .from(moodEntries)
+      .where(and(eq(moodEntries.nim, sql.placeholder("nim")), eq(moodEntries.date, sql.placeholder("date"))))
+      .prepare();
+  }
+
+  /**
+   * The interface's mood rules in their order, then the upsert. The lookup that decides
+   * 201 or 200 and the upsert share one IMMEDIATE transaction: no other writer can add the
+   * (nim, date) row in between, so parallel requests leave one row and exactly one 201.
+   */
+  record(principal: Principal, body: JsonObject) {
+    const nim = bodyStudentNim(principal, body.nim);
+    if (isBlank(body.date) || isBlank(body.mood_value)) throw badRequest(moodMessages.required);
+    const moodValue = readInteger(body.mood_value);
+    if (moodValue === null) throw badRequest(moodMessages.valueNotInteger);
+    if (!inMoodRange(moodValue)) throw badRequest(moodMessages.valueOutOfRange);
+    const date = readCalendarDate(body.date);
+    if (date === null) throw badRequest(moodMessages.dateFormat);
+
+    return this.db.transaction(
+      (tx) => {
+        if (nim === null || !this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
+        const created = this.entryOnDate.get({ nim, date }) === undefined;
+        const now = nowIso();
+        const row = tx
+          .insert(moodEntries)
+          .values({ nim, date, moodValue, createdAt: now, updatedAt: now })
+          .onConflictDoUpdate({ target: [moodEntries.nim, moodEntries.date], set: { moodValue, updatedAt: now } })
+          .returning()
+          .get();
+        return { created, entry: serializeMood(row) };
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  /** Own-nim rule first, then the student must exist; newest date first. */
+  list(principal: Principal, nim: string) {
+    assertOwnNim(principal, nim);
+    if (!this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
+    return this.entriesOf.all({ nim }).map(serializeMood);
+  }
+
+  /**
+   * Unknown id (404), then another student's entry (403), then the body: `mood_value`
+   * before `date`, each only when given. Moving the entry onto a date the student already
+   * has answers 409 instead of breaking the one-per-date rule.
+   */
+  update(principal: Principal, rawId: string, body: JsonObject) {
+    return this.db.transaction(
+      (tx) => {
+        const entry = this.ownEntry(principal, rawId);
+        const changes: Partial<typeof moodEntries.$inferInsert> = { updatedAt: nowIso() };
+        if (body.mood_value !== undefined) {
+          const moodValue = readInteger(body.mood_value);
+          if (moodValue === null) throw badRequest(moodMessages.updateValueNotInteger);
+          if (!inMoodRange(moodValue)) throw badRequest(moodMessages.updateValueOutOfRange);
+          changes.moodValue = moodValue;
+        }
+        if (body.date !== undefined) {
+          const date = readCalendarDate(body.date);
+          if (date === null) throw badRequest(moodMessages.updateDateFormat);
+          const holder = this.entryOnDate.get({ nim: entry.nim, date });
+          if (holder !== undefined && holder.id !== entry.id) throw new HttpError(409, { error: moodMessages.dateTaken });
+          changes.date = date;
+        }
+        const row = tx.update(moodEntries).set(changes).where(eq(moodEntries.id, entry.id)).returning().get();
+        return serializeMood(row!);
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  remove(principal: Principal, rawId: string) {
+    const entry = this.ownEntry(principal, rawId);
+    this.db.delete(moodEntries).where(eq(moodEntries.id, entry.id)).run();
+    return { message: moodMessages.deleted };
+  }
+
+  /** The entry a path id names: 404 when there is none, 403 when it is another student's. */
+  private ownEntry(principal: Principal, rawId: string) {
+    const id = pathId(rawId);
+    const entry = id === null ? undefined : this.entryById.get({ id });
+    if (!entry) throw notFound(moodMessages.moodUnknown);
+    assertOwnNim(principal, entry.nim);
+    return entry;
+  }
+}
