@@ -107,11 +107,13 @@ export class AccountsService {
           tx.insert(jurusan).values({ nama: name }).onConflictDoNothing().run();
           jurusanIds.set(name, tx.select({ id: jurusan.id }).from(jurusan).where(eq(jurusan.nama, name)).get()!.id);
         }
+        // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
+        const existingIds = new Map(tx.select({ id: users.id, username: users.username }).from(users).all().map((row) => [row.username, row.id]));
         for (const { account, hash } of ordered) {
-          const existing = tx.select({ id: users.id }).from(users).where(eq(users.username, account.username)).get();
+          const existingId = existingIds.get(account.username);
           let userId: number;
-          if (existing) {
-            userId = existing.id;
+          if (existingId !== undefined) {
+            userId = existingId;
             const changes: Partial<typeof users.$inferInsert> & Record<string, unknown> = {};
             if (hash !== undefined) Object.assign(changes, { passwordHash: hash, passwordVersion: sql`${users.passwordVersion} + 1` });
             if (account.activated !== undefined) changes.isActivated = account.activated;
