@@ -4,6 +4,7 @@ import packageJson from "../package.json";
 import { registerAccountCommands } from "./accounts";
 import { registerBackupCommand } from "./backup";
 import { registerQuestionCommands } from "./questions";
+import { registerStatsCommands } from "./stats";
 import { CliError, dataDirOf } from "./common";
 import { loadConfig } from "../src/config";
 import { consoleLogger } from "../src/logger";
@@ -34,6 +35,7 @@ program
 registerAccountCommands(program);
 registerBackupCommand(program);
 registerQuestionCommands(program);
+registerStatsCommands(program);
 
 try {
   await program.parseAsync(process.argv);

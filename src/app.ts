@@ -7,6 +7,7 @@ import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/hand
 import { requestLog } from "./http/request-log";
 import { authController } from "./modules/auth";
 import { catatanController } from "./modules/catatan";
+import { dosenController } from "./modules/dosen";
 import { fotoController } from "./modules/foto";
 import { profilController } from "./modules/profil";
 import { diaryController } from "./modules/diary";
@@ -52,7 +53,8 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(profilController(context.auth, context.profil))
     .use(fotoController(context.auth, context.foto))
     .use(moodController(context.auth, context.mood))
-    .use(diaryController(context.auth, context.diary));
+    .use(diaryController(context.auth, context.diary))
+    .use(dosenController(context.auth, context.dosen));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

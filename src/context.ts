@@ -4,6 +4,8 @@ import { consoleLogger, type Logger } from "./logger";
 import { thresholdsOnly } from "./models/classifier";
 import { AuthService } from "./modules/auth/service";
 import { CatatanService } from "./modules/catatan/service";
+import { DosenService } from "./modules/dosen/service";
+import { StatisticsService } from "./modules/dosen/statistics";
 import { FotoService } from "./modules/foto/service";
 import { ProfilService } from "./modules/profil/service";
 import { PhotoStore } from "./photos/storage";
@@ -27,6 +29,7 @@ export interface AppContext {
   foto: FotoService;
   mood: MoodService;
   diary: DiaryService;
+  dosen: DosenService;
 }
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
@@ -45,6 +48,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     foto: new FotoService(db, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
     mood: new MoodService(db),
     diary: new DiaryService(db),
+    dosen: new DosenService(db, new StatisticsService(db)),
   };
 }
 

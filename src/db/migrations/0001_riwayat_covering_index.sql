@@ -1,0 +1,2 @@
+DROP INDEX `riwayat_nim_tanggal_index`;--> statement-breakpoint
+CREATE INDEX `riwayat_nim_tanggal_levels_index` ON `riwayat_skrining` (`NIM`,`tanggal_skrining`,`Id_skrining`,`tingkat_stres`,`tingkat_motivasi`,`score_stress`);

@@ -1,0 +1,77 @@
+import { t } from "elysia";
+import { CatatanList } from "../catatan/model";
+import { SkriningRecord } from "../mahasiswa/model";
+import { MahasiswaRecord } from "../profil/model";
+
+const text = (description: string) => t.Optional(t.String({ description }));
+
+export const StudentsQuery = t.Object(
+  {
+    q: text("text contained in the NIM or the name (literal, case-insensitive for ASCII)"),
+    page: text("integer, default 1"),
+    per_page: text("integer, default 20, at most 100"),
+    sort: text("`risk`: early warnings first, then the newest screenings; default by NIM"),
+    NIP: text("admin only: the lecturer whose advisees are listed"),
+  },
+  { additionalProperties: true },
+);
+
+export const NipQuery = t.Object({ NIP: text("admin only: the lecturer whose advisees are counted") }, { additionalProperties: true });
+
+export const LastSkrining = t.Object(
+  { ...SkriningRecord.properties, is_spike: t.Boolean({ description: "score_stress at least 30 above the previous screening" }) },
+  { additionalProperties: false },
+);
+
+export const StudentItem = t.Object(
+  {
+    ...MahasiswaRecord.properties,
+    last_skrining: t.Nullable(LastSkrining),
+    early_warning: t.Boolean({ description: "is_spike, or latest stress Tinggi with motivation Rendah" }),
+  },
+  { additionalProperties: false },
+);
+
+export const StudentList = t.Object({ data: t.Array(StudentItem), total: t.Integer(), page: t.Integer(), total_pages: t.Integer() });
+
+export const StudentDetail = t.Object({ mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: CatatanList });
+
+const LevelCounts = t.Object({ Rendah: t.Integer(), Sedang: t.Integer(), Tinggi: t.Integer() }, { additionalProperties: false });
+
+export const TrendWeek = t.Object({
+  week: t.String({ description: "ISO week, e.g. 2026-W47" }),
+  start: t.String({ description: "its Monday (UTC), YYYY-MM-DD" }),
+  stress: LevelCounts,
+  motivasi: LevelCounts,
+});
+
+const emptyObject = t.Object({}, { additionalProperties: false });
+
+export const StatistikResponse = t.Union([
+  t.Object(
+    {
+      total_mahasiswa: t.Integer(),
+      sudah_skrining: t.Integer(),
+      belum_skrining: t.Integer(),
+      stress_dist: LevelCounts,
+      motivasi_dist: LevelCounts,
+      trend: t.Array(TrendWeek, { description: "the last 12 ISO weeks, oldest first" }),
+    },
+    { additionalProperties: false },
+  ),
+  t.Object(
+    { total_mahasiswa: t.Literal(0), sudah_skrining: t.Literal(0), stress_dist: emptyObject, motivasi_dist: emptyObject },
+    { additionalProperties: false, description: "no advisees" },
+  ),
+]);
+
+export const CatatanBody = t.Object(
+  {
+    NIM: t.Optional(t.Any({ description: "string, required" })),
+    isi_catatan: t.Optional(t.Any({ description: "string, trimmed, 1-5000 characters" })),
+    NIP: t.Optional(t.Any({ description: "string, required for admin (the author)" })),
+  },
+  { additionalProperties: true },
+);
+
+export const CatatanCreated = t.Object({ message: t.String(), id: t.Integer() });

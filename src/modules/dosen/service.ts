@@ -1,0 +1,196 @@
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { catatanKonseling, dosen, mahasiswa, riwayatSkrining } from "../../db/schema";
+import type { JsonObject } from "../../http/body";
+import { badRequest, forbidden, notFound } from "../../http/errors";
+import { readPagination, totalPages } from "../../http/pagination";
+import { exceedsCharacters } from "../../http/values";
+import { nowIso, serializeCatatan, serializeMahasiswa, serializeSkrining } from "../../records";
+import type { Principal } from "../auth/service";
+import { earlyWarning, isSpike, latestOfStudent, type StatisticsService } from "./statistics";
+
+export const dosenMessages = {
+  studentUnknown: "Mahasiswa tidak ditemukan.",
+  notAdvisee: "Mahasiswa bukan bimbingan Anda.",
+  nipRequired: "NIP wajib disertakan oleh admin.",
+  lecturerUnknown: "Dosen tidak ditemukan.",
+  noteFieldsRequired: "NIM dan isi_catatan wajib diisi.",
+  noteTooLong: "isi_catatan paling banyak 5000 karakter.",
+} as const;
+
+const noteMaxLength = 5000;
+const defaultPerPage = 20;
+
+/** The interface's exact shape for a lecturer without advisees: no belum_skrining, empty distributions. */
+const emptyStatistics = () => ({ total_mahasiswa: 0 as const, sudah_skrining: 0 as const, stress_dist: {}, motivasi_dist: {} });
+
+/** `q` as a LIKE pattern that matches its text literally: `%`, `_` and `\` are escaped (ESCAPE '\'). */
+export function containsPattern(q: string | undefined): string {
+  const text = q?.trim() ?? "";
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** A body value naming a key: a trimmed string, or a number's digits; "" when absent. */
+function bodyKey(value: unknown): string {
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return "";
+}
+
+/**
+ * The lecturer routes: advisees with their latest screening, one student in full,
+ * statistics and counselling notes. The population is always the advisees of the acting
+ * NIP: a lecturer's own, or for an admin the `NIP` of the query.
+ */
+export class DosenService {
+  private readonly studentByNim;
+  private readonly lecturerExists;
+  private readonly screeningsOf;
+  private readonly notesOf;
+  private readonly adviseeCount;
+  private readonly pageByNim;
+  private readonly pageByRisk;
+  private readonly pageDetails;
+
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly statistics: StatisticsService,
+  ) {
+    this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
+    this.screeningsOf = db
+      .select()
+      .from(riwayatSkrining)
+      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .prepare();
+    this.notesOf = db
+      .select()
+      .from(catatanKonseling)
+      .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
+      .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
+      .prepare();
+
+    // The advisees of `nip` whose NIM or name contains `pattern` (see containsPattern).
+    // LIKE ignores case for ASCII letters.
+    const advisees = and(
+      eq(mahasiswa.nipDoswal, sql.placeholder("nip")),
+      sql`(${mahasiswa.nim} LIKE ${sql.placeholder("pattern")} ESCAPE '\\' OR ${mahasiswa.nama} LIKE ${sql.placeholder("pattern")} ESCAPE '\\')`,
+    );
+    this.adviseeCount = db.select({ total: count() }).from(mahasiswa).where(advisees).prepare();
+    // A page is chosen first (NIMs only, so ordering carries no wide rows), then read in full.
+    this.pageByNim = db
+      .select({ nim: mahasiswa.nim })
+      .from(mahasiswa)
+      .where(advisees)
+      .orderBy(asc(mahasiswa.nim))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare();
+    this.pageByRisk = db
+      .select({ nim: mahasiswa.nim })
+      .from(mahasiswa)
+      .leftJoin(riwayatSkrining, latestOfStudent)
+      .where(advisees)
+      // SQLite sorts NULL lowest, so students without a screening come last in descending tanggal order.
+      .orderBy(desc(earlyWarning), desc(riwayatSkrining.tanggal), asc(mahasiswa.nim))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare();
+    this.pageDetails = db
+      .select({ profile: mahasiswa, latest: riwayatSkrining, isSpike, earlyWarning })
+      .from(mahasiswa)
+      .leftJoin(riwayatSkrining, latestOfStudent)
+      .where(sql`${mahasiswa.nim} IN (SELECT value FROM json_each(${sql.placeholder("nims")}))`)
+      .prepare();
+  }
+
+  /** The acting NIP of a GET route; null is the empty population (no profile, or no `NIP` from an admin). */
+  private actingNip(principal: Principal, query: Record<string, string | undefined>): string | null {
+    if (principal.role === "admin") return query.NIP?.trim() || null;
+    return principal.nip;
+  }
+
+  private assertStudent(nim: string) {
+    const student = this.studentByNim.get({ nim });
+    if (!student) throw notFound(dosenMessages.studentUnknown);
+    return student;
+  }
+
+  /**
+   * Advisees by NIM, or with `sort=risk` early warnings first, then the newest latest
+   * screening, then students without one. Three queries whatever the page size.
+   */
+  students(principal: Principal, query: Record<string, string | undefined>) {
+    const { page, perPage, offset } = readPagination(query, defaultPerPage);
+    const nip = this.actingNip(principal, query);
+    if (nip === null) return { data: [], total: 0, page, total_pages: 0 };
+    const filter = { nip, pattern: containsPattern(query.q) };
+    const total = this.adviseeCount.get(filter)?.total ?? 0;
+    const order = query.sort === "risk" ? this.pageByRisk : this.pageByNim;
+    const nims = order.all({ ...filter, limit: perPage, offset }).map((row) => row.nim);
+    const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims) });
+    const byNim = new Map(rows.map((row) => [row.profile.nim, row]));
+    // In the order the page was chosen; a student deleted in between is left out.
+    const data = nims.flatMap((nim) => {
+      const row = byNim.get(nim);
+      if (!row) return [];
+      const last_skrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike } : null;
+      return [{ ...serializeMahasiswa(row.profile), last_skrining, early_warning: row.earlyWarning }];
+    });
+    return { data, total, page, total_pages: totalPages(total, perPage) };
+  }
+
+  /** One student in full; a lecturer sees only their own advisees, an admin anyone. */
+  student(principal: Principal, nim: string) {
+    const student = this.assertStudent(nim);
+    if (principal.role === "dosen" && (principal.nip === null || student.nipDoswal !== principal.nip)) throw forbidden(dosenMessages.notAdvisee);
+    return {
+      mahasiswa: serializeMahasiswa(student),
+      riwayat: this.screeningsOf.all({ nim }).map((row) => serializeSkrining(row)),
+      catatan: this.notesOf.all({ nim }).map(serializeCatatan),
+    };
+  }
+
+  /** Counts by latest screening plus the 12-week trend; the interface's exact empty shape without advisees. */
+  statistik(principal: Principal, query: Record<string, string | undefined>) {
+    const nip = this.actingNip(principal, query);
+    if (nip === null) return emptyStatistics();
+    const counts = this.statistics.countsFor(nip);
+    if (counts.total_mahasiswa === 0) return emptyStatistics();
+    return { ...counts, trend: this.statistics.trend(nip, Date.now()) };
+  }
+
+  /** A new note, checks in the documented order; a rejected request writes nothing. */
+  createNote(principal: Principal, body: JsonObject) {
+    const adminNip = principal.role === "admin" ? bodyKey(body.NIP) : null;
+    if (adminNip === "") throw badRequest(dosenMessages.nipRequired);
+    const nim = bodyKey(body.NIM);
+    const isi = typeof body.isi_catatan === "string" ? body.isi_catatan.trim() : "";
+    if (!nim || !isi) throw badRequest(dosenMessages.noteFieldsRequired);
+    if (exceedsCharacters(isi, noteMaxLength)) throw badRequest(dosenMessages.noteTooLong);
+    const student = this.assertStudent(nim);
+    let nip: string;
+    if (adminNip !== null) {
+      if (!this.lecturerExists.get({ nip: adminNip })) throw notFound(dosenMessages.lecturerUnknown);
+      nip = adminNip;
+    } else {
+      // A lecturer account without a profile advises nobody.
+      if (principal.nip === null || student.nipDoswal !== principal.nip) throw forbidden(dosenMessages.notAdvisee);
+      nip = principal.nip;
+    }
+
+    const note = this.db
+      .insert(catatanKonseling)
+      .values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null })
+      .returning({ id: catatanKonseling.id })
+      .get();
+    return { message: "Catatan berhasil disimpan.", id: note.id };
+  }
+
+  /** All notes of a student, newest first; any lecturer or admin may read them. */
+  notes(nim: string) {
+    this.assertStudent(nim);
+    return this.notesOf.all({ nim }).map(serializeCatatan);
+  }
+}

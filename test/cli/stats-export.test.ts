@@ -1,0 +1,158 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { parse } from "csv-parse/sync";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseAccountsCsv } from "../../src/accounts/import";
+import { AccountsService } from "../../src/accounts/service";
+import { openDatabase } from "../../src/db";
+import { repositoryRoot, standardAccounts, temporaryDir, testEnvironment } from "../helpers";
+import { cli, outputLines } from "./support";
+
+const bom = "\uFEFF";
+// Names that need quoting, each for one reason: a comma, a quote, a line feed, a carriage return.
+const commaName = "Dua, Dosen";
+const lecturerName = 'Dosen "Tiga"';
+const studentName = "Ani\nPutri";
+const lineBreakName = "Budi\rSantoso";
+
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = temporaryDir();
+  const db = openDatabase(join(dataDir, "skrining.db"));
+  try {
+    const { accounts, errors } = parseAccountsCsv(
+      standardAccounts +
+        "dosen,dosen3,dosen-pass-3,,D003,Dosen Tiga,,,,,true\nmahasiswa,mhs11,mhs-pass-11,S01,,Ani,,,,D001,true\nmahasiswa,mhs12,mhs-pass-12,S02,,Budi,,,,D001,true\n",
+    );
+    expect(errors).toEqual([]);
+    await new AccountsService(db, 4).upsert(accounts);
+    const sqlite = db.$client;
+    sqlite.run("UPDATE dosen SET nama_dosen = ? WHERE NIP = 'D002'", [commaName]);
+    sqlite.run("UPDATE dosen SET nama_dosen = ? WHERE NIP = 'D003'", [lecturerName]);
+    sqlite.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = 'S01'", [studentName]);
+    sqlite.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = 'S02'", [lineBreakName]);
+    const screening = sqlite.prepare(
+      "INSERT INTO riwayat_skrining (NIM, tanggal_skrining, input_jawaban, tingkat_stres, tingkat_motivasi, saran, score_stress, score_sdi) VALUES (?, ?, '{}', ?, ?, 'saran', ?, ?)",
+    );
+    screening.run("N001", "2026-10-01T08:00:00.000Z", "Rendah", "Tinggi", 60, 4.5);
+    screening.run("N001", "2026-11-01T08:00:00.000Z", "Tinggi", "Rendah", 150, -2.25);
+    screening.run("S01", "2026-10-05T08:00:00.000Z", "Sedang", "Sedang", 100, 1.5);
+    screening.run("N002", "2026-10-07T08:00:00.000Z", "Rendah", "Tinggi", 50, 5);
+  } finally {
+    db.$client.close();
+  }
+});
+
+const header = "NIP,nama_dosen,total_mahasiswa,sudah_skrining,belum_skrining,stress_rendah,stress_sedang,stress_tinggi,motivasi_rendah,motivasi_sedang,motivasi_tinggi";
+const d001 = ["D001", "Dosen Satu", "3", "2", "1", "0", "1", "1", "1", "1", "0"];
+const d002 = ["D002", commaName, "1", "1", "0", "1", "0", "0", "0", "0", "1"];
+const d003 = ["D003", lecturerName, "0", "0", "0", "0", "0", "0", "0", "0", "0"];
+
+/**
+ * Runs the export keeping stdout's bytes as they are: the shared helper decodes stdout as
+ * text, and decoding drops a leading byte order mark.
+ */
+async function exportBytes(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const child = Bun.spawn([process.execPath, join(repositoryRoot, "cli", "main.ts"), "--data", dataDir, "stats", "export", ...args], {
+    env: { ...process.env, ...testEnvironment },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).bytes(), new Response(child.stderr).text(), child.exited]);
+  return { stdout: new TextDecoder("utf-8", { ignoreBOM: true }).decode(stdout), stderr, exitCode };
+}
+
+/** Parses the export back as a spreadsheet would, after checking the byte order mark. */
+function readCsv(text: string): string[][] {
+  expect(text.startsWith(bom)).toBe(true);
+  expect(text.slice(1).startsWith(bom)).toBe(false);
+  // Any line break outside quotes ends a record, as in a spreadsheet (csv-parse would otherwise
+  // settle on CRLF and let a bare LF pass inside an unquoted field).
+  return parse(text.slice(1), { record_delimiter: ["\r\n", "\n", "\r"] });
+}
+
+describe("stats export", () => {
+  test("CSV to stdout: a BOM, the header, one row per lecturer by NIP (lecturers without advisees too)", async () => {
+    const result = await exportBytes([]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const rows = readCsv(result.stdout);
+    expect(rows).toEqual([header.split(","), d001, d002, d003]);
+    // Quoted fields, quotes doubled.
+    expect(result.stdout).toContain('"Dosen ""Tiga"""');
+    expect(result.stdout).toContain('"Dua, Dosen"');
+    expect(result.stdout.endsWith("\r\n")).toBe(true);
+  });
+
+  test("JSON: an array of the statistics objects, every level key present", async () => {
+    const result = await cli(dataDir, ["stats", "export", "--format", "json"]);
+    expect(result.exitCode).toBe(0);
+    const rows = JSON.parse(result.stdout);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toEqual({
+      NIP: "D001",
+      nama_dosen: "Dosen Satu",
+      total_mahasiswa: 3,
+      sudah_skrining: 2,
+      belum_skrining: 1,
+      stress_dist: { Rendah: 0, Sedang: 1, Tinggi: 1 },
+      motivasi_dist: { Rendah: 1, Sedang: 1, Tinggi: 0 },
+    });
+    expect(rows[2]).toMatchObject({ NIP: "D003", nama_dosen: lecturerName, total_mahasiswa: 0, belum_skrining: 0, stress_dist: { Rendah: 0, Sedang: 0, Tinggi: 0 } });
+  });
+
+  test("--nip and --out: one lecturer written to the file, nothing on stdout", async () => {
+    const out = join(temporaryDir("skrining-export-"), "statistik.csv");
+    const result = await cli(dataDir, ["stats", "export", "--nip", "D002", "--out", out]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(readCsv(readFileSync(out, "utf8"))).toEqual([header.split(","), d002]);
+  });
+
+  test("--students: each advisee's latest screening with early_warning, students without one left blank", async () => {
+    const result = await exportBytes(["--nip", "D001", "--students"]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(readCsv(result.stdout)).toEqual([
+      ["NIM", "nama_mahasiswa", "tanggal_skrining", "tingkat_stres", "tingkat_motivasi", "score_stress", "score_sdi", "early_warning"],
+      ["N001", "Mahasiswa Satu", "2026-11-01T08:00:00.000Z", "Tinggi", "Rendah", "150", "-2.25", "true"],
+      ["S01", studentName, "2026-10-05T08:00:00.000Z", "Sedang", "Sedang", "100", "1.5", "false"],
+      ["S02", lineBreakName, "", "", "", "", "", "false"],
+    ]);
+  });
+
+  test("--students as JSON", async () => {
+    const result = await cli(dataDir, ["stats", "export", "--nip", "D001", "--students", "--format", "json"]);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        NIM: "N001",
+        nama_mahasiswa: "Mahasiswa Satu",
+        tanggal_skrining: "2026-11-01T08:00:00.000Z",
+        tingkat_stres: "Tinggi",
+        tingkat_motivasi: "Rendah",
+        score_stress: 150,
+        score_sdi: -2.25,
+        early_warning: true,
+      },
+      { NIM: "S01", nama_mahasiswa: studentName, tanggal_skrining: "2026-10-05T08:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Sedang", score_stress: 100, score_sdi: 1.5, early_warning: false },
+      { NIM: "S02", nama_mahasiswa: lineBreakName, tanggal_skrining: null, tingkat_stres: null, tingkat_motivasi: null, score_stress: null, score_sdi: null, early_warning: false },
+    ]);
+  });
+
+  test.each([
+    ["an unknown --nip", ["--nip", "D999"], /D999/],
+    ["--students without --nip", ["--students"], /--nip/],
+    ["an unknown format", ["--format", "xml"], /xml/],
+  ])("%s: exit 1 with a one-line reason, nothing written", async (_name, args, reason) => {
+    const out = join(temporaryDir("skrining-export-"), "tidak-ada.csv");
+    const result = await cli(dataDir, ["stats", "export", ...args, "--out", out]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(outputLines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(reason);
+    expect(existsSync(out)).toBe(false);
+  });
+});

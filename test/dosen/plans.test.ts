@@ -1,0 +1,91 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { openDatabase } from "../../src/db";
+import { applyMigrations } from "../../src/db/migrate";
+import { migrations } from "../../src/db/migrations";
+import { DosenService } from "../../src/modules/dosen/service";
+import { StatisticsService } from "../../src/modules/dosen/statistics";
+import { temporaryDir } from "../helpers";
+
+// The lecturer queries must cost in proportion to one lecturer's advisees, never to the
+// whole tables: every table is reached through an index, and the latest screening is read
+// from the covering index in its order (no sort, no lookup of the table row).
+
+const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
+afterAll(() => db.$client.close());
+const statistics = new StatisticsService(db);
+const dosen = new DosenService(db, statistics);
+
+function plan(prepared: { getQuery(): { sql: string } }): string[] {
+  return db.$client
+    .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${prepared.getQuery().sql}`)
+    .all()
+    .map((row) => row.detail);
+}
+
+const adviseesByIndex = /^SEARCH mahasiswa USING (COVERING )?INDEX mahasiswa_nip_doswal_index \(NIP_doswal=\?\)$/;
+const latestFromIndex = /^SEARCH terbaru USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\?\)$/;
+const joinedLatestFromIndex = /^SEARCH riwayat_skrining USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining=\?\) LEFT-JOIN$/;
+// The page's rows and the export also return saran and score_sdi, so they read the table row found through the index.
+const joinedLatestThroughIndex = /^SEARCH riwayat_skrining USING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining=\?\) LEFT-JOIN$/;
+const previousFromIndex = /^SEARCH sebelumnya USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining<\?\)$/;
+
+const queries = {
+  "statistics: counts of one lecturer": { prepared: statistics["pairCountsOne"], expected: [adviseesByIndex, latestFromIndex] },
+  "statistics: weekly trend": {
+    prepared: statistics["weekly"],
+    expected: [adviseesByIndex, /^SEARCH riwayat_skrining USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining>\? AND tanggal_skrining<\?\)$/],
+  },
+  "export: each advisee's latest screening": { prepared: statistics["advisees"], expected: [adviseesByIndex, joinedLatestThroughIndex, latestFromIndex, previousFromIndex] },
+  "list: count": { prepared: dosen["adviseeCount"], expected: [adviseesByIndex] },
+  "list: page by NIM": { prepared: dosen["pageByNim"], expected: [adviseesByIndex] },
+  "list: page by risk": { prepared: dosen["pageByRisk"], expected: [adviseesByIndex, joinedLatestFromIndex, latestFromIndex, previousFromIndex] },
+  "list: the page's rows": {
+    prepared: dosen["pageDetails"],
+    expected: [/^SEARCH mahasiswa USING INDEX sqlite_autoindex_mahasiswa_1 \(NIM=\?\)$/, joinedLatestThroughIndex, latestFromIndex, previousFromIndex],
+  },
+} as const;
+
+describe("query plans of the lecturer routes", () => {
+  test.each(Object.entries(queries))("%s", (_name, { prepared, expected }) => {
+    const details = plan(prepared);
+    for (const pattern of expected) expect({ pattern: String(pattern), found: details.some((detail) => pattern.test(detail)) }).toEqual({ pattern: String(pattern), found: true });
+    // Nothing is scanned whole but the JSON list of a page's NIMs.
+    expect(details.filter((detail) => detail.startsWith("SCAN") && !detail.startsWith("SCAN json_each"))).toEqual([]);
+    // No screening row is looked up by its rowid.
+    expect(details.filter((detail) => detail.includes("INTEGER PRIMARY KEY"))).toEqual([]);
+    // The latest and previous screenings come in index order: no sort per student.
+    expect(details.filter((detail) => detail.includes("LAST TERM OF ORDER BY"))).toEqual([]);
+  });
+
+  test("the NIM order of a page comes from the index, without sorting", () => {
+    expect(plan(dosen["pageByNim"]).filter((detail) => detail.includes("TEMP B-TREE"))).toEqual([]);
+  });
+});
+
+describe("migration 0001 (the covering screening index) on a database of the previous version", () => {
+  test("replaces the index and keeps every row", () => {
+    const previous = migrations.filter((migration) => migration.tag === "0000_init");
+    expect(previous).toHaveLength(1);
+    const old = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"), previous);
+    const sqlite = old.$client;
+    try {
+      sqlite.run("INSERT INTO users (Id_User, username, password_hash, role) VALUES (1, 'dsn', 'h', 'dosen'), (2, 'mhs', 'h', 'mahasiswa')");
+      sqlite.run("INSERT INTO dosen (NIP, nama_dosen, Id_User) VALUES ('D1', 'Dosen', 1)");
+      sqlite.run("INSERT INTO mahasiswa (NIM, Id_User, NIP_doswal) VALUES ('N1', 2, 'D1')");
+      sqlite.run(`INSERT INTO riwayat_skrining (NIM, tanggal_skrining, input_jawaban, tingkat_stres, tingkat_motivasi, saran, score_stress, score_sdi)
+        VALUES ('N1', '2026-01-01T00:00:00.000Z', '{}', 'Tinggi', 'Rendah', 's', 150, -1), ('N1', '2026-02-01T00:00:00.000Z', '{}', 'Rendah', 'Tinggi', 's', 60, 4)`);
+      const indexes = () => sqlite.query<{ name: string }, []>("PRAGMA index_list(riwayat_skrining)").all().map((index) => index.name).sort();
+      expect(indexes()).toContain("riwayat_nim_tanggal_index");
+      const rows = sqlite.query("SELECT * FROM riwayat_skrining ORDER BY Id_skrining").all();
+
+      expect(applyMigrations(sqlite, migrations)).toContain("0001_riwayat_covering_index");
+      expect(indexes()).not.toContain("riwayat_nim_tanggal_index");
+      expect(indexes()).toContain("riwayat_nim_tanggal_levels_index");
+      expect(sqlite.query("SELECT * FROM riwayat_skrining ORDER BY Id_skrining").all()).toEqual(rows);
+      expect(new StatisticsService(old).countsFor("D1")).toMatchObject({ total_mahasiswa: 1, sudah_skrining: 1, stress_dist: { Rendah: 1, Sedang: 0, Tinggi: 0 } });
+    } finally {
+      sqlite.close();
+    }
+  });
+});
