@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { catatanKonseling, diaryEntries, moodEntries } from "../../src/db/schema";
+import { TestService, standardAccounts } from "../helpers";
+
+// The interface's Auth column and the own-nim rule as one table: every route, every role,
+// and for student resources the caller's own and another student's.
+
+type Auth = "none" | "any" | "mahasiswa+admin" | "mahasiswa only" | "dosen+admin" | "refresh";
+type Caller = "no token" | "mahasiswa (own)" | "mahasiswa (other)" | "dosen" | "admin";
+
+interface Row {
+  method: string;
+  /** `{nim}` and `{id}` are filled with the caller's own or another student's resource. */
+  path: string;
+  auth: Auth;
+  ownNim?: boolean;
+  /** The resource behind `{id}`: a student checks ownership (403 with `ownerText`). */
+  resource?: "mood" | "diary" | "catatan";
+  ownerText?: string;
+  deniedText?: string;
+}
+
+const studentOnly = "Hanya mahasiswa yang dapat mengakses.";
+const denied = "Akses ditolak.";
+
+const table: Row[] = [
+  { method: "POST", path: "/api/auth/login", auth: "none" },
+  { method: "POST", path: "/api/auth/activation", auth: "none" },
+  { method: "POST", path: "/api/auth/refresh", auth: "refresh" },
+  { method: "GET", path: "/api/auth/me", auth: "any" },
+  { method: "POST", path: "/api/auth/password", auth: "any" },
+  { method: "GET", path: "/api/kuesioner/questions", auth: "any" },
+  { method: "GET", path: "/api/mahasiswa/can_submit/{nim}", auth: "any", ownNim: true },
+  { method: "POST", path: "/api/mahasiswa/kuesioner", auth: "mahasiswa+admin" },
+  { method: "GET", path: "/api/mahasiswa/hasil/{nim}", auth: "any", ownNim: true },
+  { method: "GET", path: "/api/mahasiswa/history", auth: "mahasiswa+admin" },
+  { method: "GET", path: "/api/mahasiswa/catatan", auth: "mahasiswa+admin" },
+  { method: "GET", path: "/api/mahasiswa/suggestions/detail", auth: "any" },
+  { method: "PUT", path: "/api/mahasiswa/profil", auth: "mahasiswa only", deniedText: studentOnly },
+  { method: "GET", path: "/api/mahasiswa/profil/status", auth: "mahasiswa only", deniedText: studentOnly },
+  { method: "GET", path: "/api/mahasiswa/profil/data/{nim}", auth: "any", ownNim: true },
+  { method: "POST", path: "/api/mahasiswa/mood", auth: "mahasiswa+admin" },
+  { method: "GET", path: "/api/mahasiswa/mood/{nim}", auth: "any", ownNim: true },
+  { method: "PUT", path: "/api/mahasiswa/mood/{id}", auth: "mahasiswa+admin", resource: "mood", ownerText: denied },
+  { method: "DELETE", path: "/api/mahasiswa/mood/{id}", auth: "mahasiswa+admin", resource: "mood", ownerText: denied },
+  { method: "POST", path: "/api/mahasiswa/diary", auth: "mahasiswa+admin" },
+  { method: "GET", path: "/api/mahasiswa/diary/{nim}", auth: "any", ownNim: true },
+  { method: "PUT", path: "/api/mahasiswa/diary/{id}", auth: "mahasiswa+admin", resource: "diary", ownerText: denied },
+  { method: "DELETE", path: "/api/mahasiswa/diary/{id}", auth: "mahasiswa+admin", resource: "diary", ownerText: denied },
+  { method: "PUT", path: "/api/mahasiswa/profil/foto", auth: "mahasiswa only", deniedText: studentOnly },
+  { method: "GET", path: "/api/mahasiswa/profil/foto/{nim}", auth: "none" },
+  // The interface: DELETE checks the role only, not the NIM.
+  { method: "DELETE", path: "/api/mahasiswa/profil/foto/{nim}", auth: "mahasiswa only", deniedText: studentOnly },
+  { method: "POST", path: "/api/mahasiswa/catatan/{id}/reply", auth: "mahasiswa only", deniedText: "Hanya mahasiswa yang dapat membalas catatan.", resource: "catatan", ownerText: "Anda tidak dapat membalas catatan ini." },
+  { method: "PUT", path: "/api/mahasiswa/catatan/{id}/reply", auth: "mahasiswa only", deniedText: "Hanya mahasiswa yang dapat mengedit balasan.", resource: "catatan", ownerText: "Anda tidak dapat membalas catatan ini." },
+  { method: "GET", path: "/api/mahasiswa/catatan/detail/{id}", auth: "any", resource: "catatan", ownerText: denied },
+  { method: "GET", path: "/api/dosen/mahasiswa", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/mahasiswa/{nim}", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/statistik", auth: "dosen+admin" },
+  { method: "POST", path: "/api/dosen/catatan", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/catatan/{nim}", auth: "dosen+admin" },
+];
+
+let service: TestService;
+const tokens: Record<string, string> = {};
+
+/** The token a caller sends; a student's "own" resources are mhs1's (N001). */
+const tokenOf = (caller: Caller, auth: Auth): string | undefined => {
+  if (caller === "no token") return undefined;
+  const user = { "mahasiswa (own)": "mhs1", "mahasiswa (other)": "mhs1", dosen: "dosen1", admin: "admin" }[caller];
+  return auth === "refresh" ? tokens[`${user}:refresh`] : tokens[user];
+};
+
+let moodDays = 0;
+
+/** A fresh resource of N001 (own) or N002 (other) for each request, so deletes do not interfere. */
+function resourceId(kind: "mood" | "diary" | "catatan", nim: string): number {
+  const db = service.context.db;
+  const now = new Date().toISOString();
+  if (kind === "mood") {
+    const date = new Date(Date.UTC(2000, 0, ++moodDays)).toISOString().slice(0, 10);
+    return db.insert(moodEntries).values({ nim, date, moodValue: 3, createdAt: now, updatedAt: now }).returning().get().id;
+  }
+  if (kind === "diary") return db.insert(diaryEntries).values({ nim, date: "2020-01-01", content: "isi", createdAt: now, updatedAt: now }).returning().get().id;
+  return db.insert(catatanKonseling).values({ nim, nip: nim === "N001" ? "D001" : "D002", isi: "catatan", tanggalCatat: now }).returning().get().id;
+}
+
+beforeAll(async () => {
+  service = new TestService();
+  await service.importAccounts(standardAccounts);
+  for (const [username, password] of [
+    ["admin", "admin-pass-1"],
+    ["dosen1", "dosen-pass-1"],
+    ["mhs1", "mhs-pass-1"],
+  ] as const) {
+    const { access, refresh } = await service.login(username, password);
+    tokens[username] = access;
+    tokens[`${username}:refresh`] = refresh;
+  }
+});
+afterAll(() => service.close());
+
+/** What the table says a caller gets: a status and text, or "allowed" (anything but 401/403). */
+function expected(row: Row, caller: Caller): { status: 401 | 403; error?: string } | "allowed" {
+  if (row.auth === "none") return "allowed";
+  if (caller === "no token") return { status: 401 };
+  const role = caller.startsWith("mahasiswa") ? "mahasiswa" : caller;
+  const fits =
+    row.auth === "any" || row.auth === "refresh" ||
+    (row.auth === "mahasiswa+admin" && role !== "dosen") ||
+    (row.auth === "mahasiswa only" && role === "mahasiswa") ||
+    (row.auth === "dosen+admin" && role !== "mahasiswa");
+  if (!fits) return { status: 403, error: row.deniedText ?? denied };
+  if (caller === "mahasiswa (other)" && row.ownNim) return { status: 403, error: denied };
+  if (caller === "mahasiswa (other)" && row.resource) return { status: 403, error: row.ownerText };
+  return "allowed";
+}
+
+const callers: Caller[] = ["no token", "mahasiswa (other)", "dosen", "admin", "mahasiswa (own)"];
+
+describe.each(table.map((row) => [`${row.method} ${row.path}`, row] as const))("%s", (_name, row) => {
+  test.each(callers)("%s", async (caller) => {
+    const nim = caller === "mahasiswa (other)" ? "N002" : "N001";
+    const path = row.path.replace("{nim}", nim).replace("{id}", () => String(resourceId(row.resource!, nim)));
+    const response = await service.request(row.method, path, { token: tokenOf(caller, row.auth), body: {} });
+    const rule = expected(row, caller);
+    if (rule === "allowed") {
+      expect([401, 403, 405]).not.toContain(response.status);
+      expect(response.status).toBeLessThan(500);
+    } else {
+      expect(response.status).toBe(rule.status);
+      if (rule.error) expect(response.body).toEqual({ error: rule.error });
+    }
+  });
+});
+
+test("a lecturer reads a note detail only when they wrote it", async () => {
+  const own = resourceId("catatan", "N001");
+  const others = resourceId("catatan", "N002");
+  expect((await service.request("GET", `/api/mahasiswa/catatan/detail/${own}`, { token: tokens.dosen1 })).status).toBe(200);
+  expect(await service.request("GET", `/api/mahasiswa/catatan/detail/${others}`, { token: tokens.dosen1 })).toMatchObject({ status: 403, body: { error: denied } });
+});
+
+test("a lecturer reads only their own advisees' details", async () => {
+  expect((await service.request("GET", "/api/dosen/mahasiswa/N001", { token: tokens.dosen1 })).status).toBe(200);
+  expect(await service.request("GET", "/api/dosen/mahasiswa/N002", { token: tokens.dosen1 })).toMatchObject({
+    status: 403,
+    body: { error: "Mahasiswa bukan bimbingan Anda." },
+  });
+});
