@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json";
 import { registerAccountCommands } from "./accounts";
 import { registerBackupCommand } from "./backup";
+import { registerModelCommands } from "./model";
 import { registerQuestionCommands } from "./questions";
 import { registerStatsCommands } from "./stats";
 import { CliError, dataDirOf } from "./common";
@@ -34,6 +35,7 @@ program
 
 registerAccountCommands(program);
 registerBackupCommand(program);
+registerModelCommands(program);
 registerQuestionCommands(program);
 registerStatsCommands(program);
 

@@ -1,7 +1,7 @@
 import type { Config } from "./config";
 import { openDatabase, type DatabaseClient } from "./db";
 import { consoleLogger, type Logger } from "./logger";
-import { thresholdsOnly } from "./models/classifier";
+import { RegistryClassifier } from "./models/registry";
 import { AuthService } from "./modules/auth/service";
 import { CatatanService } from "./modules/catatan/service";
 import { DosenService } from "./modules/dosen/service";
@@ -34,7 +34,7 @@ export interface AppContext {
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
   const db = openDatabase(config.databasePath);
-  const kuesioner = new KuesionerService(db, thresholdsOnly, logger);
+  const kuesioner = new KuesionerService(db, new RegistryClassifier(db, config.dataDir), logger);
   return {
     config,
     db,

@@ -17,11 +17,9 @@ export interface Classification {
 
 /**
  * What the questionnaire asks a prediction model. `null` (or a throw) means "no usable
- * model": the caller then applies the threshold fallback of interface rule 7.
+ * model": the caller then applies the threshold fallback of interface rule 7. The
+ * implementation backed by the model records is `RegistryClassifier` (registry.ts).
  */
 export interface Classifier {
   classify(type: ModelType, features: ModelFeatures): Classification | null;
 }
-
-/** Until models are registered, every submission uses the thresholds. */
-export const thresholdsOnly: Classifier = { classify: () => null };

@@ -1,0 +1,285 @@
+import { randomBytes } from "node:crypto";
+import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { and, asc, eq, or, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../db";
+import { predictionModels, riwayatSkrining } from "../db/schema";
+import type { Level } from "../screening/scoring";
+import type { Classification, Classifier, ModelFeatures, ModelType } from "./classifier";
+import { documentCategories, stringifyModelDocument, type CategoryValue, type ClassList, type Estimator, type ModelDocument } from "./format";
+import { loadJsonModel, readModelSource, type ModelSource } from "./files";
+import { CompiledModel, formatClassValue, type Cell } from "./predict";
+
+/**
+ * Model records (table `prediction_models`) and their files in the data folder's
+ * `models/`, and the classifier the questionnaire asks. At most one record per type is
+ * active; the database enforces it with a partial unique index, and switching happens in
+ * one transaction.
+ */
+
+const levels: readonly Level[] = ["Rendah", "Sedang", "Tinggi"];
+
+export class ModelRegistryError extends Error {}
+
+export type ModelRecord = typeof predictionModels.$inferSelect;
+
+/** A two-output model answers stress in column 0 and motivasi in column 1. */
+function outputColumn(type: ModelType, nOutputs: number): number {
+  return nOutputs === 1 ? 0 : type === "stress" ? 0 : 1;
+}
+
+/** The class values each output can take, in output order. */
+function outputClasses(estimator: Estimator): ClassList[] {
+  switch (estimator.kind) {
+    case "decision_tree":
+    case "forest":
+      return estimator.outputs;
+    case "multi_output":
+      return estimator.estimators.map((part) => outputClasses(part)[0]!);
+    case "classifier_chain": {
+      const byOutput: ClassList[] = [];
+      estimator.estimators.forEach((part, index) => (byOutput[estimator.order[index]!] = { ...outputClasses(part)[0]!, type: "float" }));
+      return byOutput;
+    }
+  }
+}
+
+/** The texts a model can answer in one output column (labels through `label_map`). */
+function possibleLabels(document: ModelDocument, column: number): string[] {
+  const classes = outputClasses(document.estimator)[column];
+  if (!classes) return [];
+  return classes.values.map((value) => {
+    if (!document.label_map) return formatClassValue({ value, type: classes.type });
+    const entry = document.label_map.find(([key]) => key === value);
+    if (!entry) throw new ModelRegistryError(`kelas ${formatClassValue({ value, type: classes.type })} tidak ada dalam label_map`);
+    return entry[1];
+  });
+}
+
+/**
+ * A plausible answer sheet for the check that a model really predicts: middle answers,
+ * typical profile numbers, and the first category the model knows for each text input.
+ */
+function neutralRow(model: CompiledModel): Cell[] {
+  const categories = documentCategories(model.document);
+  const typical: Record<string, number> = { IPK: 3, Usia: 20, Angkatan: 2023 };
+  return model.inputNames.map((name, index) => {
+    const known: CategoryValue | undefined = categories[name]?.[0];
+    if (model.inputTypes[index] === "string") return typeof known === "string" ? known : "";
+    if (typeof known === "number") return known;
+    if (/^S\d+$/.test(name)) return 3;
+    if (/^M\d+$/.test(name)) return 4;
+    return typical[name] ?? 0;
+  });
+}
+
+export interface AddedModel {
+  record: ModelRecord;
+  source: ModelSource;
+}
+
+export class ModelRegistry {
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly dataDir: string,
+    private readonly modelsDir: string,
+  ) {}
+
+  list(): ModelRecord[] {
+    return this.db.select().from(predictionModels).orderBy(asc(predictionModels.id)).all();
+  }
+
+  get(id: number): ModelRecord {
+    const record = this.db.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
+    if (!record) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
+    return record;
+  }
+
+  pathOf(record: ModelRecord): string {
+    return join(this.dataDir, record.filePath);
+  }
+
+  /**
+   * Reads the file completely (converting a joblib file), predicts one neutral row, checks
+   * that the output for `type` can only be a level, then copies the JSON document into
+   * `models/` and records it.
+   */
+  add(options: { type: ModelType; file: string; activate?: boolean }): AddedModel {
+    const source = readModelSource(options.file);
+    const { model, document } = source;
+    const column = outputColumn(options.type, model.nOutputs);
+    const labels = possibleLabels(document, column);
+    const foreign = labels.filter((label) => !(levels as readonly string[]).includes(label));
+    if (foreign.length > 0) {
+      throw new ModelRegistryError(`keluaran ${options.type} (kolom ${column}) model ini bukan Rendah/Sedang/Tinggi: ${[...new Set(foreign)].join(", ")}`);
+    }
+    try {
+      model.predictRow(neutralRow(model));
+    } catch (error) {
+      throw new ModelRegistryError(`model gagal memprediksi baris uji: ${(error as Error).message}`);
+    }
+
+    const categories = documentCategories(document);
+    const name = `${options.type}-${Date.now()}-${randomBytes(4).toString("hex")}.json`;
+    const path = join(this.modelsDir, name);
+    const temporary = `${path}.tmp`;
+    writeFileSync(temporary, stringifyModelDocument(document), { flag: "wx" });
+    renameSync(temporary, path);
+    try {
+      const record = this.db.transaction(
+        (tx) => {
+          if (options.activate) tx.update(predictionModels).set({ isActive: false }).where(and(eq(predictionModels.type, options.type), eq(predictionModels.isActive, true))).run();
+          return tx
+            .insert(predictionModels)
+            .values({
+              type: options.type,
+              filePath: relative(this.dataDir, path),
+              isActive: options.activate === true,
+              thresholds: document.thresholds ?? null,
+              algorithm: document.algorithm,
+              version: document.version,
+              inputFeatures: document.inputs,
+              categories: Object.keys(categories).length > 0 ? categories : null,
+              metrics: document.metrics ?? null,
+              sourceSha256: source.sha256,
+            })
+            .returning()
+            .get();
+        },
+        { behavior: "immediate" },
+      );
+      return { record, source };
+    } catch (error) {
+      rmSync(path, { force: true });
+      throw error;
+    }
+  }
+
+  /** Loads the model first, so a broken file is never made active. */
+  activate(id: number): ModelRecord {
+    const record = this.get(id);
+    try {
+      loadJsonModel(this.pathOf(record));
+    } catch (error) {
+      throw new ModelRegistryError(`model ${id} tidak dapat dimuat: ${(error as Error).message}`);
+    }
+    return this.db.transaction(
+      (tx) => {
+        const current = tx.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
+        if (!current) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
+        tx.update(predictionModels).set({ isActive: false }).where(and(eq(predictionModels.type, current.type), eq(predictionModels.isActive, true))).run();
+        return tx.update(predictionModels).set({ isActive: true }).where(eq(predictionModels.id, id)).returning().get()!;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  deactivate(id: number): ModelRecord {
+    this.get(id);
+    return this.db.update(predictionModels).set({ isActive: false }).where(eq(predictionModels.id, id)).returning().get()!;
+  }
+
+  /**
+   * Removes a record and its file. An active model is refused; one that classified
+   * screenings is refused unless `force`, and then those screenings keep their levels
+   * with the model reference cleared (ON DELETE SET NULL).
+   */
+  remove(id: number, options: { force?: boolean } = {}): { record: ModelRecord; screenings: number } {
+    const { record, screenings } = this.db.transaction(
+      (tx) => {
+        const record = tx.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
+        if (!record) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
+        if (record.isActive) throw new ModelRegistryError(`model ${id} sedang aktif; nonaktifkan dulu (model deactivate ${id})`);
+        const screenings = tx
+          .select({ count: sql<number>`count(*)` })
+          .from(riwayatSkrining)
+          .where(or(eq(riwayatSkrining.stressModelId, id), eq(riwayatSkrining.motivasiModelId, id)))
+          .get()!.count;
+        if (screenings > 0 && !options.force) {
+          throw new ModelRegistryError(`model ${id} dipakai oleh ${screenings} skrining; gunakan --force untuk tetap menghapus (rujukan skrining menjadi kosong)`);
+        }
+        tx.delete(predictionModels).where(eq(predictionModels.id, id)).run();
+        return { record, screenings };
+      },
+      { behavior: "immediate" },
+    );
+    rmSync(this.pathOf(record), { force: true });
+    return { record, screenings };
+  }
+}
+
+/** The active record of a type (placeholder `type`), read through the partial unique index. */
+export function activeModelQuery(db: DatabaseClient) {
+  return (
+    db
+      .select({ id: predictionModels.id, filePath: predictionModels.filePath })
+      .from(predictionModels)
+      // A literal 1, not a bound parameter, lets SQLite prove the index's `is_active = 1`.
+      .where(and(eq(predictionModels.type, sql.placeholder("type")), sql`${predictionModels.isActive} = 1`))
+  );
+}
+
+interface CacheEntry {
+  id: number;
+  /** Size, modification time and inode: a replaced or rewritten file is reloaded. */
+  signature: string;
+  model?: CompiledModel;
+  error?: Error;
+}
+
+/**
+ * The questionnaire's classifier: the active record of each type, its JSON model loaded on
+ * first use and cached. Every classification reads the active id through the partial
+ * unique index (a CLI in another process may have switched it) and stats the file, so a
+ * switch, a deactivation or a removed file takes effect at the next submission. A failure
+ * is cached with the file's signature, so a broken file is not re-parsed each time.
+ */
+export class RegistryClassifier implements Classifier {
+  private readonly activeModel;
+  private readonly cache = new Map<ModelType, CacheEntry>();
+
+  constructor(
+    db: DatabaseClient,
+    private readonly dataDir: string,
+  ) {
+    this.activeModel = activeModelQuery(db).prepare();
+  }
+
+  classify(type: ModelType, features: ModelFeatures): Classification | null {
+    const active = this.activeModel.get({ type });
+    if (!active) {
+      this.cache.delete(type);
+      return null;
+    }
+    const model = this.modelFor(type, active.id, join(this.dataDir, active.filePath));
+    const labels = model.predictRow(model.rowFromFeatures(features));
+    const label = labels[outputColumn(type, model.nOutputs)]!;
+    if (!(levels as readonly string[]).includes(label)) throw new Error(`model ${active.id} menjawab ${JSON.stringify(label)}, bukan tingkat yang dikenal`);
+    return { level: label as Level, modelId: active.id };
+  }
+
+  private modelFor(type: ModelType, id: number, path: string): CompiledModel {
+    let signature: string;
+    try {
+      const stat = statSync(path);
+      signature = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    } catch (error) {
+      this.cache.delete(type);
+      throw new Error(`file model ${id} tidak dapat dibaca (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    const cached = this.cache.get(type);
+    if (cached && cached.id === id && cached.signature === signature) {
+      if (cached.error) throw cached.error;
+      return cached.model!;
+    }
+    try {
+      const model = loadJsonModel(path);
+      this.cache.set(type, { id, signature, model });
+      return model;
+    } catch (error) {
+      const failure = new Error(`model ${id} tidak dapat dimuat: ${(error as Error).message}`);
+      this.cache.set(type, { id, signature, error: failure });
+      throw failure;
+    }
+  }
+}

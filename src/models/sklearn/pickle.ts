@@ -1,0 +1,522 @@
+/**
+ * A restricted pickle interpreter for protocols 2–5. It builds plain values (None, bool,
+ * int, float, str, bytes, list, tuple, dict, set) itself and asks a policy for every
+ * global the stream names; the policy returns an inert stand-in or refuses. Nothing named
+ * in a file is ever executed.
+ */
+
+export class PickleError extends Error {}
+
+/** Python tuples are frozen arrays, lists are ordinary arrays, dicts are Maps. */
+export type PyTuple = readonly unknown[];
+
+/** An instance of a whitelisted class: its constructor arguments and its `__dict__`. */
+export class PyObject {
+  readonly state = new Map<string, unknown>();
+  constructor(
+    readonly className: string,
+    readonly args: readonly unknown[] = [],
+  ) {}
+
+  has(key: string): boolean {
+    return this.state.has(key);
+  }
+
+  get(key: string): unknown {
+    if (!this.state.has(key)) throw new PickleError(`${this.className} tidak punya atribut ${key}`);
+    return this.state.get(key);
+  }
+}
+
+/** What a policy hands back for a global: something that REDUCE or NEWOBJ may call. */
+export interface PickleGlobal {
+  readonly qualifiedName: string;
+  /** `callable(*args)` (REDUCE); absent when the global may not be called. */
+  call?(args: PyTuple): unknown;
+  /** `cls.__new__(cls, *args)` (NEWOBJ); absent when the global is not a class. */
+  construct?(args: PyTuple): unknown;
+}
+
+/** The reading position that BUILD hooks may continue from (joblib puts array bytes there). */
+export interface PickleStream {
+  readonly reader: ByteReader;
+  /** Reads one further complete pickle from the current position. */
+  loadNested(): unknown;
+}
+
+/** An object whose BUILD is special (numpy dtypes and arrays, joblib's array wrapper). */
+export interface Buildable {
+  /** Applies the state; returns the value that replaces the object on the stack. */
+  build(state: unknown, stream: PickleStream): unknown;
+}
+
+export type PicklePolicy = (module: string, name: string) => PickleGlobal;
+
+export class ByteReader {
+  position = 0;
+  private readonly view: DataView;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get remaining(): number {
+    return this.bytes.length - this.position;
+  }
+
+  private need(count: number): number {
+    if (!Number.isSafeInteger(count) || count < 0 || count > this.remaining) {
+      throw new PickleError(`file terpotong: perlu ${count} byte pada posisi ${this.position}, tersisa ${this.remaining}`);
+    }
+    const start = this.position;
+    this.position += count;
+    return start;
+  }
+
+  byte(): number {
+    return this.bytes[this.need(1)]!;
+  }
+
+  take(count: number): Uint8Array {
+    const start = this.need(count);
+    return this.bytes.subarray(start, start + count);
+  }
+
+  skip(count: number): void {
+    this.need(count);
+  }
+
+  uint16(): number {
+    return this.view.getUint16(this.need(2), true);
+  }
+
+  uint32(): number {
+    return this.view.getUint32(this.need(4), true);
+  }
+
+  int32(): number {
+    return this.view.getInt32(this.need(4), true);
+  }
+
+  /** An 8-byte length; anything beyond the file is refused by `need` later. */
+  uint64(): number {
+    const value = this.view.getBigUint64(this.need(8), true);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new PickleError(`panjang tidak masuk akal: ${value}`);
+    return Number(value);
+  }
+
+  float64BigEndian(): number {
+    return this.view.getFloat64(this.need(8), false);
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new PickleError("teks UTF-8 tidak valid dalam pickle");
+  }
+}
+
+/** Python 2 `str` payloads (protocol 2 files from Python 2) read as Latin-1 text. */
+function decodeLatin1(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return text;
+}
+
+/** Little-endian two's complement, as LONG1 and LONG4 carry it. */
+function decodeLong(bytes: Uint8Array): number | bigint {
+  if (bytes.length === 0) return 0;
+  let value = 0n;
+  for (let index = bytes.length - 1; index >= 0; index--) value = (value << 8n) | BigInt(bytes[index]!);
+  if (bytes[bytes.length - 1]! & 0x80) value -= 1n << BigInt(bytes.length * 8);
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+function isBuildable(value: unknown): value is Buildable {
+  return typeof value === "object" && value !== null && typeof (value as Buildable).build === "function";
+}
+
+function isGlobal(value: unknown): value is PickleGlobal {
+  return typeof value === "object" && value !== null && typeof (value as PickleGlobal).qualifiedName === "string";
+}
+
+/** Dict and set keys must be values, not mutable containers, as in Python. */
+function hashable(key: unknown): unknown {
+  if (key === null || ["string", "number", "boolean", "bigint"].includes(typeof key)) return key;
+  throw new PickleError(`kunci dict/set tidak didukung: ${describe(key)}`);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return "None";
+  if (Array.isArray(value)) return Object.isFrozen(value) ? "tuple" : "list";
+  if (value instanceof Map) return "dict";
+  if (value instanceof Set) return "set";
+  if (value instanceof Uint8Array) return "bytes";
+  if (value instanceof PyObject) return value.className;
+  if (isGlobal(value)) return value.qualifiedName;
+  if (typeof value === "object") return value.constructor.name;
+  return typeof value;
+}
+
+const opcodeNames: Record<number, string> = {
+  0x28: "MARK", 0x2e: "STOP", 0x30: "POP", 0x31: "POP_MARK", 0x32: "DUP", 0x42: "BINBYTES", 0x43: "SHORT_BINBYTES",
+  0x46: "FLOAT", 0x47: "BINFLOAT", 0x49: "INT", 0x4a: "BININT", 0x4b: "BININT1", 0x4c: "LONG", 0x4d: "BININT2",
+  0x4e: "NONE", 0x50: "PERSID", 0x51: "BINPERSID", 0x52: "REDUCE", 0x53: "STRING", 0x54: "BINSTRING",
+  0x55: "SHORT_BINSTRING", 0x56: "UNICODE", 0x58: "BINUNICODE", 0x5d: "EMPTY_LIST", 0x61: "APPEND", 0x62: "BUILD",
+  0x63: "GLOBAL", 0x64: "DICT", 0x65: "APPENDS", 0x67: "GET", 0x68: "BINGET", 0x69: "INST", 0x6a: "LONG_BINGET",
+  0x6c: "LIST", 0x6f: "OBJ", 0x70: "PUT", 0x71: "BINPUT", 0x72: "LONG_BINPUT", 0x73: "SETITEM", 0x74: "TUPLE",
+  0x75: "SETITEMS", 0x7d: "EMPTY_DICT", 0x29: "EMPTY_TUPLE", 0x80: "PROTO", 0x81: "NEWOBJ", 0x82: "EXT1",
+  0x83: "EXT2", 0x84: "EXT4", 0x85: "TUPLE1", 0x86: "TUPLE2", 0x87: "TUPLE3", 0x88: "NEWTRUE", 0x89: "NEWFALSE",
+  0x8a: "LONG1", 0x8b: "LONG4", 0x8c: "SHORT_BINUNICODE", 0x8d: "BINUNICODE8", 0x8e: "BINBYTES8", 0x8f: "EMPTY_SET",
+  0x90: "ADDITEMS", 0x91: "FROZENSET", 0x92: "NEWOBJ_EX", 0x93: "STACK_GLOBAL", 0x94: "MEMOIZE", 0x95: "FRAME",
+  0x96: "BYTEARRAY8", 0x97: "NEXT_BUFFER", 0x98: "READONLY_BUFFER",
+};
+
+/** One pickle: PROTO first, then opcodes until STOP. */
+export class Unpickler implements PickleStream {
+  private stack: unknown[] = [];
+  private readonly marks: number[] = [];
+  private readonly memo = new Map<number, unknown>();
+
+  constructor(
+    readonly reader: ByteReader,
+    private readonly policy: PicklePolicy,
+  ) {}
+
+  loadNested(): unknown {
+    return new Unpickler(this.reader, this.policy).load();
+  }
+
+  private pop(): unknown {
+    if (this.stack.length === 0 || (this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1]!)) {
+      throw new PickleError("pickle rusak: tumpukan kosong");
+    }
+    return this.stack.pop();
+  }
+
+  private top(): unknown {
+    if (this.stack.length === 0 || (this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1]!)) {
+      throw new PickleError("pickle rusak: tumpukan kosong");
+    }
+    return this.stack[this.stack.length - 1];
+  }
+
+  /** Everything pushed since the last MARK, removing the mark. */
+  private popMark(): unknown[] {
+    const mark = this.marks.pop();
+    if (mark === undefined) throw new PickleError("pickle rusak: MARK tidak ada");
+    return this.stack.splice(mark);
+  }
+
+  private list(): unknown[] {
+    const target = this.top();
+    if (!Array.isArray(target) || Object.isFrozen(target)) throw new PickleError(`pickle rusak: APPEND pada ${describe(target)}`);
+    return target;
+  }
+
+  private memoGet(index: number): unknown {
+    if (!this.memo.has(index)) throw new PickleError(`pickle rusak: memo ${index} tidak ada`);
+    return this.memo.get(index);
+  }
+
+  private memoPut(index: number): void {
+    this.memo.set(index, this.top());
+  }
+
+  private setItems(dict: unknown, items: unknown[]): void {
+    if (!(dict instanceof Map)) throw new PickleError(`pickle rusak: SETITEM pada ${describe(dict)}`);
+    if (items.length % 2 !== 0) throw new PickleError("pickle rusak: jumlah kunci dan nilai dict ganjil");
+    for (let index = 0; index < items.length; index += 2) dict.set(hashable(items[index]), items[index + 1]);
+  }
+
+  private global(module: unknown, name: unknown): PickleGlobal {
+    if (typeof module !== "string" || typeof name !== "string") throw new PickleError("pickle rusak: nama global bukan teks");
+    return this.policy(module, name);
+  }
+
+  private reduce(): void {
+    const args = this.pop();
+    const callable = this.pop();
+    if (!Array.isArray(args)) throw new PickleError(`pickle rusak: argumen REDUCE berupa ${describe(args)}`);
+    if (!isGlobal(callable) || !callable.call) throw new PickleError(`tidak boleh memanggil ${describe(callable)}`);
+    this.stack.push(callable.call(Object.freeze(args)));
+  }
+
+  private newObject(args: unknown, cls: unknown): void {
+    if (!Array.isArray(args)) throw new PickleError(`pickle rusak: argumen NEWOBJ berupa ${describe(args)}`);
+    if (!isGlobal(cls) || !cls.construct) throw new PickleError(`tidak boleh membuat objek ${describe(cls)}`);
+    this.stack.push(cls.construct(Object.freeze(args)));
+  }
+
+  private buildTop(): void {
+    const state = this.pop();
+    const target = this.top();
+    let result: unknown = target;
+    if (isBuildable(target)) {
+      result = target.build(state, this);
+    } else if (target instanceof PyObject) {
+      // `__setstate__` of plain classes: a dict, or (dict, slots) for classes with slots.
+      const parts = Array.isArray(state) && state.length === 2 ? state : [state];
+      for (const part of parts) {
+        if (part === null) continue;
+        if (!(part instanceof Map)) throw new PickleError(`state ${target.className} berupa ${describe(part)}`);
+        for (const [key, value] of part) {
+          if (typeof key !== "string") throw new PickleError(`atribut ${target.className} bukan teks`);
+          target.state.set(key, value);
+        }
+      }
+    } else {
+      throw new PickleError(`BUILD tidak didukung pada ${describe(target)}`);
+    }
+    this.stack[this.stack.length - 1] = result;
+  }
+
+  load(): unknown {
+    const reader = this.reader;
+    if (reader.remaining === 0) throw new PickleError("file kosong");
+    if (reader.byte() !== 0x80) throw new PickleError("bukan pickle protokol 2 atau lebih baru");
+    const protocol = reader.byte();
+    if (protocol < 2 || protocol > 5) throw new PickleError(`protokol pickle ${protocol} tidak didukung (2–5)`);
+
+    for (;;) {
+      const position = reader.position;
+      const opcode = reader.byte();
+      switch (opcode) {
+        case 0x95: {
+          // FRAME: frames only group opcodes for buffered reading; the bytes run on unchanged.
+          const length = reader.uint64();
+          if (length > reader.remaining) throw new PickleError(`file terpotong: frame ${length} byte, tersisa ${reader.remaining}`);
+          break;
+        }
+        case 0x80:
+          throw new PickleError(`pickle rusak: PROTO di posisi ${position}`);
+        case 0x2e: // STOP
+          if (this.marks.length > 0 || this.stack.length !== 1) throw new PickleError("pickle rusak: tumpukan tidak selesai pada STOP");
+          return this.stack.pop();
+
+        case 0x28: // MARK
+          this.marks.push(this.stack.length);
+          break;
+        case 0x30: // POP
+          if (this.marks.length > 0 && this.marks[this.marks.length - 1] === this.stack.length) this.marks.pop();
+          else this.pop();
+          break;
+        case 0x31: // POP_MARK
+          this.popMark();
+          break;
+        case 0x32: // DUP
+          this.stack.push(this.top());
+          break;
+
+        case 0x4e: // NONE
+          this.stack.push(null);
+          break;
+        case 0x88: // NEWTRUE
+          this.stack.push(true);
+          break;
+        case 0x89: // NEWFALSE
+          this.stack.push(false);
+          break;
+        case 0x4a: // BININT
+          this.stack.push(reader.int32());
+          break;
+        case 0x4b: // BININT1
+          this.stack.push(reader.byte());
+          break;
+        case 0x4d: // BININT2
+          this.stack.push(reader.uint16());
+          break;
+        case 0x8a: // LONG1
+          this.stack.push(decodeLong(reader.take(reader.byte())));
+          break;
+        case 0x8b: {
+          // LONG4
+          const length = reader.int32();
+          if (length < 0) throw new PickleError("pickle rusak: panjang LONG4 negatif");
+          this.stack.push(decodeLong(reader.take(length)));
+          break;
+        }
+        case 0x47: // BINFLOAT
+          this.stack.push(reader.float64BigEndian());
+          break;
+
+        case 0x8c: // SHORT_BINUNICODE
+          this.stack.push(decodeUtf8(reader.take(reader.byte())));
+          break;
+        case 0x58: // BINUNICODE
+          this.stack.push(decodeUtf8(reader.take(reader.uint32())));
+          break;
+        case 0x8d: // BINUNICODE8
+          this.stack.push(decodeUtf8(reader.take(reader.uint64())));
+          break;
+        case 0x55: // SHORT_BINSTRING
+          this.stack.push(decodeLatin1(reader.take(reader.byte())));
+          break;
+        case 0x54: {
+          // BINSTRING
+          const length = reader.int32();
+          if (length < 0) throw new PickleError("pickle rusak: panjang BINSTRING negatif");
+          this.stack.push(decodeLatin1(reader.take(length)));
+          break;
+        }
+        case 0x43: // SHORT_BINBYTES
+          this.stack.push(reader.take(reader.byte()).slice());
+          break;
+        case 0x42: // BINBYTES
+          this.stack.push(reader.take(reader.uint32()).slice());
+          break;
+        case 0x8e: // BINBYTES8
+        case 0x96: // BYTEARRAY8
+          this.stack.push(reader.take(reader.uint64()).slice());
+          break;
+
+        case 0x5d: // EMPTY_LIST
+          this.stack.push([]);
+          break;
+        case 0x6c: // LIST
+          this.stack.push(this.popMark());
+          break;
+        case 0x61: {
+          // APPEND
+          const value = this.pop();
+          this.list().push(value);
+          break;
+        }
+        case 0x65: {
+          // APPENDS
+          const values = this.popMark();
+          this.list().push(...values);
+          break;
+        }
+        case 0x29: // EMPTY_TUPLE
+          this.stack.push(Object.freeze([]));
+          break;
+        case 0x74: // TUPLE
+          this.stack.push(Object.freeze(this.popMark()));
+          break;
+        case 0x85: // TUPLE1
+          this.stack.push(Object.freeze([this.pop()]));
+          break;
+        case 0x86: {
+          // TUPLE2
+          const second = this.pop();
+          this.stack.push(Object.freeze([this.pop(), second]));
+          break;
+        }
+        case 0x87: {
+          // TUPLE3
+          const third = this.pop();
+          const second = this.pop();
+          this.stack.push(Object.freeze([this.pop(), second, third]));
+          break;
+        }
+        case 0x7d: // EMPTY_DICT
+          this.stack.push(new Map());
+          break;
+        case 0x64: {
+          // DICT
+          const dict = new Map();
+          this.setItems(dict, this.popMark());
+          this.stack.push(dict);
+          break;
+        }
+        case 0x73: {
+          // SETITEM
+          const value = this.pop();
+          const key = this.pop();
+          this.setItems(this.top(), [key, value]);
+          break;
+        }
+        case 0x75: {
+          // SETITEMS
+          const items = this.popMark();
+          this.setItems(this.top(), items);
+          break;
+        }
+        case 0x8f: // EMPTY_SET
+          this.stack.push(new Set());
+          break;
+        case 0x90: {
+          // ADDITEMS
+          const items = this.popMark();
+          const set = this.top();
+          if (!(set instanceof Set) || Object.isFrozen(set)) throw new PickleError(`pickle rusak: ADDITEMS pada ${describe(set)}`);
+          for (const item of items) set.add(hashable(item));
+          break;
+        }
+        case 0x91: // FROZENSET
+          this.stack.push(Object.freeze(new Set(this.popMark().map(hashable))));
+          break;
+
+        case 0x63: {
+          // GLOBAL: "module\nname\n"
+          const module = this.readLine();
+          const name = this.readLine();
+          this.stack.push(this.global(module, name));
+          break;
+        }
+        case 0x93: {
+          // STACK_GLOBAL
+          const name = this.pop();
+          const module = this.pop();
+          this.stack.push(this.global(module, name));
+          break;
+        }
+        case 0x52: // REDUCE
+          this.reduce();
+          break;
+        case 0x81: {
+          // NEWOBJ
+          const args = this.pop();
+          this.newObject(args, this.pop());
+          break;
+        }
+        case 0x92: {
+          // NEWOBJ_EX
+          const kwargs = this.pop();
+          const args = this.pop();
+          if (!(kwargs instanceof Map) || kwargs.size > 0) throw new PickleError("NEWOBJ_EX dengan argumen kata kunci tidak didukung");
+          this.newObject(args, this.pop());
+          break;
+        }
+        case 0x62: // BUILD
+          this.buildTop();
+          break;
+
+        case 0x71: // BINPUT
+          this.memoPut(reader.byte());
+          break;
+        case 0x72: // LONG_BINPUT
+          this.memoPut(reader.uint32());
+          break;
+        case 0x94: // MEMOIZE
+          this.memoPut(this.memo.size);
+          break;
+        case 0x68: // BINGET
+          this.stack.push(this.memoGet(reader.byte()));
+          break;
+        case 0x6a: // LONG_BINGET
+          this.stack.push(this.memoGet(reader.uint32()));
+          break;
+
+        default: {
+          const name = opcodeNames[opcode];
+          throw new PickleError(name ? `opcode pickle ${name} tidak didukung` : `pickle rusak: opcode 0x${opcode.toString(16).padStart(2, "0")} di posisi ${position}`);
+        }
+      }
+    }
+  }
+
+  private readLine(): string {
+    const bytes = this.reader.bytes;
+    const start = this.reader.position;
+    const end = bytes.indexOf(0x0a, start);
+    if (end < 0 || end - start > 1000) throw new PickleError("pickle rusak: nama GLOBAL tanpa akhir baris");
+    this.reader.skip(end - start + 1);
+    return decodeUtf8(bytes.subarray(start, end));
+  }
+}

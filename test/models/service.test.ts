@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ModelFeatures } from "../../src/models/classifier";
+import { loadJsonModel } from "../../src/models/files";
+import { ModelRegistry } from "../../src/models/registry";
+import { fallbackMotivationLevel, fallbackStressLevel } from "../../src/screening/scoring";
+import { TestService, runCli, temporaryDir } from "../helpers";
+import { constantModel, originalDir } from "./support";
+
+let service: TestService;
+let admin: string;
+let registry: ModelRegistry;
+const chain: Record<"stress" | "motivasi", number> = { stress: 0, motivasi: 0 };
+
+const accounts = `role,username,password,nim,nama,jurusan,angkatan,ipk,usia,gender,activated
+admin,admin,admin-pass-1,,,,,,,,true
+mahasiswa,mhs1,mhs-pass-1,N001,Mahasiswa Satu,D3 Sistem Informasi,2023,3.25,20,Perempuan,true
+mahasiswa,mhs2,mhs-pass-2,N002,Mahasiswa Dua,D3 Sistem Informasi,2022,,,,true
+`;
+
+/** Answers that vary by item, so that a model has something to read. */
+function jawaban(shift: number) {
+  const answers: Record<string, unknown> = { freq_olahraga: "1-3 kali", durasi_tidur: "6-7 Jam" };
+  for (let item = 1; item <= 40; item++) answers[`S${item}`] = ((item + shift) % 5) + 1;
+  for (let item = 1; item <= 28; item++) answers[`M${item}`] = ((item * 3 + shift) % 7) + 1;
+  return answers;
+}
+
+/** What modelFeatures() makes of N001's profile and these answers. */
+function featuresOfN001(answers: Record<string, unknown>): ModelFeatures {
+  const features: ModelFeatures = { IPK: 3.25, Usia: 20, Angkatan: 2023, Jurusan: "D3 Sistem Informasi", Gender: "Perempuan", freq_olahraga: "1-3 kali", durasi_tidur: "6-7 Jam" };
+  for (const [key, value] of Object.entries(answers)) if (/^[SM]\d+$/.test(key)) features[key] = value as number;
+  return features;
+}
+
+async function submit(nim: string, answers: Record<string, unknown>) {
+  const response = await service.request("POST", "/api/mahasiswa/kuesioner", { token: admin, body: { NIM: nim, jawaban: answers } });
+  expect(response.status).toBe(201);
+  const stored = service.context.db.$client.query("SELECT stress_model_id, motivasi_model_id FROM riwayat_skrining WHERE Id_skrining = ?").get(response.body.Id_skrining) as {
+    stress_model_id: number | null;
+    motivasi_model_id: number | null;
+  };
+  return { body: response.body, stored };
+}
+
+const cli = (...args: string[]) => runCli(["--data", service.dataDir, "model", ...args]);
+
+beforeAll(async () => {
+  service = new TestService();
+  await service.importAccounts(accounts);
+  admin = (await service.login("admin", "admin-pass-1")).access;
+  registry = new ModelRegistry(service.context.db, service.context.config.dataDir, service.context.config.modelsDir);
+  chain.stress = registry.add({ type: "stress", file: join(originalDir, "model_chain_final.joblib"), activate: true }).record.id;
+  chain.motivasi = registry.add({ type: "motivasi", file: join(originalDir, "model_chain_final.joblib"), activate: true }).record.id;
+});
+afterAll(() => service.close());
+
+describe("questionnaire submissions with active models", () => {
+  test("the active models decide both levels and are recorded with the screening", async () => {
+    const model = loadJsonModel(join(service.dataDir, registry.get(chain.stress).filePath));
+    for (const shift of [0, 1, 2]) {
+      const answers = jawaban(shift);
+      const [stress, motivasi] = model.predictRow(model.rowFromFeatures(featuresOfN001(answers)));
+      const { body, stored } = await submit("N001", answers);
+      expect(body).toMatchObject({ tingkat_stres: stress, tingkat_motivasi: motivasi });
+      expect(stored).toEqual({ stress_model_id: chain.stress, motivasi_model_id: chain.motivasi });
+    }
+  });
+
+  test("a student whose profile lacks IPK, Usia and Gender gets the thresholds, not a 500", async () => {
+    const answers = jawaban(3);
+    const { body, stored } = await submit("N002", answers);
+    expect(stored).toEqual({ stress_model_id: null, motivasi_model_id: null });
+    expect(body.tingkat_stres).toBe(fallbackStressLevel(body.score_stress));
+    expect(body.tingkat_motivasi).toBe(fallbackMotivationLevel(body.score_sdi));
+  });
+});
+
+describe("the CLI changes the running service's models", () => {
+  const sources = temporaryDir("skrining-model-sources-");
+  let constant = 0;
+  let decided = 0;
+
+  test("model add --activate switches the stress model at the next submission", async () => {
+    const file = join(sources, "tinggi.json");
+    writeFileSync(file, JSON.stringify(constantModel("Tinggi", "Rendah")));
+    const added = await cli("add", "--type", "stress", "--file", file, "--activate");
+    expect(added.stderr).toBe("");
+    expect(added.exitCode).toBe(0);
+    expect(added.stdout).toMatch(/^\d+\n$/);
+    constant = Number(added.stdout);
+
+    const { body, stored } = await submit("N001", jawaban(4));
+    decided = body.Id_skrining;
+    expect(body.tingkat_stres).toBe("Tinggi");
+    expect(stored).toEqual({ stress_model_id: constant, motivasi_model_id: chain.motivasi });
+
+    const listed = await cli("list", "--json");
+    const records = JSON.parse(listed.stdout) as { id: number; type: string; is_active: boolean; file_path: string }[];
+    expect(records.map((record) => [record.id, record.type, record.is_active])).toEqual([
+      [chain.stress, "stress", false],
+      [chain.motivasi, "motivasi", true],
+      [constant, "stress", true],
+    ]);
+  });
+
+  test("model deactivate makes the next submission fall back to the thresholds", async () => {
+    const result = await cli("deactivate", String(constant));
+    expect(result).toMatchObject({ exitCode: 0, stderr: "" });
+    const { body, stored } = await submit("N001", jawaban(5));
+    expect(stored.stress_model_id).toBeNull();
+    expect(body.tingkat_stres).toBe(fallbackStressLevel(body.score_stress));
+  });
+
+  test("model remove refuses a model screenings refer to, unless --force, which keeps the screenings' levels", async () => {
+    const refused = await cli("remove", String(constant));
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.trim().split("\n")).toEqual([`skrining: model ${constant} dipakai oleh 1 skrining; gunakan --force untuk tetap menghapus (rujukan skrining menjadi kosong)`]);
+
+    const forced = await cli("remove", String(constant), "--force");
+    expect(forced).toMatchObject({ exitCode: 0, stderr: "" });
+    const row = service.context.db.$client.query("SELECT tingkat_stres, stress_model_id, motivasi_model_id FROM riwayat_skrining WHERE Id_skrining = ?").get(decided);
+    expect(row).toEqual({ tingkat_stres: "Tinggi", stress_model_id: null, motivasi_model_id: chain.motivasi });
+    expect(() => registry.get(constant)).toThrow("tidak ditemukan");
+  });
+
+  test("model activate brings a model back; a bad id is a one-line usage error", async () => {
+    const activated = await cli("activate", String(chain.stress));
+    expect(activated).toMatchObject({ exitCode: 0, stderr: "", stdout: `Model ${chain.stress} (stress) aktif.\n` });
+    const { stored } = await submit("N001", jawaban(6));
+    expect(stored).toEqual({ stress_model_id: chain.stress, motivasi_model_id: chain.motivasi });
+
+    const bad = await cli("activate", "satu");
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain("id model harus bilangan bulat positif");
+  });
+});
