@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { availableParallelism, release, totalmem } from "node:os";
+import type { LoadResult } from "./load";
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  os: string;
+  bun: string;
+  node: string;
+}
+
+/** Jiffies of the whole machine from /proc/stat: total and stolen by the hypervisor. */
+export function cpuTimes(): { total: number; steal: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user).
+  return { total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0), steal: fields[7] ?? 0 };
+}
+
+/** How busy the machine was apart from the bench: load average before it started, steal during it. */
+export interface Noise {
+  loadAverageAtStart: number;
+  stealPercent: number;
+}
+
+export function loadAverage(): number {
+  return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+}
+
+export function machineInfo(nodeVersion: string): Machine {
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown";
+  const os = /^PRETTY_NAME="?([^"\n]+)"?$/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1] ?? "Linux";
+  return {
+    cpu,
+    cores: availableParallelism(),
+    memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    os: `${os}, kernel ${release()}`,
+    bun: Bun.version,
+    node: nodeVersion,
+  };
+}
+
+export interface EndpointResult {
+  name: string;
+  load: LoadResult;
+  ratio: number;
+  /** The least ratio to the ceiling the endpoint must reach. */
+  target: number;
+  /** The server's highest resident memory sampled during this run. */
+  peakMiB: number;
+}
+
+export interface LargeResult {
+  name: string;
+  load: LoadResult;
+  peakMiB: number;
+}
+
+export interface Figure {
+  name: string;
+  value: string;
+  target?: string;
+  met?: boolean;
+}
+
+const fixed = (value: number | null, digits: number) => (value === null ? "–" : value.toFixed(digits));
+const rate = (value: number) => Math.round(value).toLocaleString("en-US");
+const yesNo = (met: boolean | undefined) => (met === undefined ? "" : met ? "yes" : "**no**");
+
+/** Non-2xx answers, socket errors and timeouts, which would make a rate meaningless. */
+export function problems(load: LoadResult): string {
+  const parts = [
+    load.non2xx > 0 ? `${load.non2xx} non-2xx (${JSON.stringify(load.statusCodes)})` : "",
+    load.errors > 0 ? `${load.errors} errors` : "",
+    load.timeouts > 0 ? `${load.timeouts} timeouts` : "",
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+export function markdown(report: {
+  machine: Machine;
+  noise: Noise;
+  ceiling: LoadResult;
+  endpoints: EndpointResult[];
+  large: LargeResult[];
+  largeCaption: string;
+  figures: Figure[];
+  notes: string[];
+}): string {
+  const lines: string[] = [];
+  const { machine } = report;
+  lines.push(
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM; ${machine.os}; Bun ${machine.bun}; load generator autocannon on Node ${machine.node} (same machine).`,
+    "",
+    `Load average before the run ${report.noise.loadAverageAtStart.toFixed(2)}; CPU time stolen by the hypervisor during it ${report.noise.stealPercent.toFixed(1)}%.`,
+    "",
+    "| endpoint (32 connections) | req/s | p50 ms | p99 ms | ratio to ceiling | target | met? |",
+    "|---|---:|---:|---:|---:|---:|---|",
+    `| ceiling: bare \`Bun.serve\`, small JSON | ${rate(report.ceiling.requestsPerSecond)} | ${fixed(report.ceiling.latencyMs.p50, 2)} | ${fixed(report.ceiling.latencyMs.p99, 2)} | 1.00 | | |`,
+  );
+  for (const endpoint of report.endpoints) {
+    const { load } = endpoint;
+    const met = endpoint.ratio >= endpoint.target && problems(load) === "";
+    lines.push(
+      `| ${endpoint.name} | ${rate(load.requestsPerSecond)} | ${fixed(load.latencyMs.p50, 2)} | ${fixed(load.latencyMs.p99, 2)} | ${endpoint.ratio.toFixed(2)} | ≥ ${endpoint.target.toFixed(2)} | ${yesNo(met)} |`,
+    );
+  }
+  lines.push("", `| ${report.largeCaption} | connections | req/s | p50 ms | p99 ms |`, "|---|---:|---:|---:|---:|");
+  for (const entry of report.large) {
+    const { load } = entry;
+    lines.push(`| ${entry.name} | ${load.connections} | ${fixed(load.requestsPerSecond, 1)} | ${fixed(load.latencyMs.p50, 1)} | ${fixed(load.latencyMs.p99, 1)} |`);
+  }
+  lines.push("", "| figure | value | target | met? |", "|---|---:|---:|---|");
+  for (const figure of report.figures) lines.push(`| ${figure.name} | ${figure.value} | ${figure.target ?? ""} | ${yesNo(figure.met)} |`);
+  if (report.notes.length > 0) lines.push("", ...report.notes.map((note) => `- ${note}`));
+  return lines.join("\n");
+}
