@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { hashPassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
+import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
 import { HttpError, badRequest, describeFailure, notFound, unauthorized } from "../../http/errors";
 import type { JsonObject } from "../../http/body";
@@ -60,6 +61,7 @@ export class AuthService {
   readonly tokens: TokenService;
   private readonly throttle: LoginThrottle;
   private readonly principalById;
+  private readonly principals: ReadCache<number, Principal | undefined>;
   private readonly principalByUsername;
   // Unknown usernames are checked against this hash too, so that they take as long as
   // wrong passwords and do not reveal which accounts exist.
@@ -77,12 +79,14 @@ export class AuthService {
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id));
     this.principalById = principals.where(eq(users.id, sql.placeholder("id"))).prepare();
+    this.principals = new ReadCache(new DatabaseStamp(db.$client));
     this.principalByUsername = principals.where(eq(users.username, sql.placeholder("username"))).prepare();
     this.decoyHash = hashPassword("decoy password", config.bcryptCost);
   }
 
+  /** Every authenticated request asks this; the cache spares the join until something is written. */
   findPrincipal(id: number): Principal | undefined {
-    return this.principalById.get({ id });
+    return this.principals.get(id, () => this.principalById.get({ id }));
   }
 
   /** Resolves a bearer token into its claims and the caller; every failure is a 401. */

@@ -47,11 +47,8 @@ export class QuestionsService {
   }
 
   private stamp(): string | null {
-    try {
-      const stats = statSync(this.path);
-      return `${stats.mtimeMs}:${stats.size}:${stats.ino}`;
-    } catch {
-      return null;
-    }
+    // No exception for the usual case of no replacement: building one costs more than the read.
+    const stats = statSync(this.path, { throwIfNoEntry: false });
+    return stats ? `${stats.mtimeMs}:${stats.size}:${stats.ino}` : null;
   }
 }
