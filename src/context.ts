@@ -1,5 +1,6 @@
 import type { Config } from "./config";
 import { openDatabase, type DatabaseClient } from "./db";
+import { GroupCommit } from "./db/group-commit";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
 import { AuthService } from "./modules/auth/service";
@@ -34,7 +35,7 @@ export interface AppContext {
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
   const db = openDatabase(config.databasePath);
-  const kuesioner = new KuesionerService(db, new RegistryClassifier(db, config.dataDir), logger);
+  const kuesioner = new KuesionerService(db, new GroupCommit(db.$client), new RegistryClassifier(db, config.dataDir), logger);
   return {
     config,
     db,

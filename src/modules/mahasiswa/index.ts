@@ -28,8 +28,8 @@ export const mahasiswaController = (auth: AuthService, kuesioner: KuesionerServi
       response: { 200: CanSubmitResponse, ...errors },
       detail: { summary: "Whether the student may submit the questionnaire now", security: bearer },
     })
-    .post("/kuesioner", ({ principal, body, set }) => {
-      const result = kuesioner.submit(principal, body as JsonObject);
+    .post("/kuesioner", async ({ principal, body, set }) => {
+      const result = await kuesioner.submit(principal, body as JsonObject);
       set.status = 201;
       return result;
     }, {

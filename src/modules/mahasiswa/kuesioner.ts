@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import type { GroupCommit } from "../../db/group-commit";
 import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { HttpError, badRequest, notFound } from "../../http/errors";
 import type { JsonObject } from "../../http/body";
@@ -48,15 +49,20 @@ function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi
 
 /**
  * Questionnaire submission, interface rules 1–8 in their order. The weekly check, the
- * profile update and the insert share one IMMEDIATE transaction: two submissions by one
- * student are serialised and only the first can pass the weekly check, and a rejected
- * submission writes nothing.
+ * profile update and the insert run as one job of a group commit (an IMMEDIATE transaction,
+ * one savepoint per submission): two submissions by one student are serialised and only
+ * the first can pass the weekly check, and a rejected submission writes nothing.
  */
 export class KuesionerService {
+  // Prepared once: building and preparing these on every submission cost more than running them.
   private readonly latestSubmission;
+  private readonly studentWithJurusan;
+  private readonly updateHabits;
+  private readonly insertRecord;
 
   constructor(
-    private readonly db: DatabaseClient,
+    db: DatabaseClient,
+    private readonly writes: GroupCommit,
     private readonly classifier: Classifier,
     private readonly logger: Logger,
   ) {
@@ -67,82 +73,98 @@ export class KuesionerService {
       .orderBy(desc(riwayatSkrining.tanggal))
       .limit(1)
       .prepare();
+    this.studentWithJurusan = db
+      .select({ profile: mahasiswa, jurusanNama: jurusan.nama })
+      .from(mahasiswa)
+      .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
+      .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+      .prepare();
+    this.updateHabits = db
+      .update(mahasiswa)
+      .set({ freqOlahraga: sql`${sql.placeholder("freqOlahraga")}`, durasiTidur: sql`${sql.placeholder("durasiTidur")}` })
+      .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+      .prepare();
+    this.insertRecord = db
+      .insert(riwayatSkrining)
+      .values({
+        nim: sql.placeholder("nim"),
+        tanggal: sql.placeholder("tanggal"),
+        inputJawaban: sql.placeholder("inputJawaban"),
+        tingkatStres: sql.placeholder("tingkatStres"),
+        tingkatMotivasi: sql.placeholder("tingkatMotivasi"),
+        saran: sql.placeholder("saran"),
+        scoreStress: sql.placeholder("scoreStress"),
+        scoreSdi: sql.placeholder("scoreSdi"),
+        stressModelId: sql.placeholder("stressModelId"),
+        motivasiModelId: sql.placeholder("motivasiModelId"),
+      })
+      .returning({ id: riwayatSkrining.id })
+      .prepare();
   }
 
   lastSubmissionOf(nim: string): string | undefined {
     return this.latestSubmission.get({ nim })?.tanggal;
   }
 
-  submit(principal: Principal, body: JsonObject) {
+  /** Settles once the record is committed to disk together with its group (see GroupCommit). */
+  async submit(principal: Principal, body: JsonObject) {
     const nim = this.resolveNim(principal, body);
-    return this.db.transaction(
-      (tx) => {
-        const student = tx
-          .select({ profile: mahasiswa, jurusanNama: jurusan.nama })
-          .from(mahasiswa)
-          .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
-          .where(eq(mahasiswa.nim, nim))
-          .get();
-        if (!student) throw notFound(kuesionerMessages.studentUnknown);
+    return this.writes.run(() => {
+      const student = this.studentWithJurusan.get({ nim });
+      if (!student) throw notFound(kuesionerMessages.studentUnknown);
 
-        if (principal.role === "mahasiswa") {
-          const window = weeklyWindow(this.lastSubmissionOf(nim));
-          if (window.blocked) {
-            throw new HttpError(403, {
-              error: kuesionerMessages.weeklyLimit,
-              message: `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${window.daysRemaining} hari.`,
-              last_submission_date: window.lastSubmission,
-              days_remaining: window.daysRemaining,
-            });
-          }
+      if (principal.role === "mahasiswa") {
+        const window = weeklyWindow(this.lastSubmissionOf(nim));
+        if (window.blocked) {
+          throw new HttpError(403, {
+            error: kuesionerMessages.weeklyLimit,
+            message: `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${window.daysRemaining} hari.`,
+            last_submission_date: window.lastSubmission,
+            days_remaining: window.daysRemaining,
+          });
         }
+      }
 
-        const jawaban = body.jawaban;
-        if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw badRequest(kuesionerMessages.jawabanNotObject);
-        const answers = readAnswers(jawaban as JsonObject);
-        const freqOlahraga = optionalProfileText(jawaban as JsonObject, "freq_olahraga");
-        const durasiTidur = optionalProfileText(jawaban as JsonObject, "durasi_tidur");
-        const profile = { ...student.profile, freqOlahraga: freqOlahraga ?? student.profile.freqOlahraga, durasiTidur: durasiTidur ?? student.profile.durasiTidur };
-        if (freqOlahraga !== undefined || durasiTidur !== undefined) {
-          tx.update(mahasiswa).set({ freqOlahraga: profile.freqOlahraga, durasiTidur: profile.durasiTidur }).where(eq(mahasiswa.nim, nim)).run();
-        }
+      const jawaban = body.jawaban;
+      if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw badRequest(kuesionerMessages.jawabanNotObject);
+      const answers = readAnswers(jawaban as JsonObject);
+      const freqOlahraga = optionalProfileText(jawaban as JsonObject, "freq_olahraga");
+      const durasiTidur = optionalProfileText(jawaban as JsonObject, "durasi_tidur");
+      const profile = { ...student.profile, freqOlahraga: freqOlahraga ?? student.profile.freqOlahraga, durasiTidur: durasiTidur ?? student.profile.durasiTidur };
+      if (freqOlahraga !== undefined || durasiTidur !== undefined) {
+        this.updateHabits.run({ nim, freqOlahraga: profile.freqOlahraga, durasiTidur: profile.durasiTidur });
+      }
 
-        const score_stress = scoreStress(answers);
-        const score_sdi = scoreSdi(answers);
-        const features = modelFeatures(answers, profile, student.jurusanNama);
-        const stress = this.classify("stress", features, fallbackStressLevel(score_stress));
-        const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(score_sdi));
-        const { saran, detailed_suggestions } = suggestionsFor(stress.level, motivasi.level);
+      const score_stress = scoreStress(answers);
+      const score_sdi = scoreSdi(answers);
+      const features = modelFeatures(answers, profile, student.jurusanNama);
+      const stress = this.classify("stress", features, fallbackStressLevel(score_stress));
+      const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(score_sdi));
+      const { saran, detailed_suggestions } = suggestionsFor(stress.level, motivasi.level);
 
-        const record = tx
-          .insert(riwayatSkrining)
-          .values({
-            nim,
-            tanggal: nowIso(),
-            inputJawaban: JSON.stringify(jawaban),
-            tingkatStres: stress.level,
-            tingkatMotivasi: motivasi.level,
-            saran,
-            scoreStress: score_stress,
-            scoreSdi: score_sdi,
-            stressModelId: stress.modelId,
-            motivasiModelId: motivasi.modelId,
-          })
-          .returning({ id: riwayatSkrining.id })
-          .get();
-        return {
-          message: "Kuesioner berhasil disimpan.",
-          Id_skrining: record.id,
-          tingkat_stres: stress.level,
-          tingkat_motivasi: motivasi.level,
-          score_stress,
-          score_sdi,
-          saran,
-          detailed_suggestions,
-        };
-      },
-      { behavior: "immediate" },
-    );
+      const record = this.insertRecord.get({
+        nim,
+        tanggal: nowIso(),
+        inputJawaban: JSON.stringify(jawaban),
+        tingkatStres: stress.level,
+        tingkatMotivasi: motivasi.level,
+        saran,
+        scoreStress: score_stress,
+        scoreSdi: score_sdi,
+        stressModelId: stress.modelId,
+        motivasiModelId: motivasi.modelId,
+      })!;
+      return {
+        message: "Kuesioner berhasil disimpan.",
+        Id_skrining: record.id,
+        tingkat_stres: stress.level,
+        tingkat_motivasi: motivasi.level,
+        score_stress,
+        score_sdi,
+        saran,
+        detailed_suggestions,
+      };
+    });
   }
 
   private resolveNim(principal: Principal, body: JsonObject): string {
