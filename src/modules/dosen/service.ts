@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { catatanKonseling, dosen, mahasiswa, riwayatSkrining } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, forbidden, notFound } from "../../http/errors";
@@ -7,7 +8,7 @@ import { readPagination, totalPages } from "../../http/pagination";
 import { exceedsCharacters } from "../../http/values";
 import { nowIso, serializeCatatan, serializeMahasiswa, serializeSkrining } from "../../records";
 import type { Principal } from "../auth/service";
-import { earlyWarning, isSpike, latestOfStudent, type StatisticsService } from "./statistics";
+import { earlyWarning, isSpike, isoWeekStart, latestOfStudent, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -51,11 +52,18 @@ export class DosenService {
   private readonly pageByNim;
   private readonly pageByRisk;
   private readonly pageDetails;
+  // Lecturers reopen the same dashboard far more often than students write; an answer is
+  // kept until the next write anywhere (see ReadCache), keyed by everything it depends on.
+  private readonly pages: ReadCache<string, ReturnType<DosenService["readStudents"]>>;
+  private readonly statistikAnswers: ReadCache<string, ReturnType<DosenService["readStatistik"]>>;
 
   constructor(
     private readonly db: DatabaseClient,
     private readonly statistics: StatisticsService,
   ) {
+    const stamp = new DatabaseStamp(db.$client);
+    this.pages = new ReadCache(stamp, 1000);
+    this.statistikAnswers = new ReadCache(stamp, 1000);
     this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
     this.screeningsOf = db
@@ -125,9 +133,16 @@ export class DosenService {
     const { page, perPage, offset } = readPagination(query, defaultPerPage);
     const nip = this.actingNip(principal, query);
     if (nip === null) return { data: [], total: 0, page, total_pages: 0 };
-    const filter = { nip, pattern: containsPattern(query.q) };
+    const pattern = containsPattern(query.q);
+    const risk = query.sort === "risk";
+    const key = [nip, page, perPage, pattern, risk].join("\u0000");
+    return this.pages.get(key, () => this.readStudents(nip, pattern, risk, page, perPage, offset));
+  }
+
+  private readStudents(nip: string, pattern: string, risk: boolean, page: number, perPage: number, offset: number) {
+    const filter = { nip, pattern };
     const total = this.adviseeCount.get(filter)?.total ?? 0;
-    const order = query.sort === "risk" ? this.pageByRisk : this.pageByNim;
+    const order = risk ? this.pageByRisk : this.pageByNim;
     const nims = order.all({ ...filter, limit: perPage, offset }).map((row) => row.nim);
     const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims) });
     const byNim = new Map(rows.map((row) => [row.profile.nim, row]));
@@ -156,9 +171,15 @@ export class DosenService {
   statistik(principal: Principal, query: Record<string, string | undefined>) {
     const nip = this.actingNip(principal, query);
     if (nip === null) return emptyStatistics();
+    const now = Date.now();
+    // The week is part of the key: the trend moves on at midnight on Monday without a write.
+    return this.statistikAnswers.get([nip, isoWeekStart(now)].join("\u0000"), () => this.readStatistik(nip, now));
+  }
+
+  private readStatistik(nip: string, now: number) {
     const counts = this.statistics.countsFor(nip);
     if (counts.total_mahasiswa === 0) return emptyStatistics();
-    return { ...counts, trend: this.statistics.trend(nip, Date.now()) };
+    return { ...counts, trend: this.statistics.trend(nip, now) };
   }
 
   /** A new note, checks in the documented order; a rejected request writes nothing. */

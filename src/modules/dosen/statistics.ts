@@ -93,7 +93,7 @@ export interface AdviseeLatest {
 const zeroCounts = (): LevelCounts => ({ Rendah: 0, Sedang: 0, Tinggi: 0 });
 
 /** Monday 00:00 UTC of the ISO week that holds `time`. */
-function isoWeekStart(time: number): number {
+export function isoWeekStart(time: number): number {
   const day = Math.floor(time / dayMilliseconds);
   // Day 0 (1970-01-01) was a Thursday: (day + 3) % 7 counts days since Monday.
   return (day - ((((day + 3) % 7) + 7) % 7)) * dayMilliseconds;

@@ -1,5 +1,6 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { mahasiswa, riwayatSkrining } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
 import { assertOwnNim } from "../../http/ownership";
@@ -20,12 +21,15 @@ export const mahasiswaMessages = {
 export class SkriningService {
   private readonly studentExists;
   private readonly latestRecord;
+  // The result page is what students and the app reload most; kept until the next write.
+  private readonly latestAnswers: ReadCache<string, ReturnType<typeof serializeSkrining> | null>;
 
   constructor(
     private readonly db: DatabaseClient,
     private readonly kuesioner: KuesionerService,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.latestAnswers = new ReadCache(new DatabaseStamp(db.$client), 5000);
     this.latestRecord = db
       .select()
       .from(riwayatSkrining)
@@ -56,9 +60,12 @@ export class SkriningService {
 
   latest(principal: Principal, nim: string) {
     assertOwnNim(principal, nim);
-    const record = this.latestRecord.get({ nim });
+    const record = this.latestAnswers.get(nim, () => {
+      const row = this.latestRecord.get({ nim });
+      return row ? serializeSkrining(row, { withAnswers: true }) : null;
+    });
     if (!record) throw notFound(mahasiswaMessages.noScreening);
-    return serializeSkrining(record, { withAnswers: true });
+    return record;
   }
 
   history(principal: Principal, query: Record<string, string | undefined>) {
