@@ -242,6 +242,32 @@ async function main() {
         large.push({ name: probe.name, load, peakMiB });
       }
     }
+    // The runs above answer from the lecturer routes' read cache after the first request.
+    // The figure the lecturer issue asks for is the answer computed afresh: after a write
+    // (which empties the cache), one timed request, repeated.
+    const fresh: Figure[] = [];
+    for (const probe of largeProbes) {
+      const times: number[] = [];
+      for (let round = 0; round < 7; round++) {
+        const write = await fetch(`${server.base}/api/mahasiswa/mood`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${adminToken}` },
+          body: JSON.stringify({ nim: dataset.student.nim, date: `2020-01-0${round + 1}`, mood_value: 3 }),
+        });
+        if (!write.ok) throw new Error(`mood write for the fresh-answer figure: ${write.status}`);
+        const started = performance.now();
+        const response = await fetch(`${server.base}${probe.path}`, { headers: { authorization: `Bearer ${probe.token}` } });
+        await response.arrayBuffer();
+        times.push(performance.now() - started);
+      }
+      const fastest = Math.min(...times);
+      fresh.push({
+        name: `${probe.name}, ${dataset.largeLecturer.advisees.toLocaleString("en-US")} advisees, computed afresh after a write (median of 7; fastest ${fastest.toFixed(1)} ms, slowest ${Math.max(...times).toFixed(1)} ms)`,
+        value: `${median(times).toFixed(1)} ms`,
+        target: "< 50 ms",
+        met: median(times) < 50,
+      });
+    }
     const peakRun = [...endpoints, ...large].reduce((highest, entry) => (entry.peakMiB > highest.peakMiB ? entry : highest));
     const peakMiB = peakRun.peakMiB;
     await stopChild(server.child);
@@ -274,6 +300,7 @@ async function main() {
         target: "< 150 MB",
         met: peakMiB * 1.048576 < 150,
       },
+      ...fresh,
       { name: `dataset generation (${shape.students.toLocaleString("en-US")} students, ${shape.screenings.toLocaleString("en-US")} screenings)`, value: `${dataset.seconds.toFixed(1)} s` },
     ];
     const notes: string[] = [];
