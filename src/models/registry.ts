@@ -212,7 +212,7 @@ export class ModelRegistry {
 export function activeModelQuery(db: DatabaseClient) {
   return (
     db
-      .select({ id: predictionModels.id, filePath: predictionModels.filePath })
+      .select({ id: predictionModels.id, filePath: predictionModels.filePath, sourceSha256: predictionModels.sourceSha256 })
       .from(predictionModels)
       // A literal 1, not a bound parameter, lets SQLite prove the index's `is_active = 1`.
       .where(and(eq(predictionModels.type, sql.placeholder("type")), sql`${predictionModels.isActive} = 1`))
@@ -237,6 +237,10 @@ interface CacheEntry {
 export class RegistryClassifier implements Classifier {
   private readonly activeModel;
   private readonly cache = new Map<ModelType, CacheEntry>();
+  // One file that predicts both outputs is usually active for both types: the second
+  // classification of a submission reuses the first one's prediction instead of running
+  // the forests again. Keyed by the source file's hash and the very features object.
+  private lastPrediction: { source: string; features: ModelFeatures; labels: readonly string[] } | null = null;
 
   constructor(
     db: DatabaseClient,
@@ -252,7 +256,9 @@ export class RegistryClassifier implements Classifier {
       return null;
     }
     const model = this.modelFor(type, active.id, join(this.dataDir, active.filePath));
-    const labels = model.predictRow(model.rowFromFeatures(features));
+    const reusable = this.lastPrediction?.source === active.sourceSha256 && this.lastPrediction.features === features;
+    const labels = reusable ? this.lastPrediction!.labels : model.predictRow(model.rowFromFeatures(features));
+    this.lastPrediction = { source: active.sourceSha256, features, labels };
     const label = labels[outputColumn(type, model.nOutputs)]!;
     if (!(levels as readonly string[]).includes(label)) throw new Error(`model ${active.id} menjawab ${JSON.stringify(label)}, bukan tingkat yang dikenal`);
     return { level: label as Level, modelId: active.id };

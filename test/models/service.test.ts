@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelFeatures } from "../../src/models/classifier";
 import { loadJsonModel } from "../../src/models/files";
+import { CompiledModel } from "../../src/models/predict";
 import { ModelRegistry } from "../../src/models/registry";
 import { fallbackMotivationLevel, fallbackStressLevel } from "../../src/screening/scoring";
 import { TestService, runCli, temporaryDir } from "../helpers";
@@ -65,6 +66,16 @@ describe("questionnaire submissions with active models", () => {
       const { body, stored } = await submit("N001", answers);
       expect(body).toMatchObject({ tingkat_stres: stress, tingkat_motivasi: motivasi });
       expect(stored).toEqual({ stress_model_id: chain.stress, motivasi_model_id: chain.motivasi });
+    }
+  });
+
+  test("one file active for both types runs its forests once per submission", async () => {
+    const predictions = spyOn(CompiledModel.prototype, "predictRow");
+    try {
+      await submit("N001", jawaban(4));
+      expect(predictions).toHaveBeenCalledTimes(1);
+    } finally {
+      predictions.mockRestore();
     }
   });
 
