@@ -14,7 +14,6 @@ import { diaryController } from "./modules/diary";
 import { kuesionerController } from "./modules/kuesioner";
 import { mahasiswaController } from "./modules/mahasiswa";
 import { moodController } from "./modules/mood";
-import { silentLogger } from "./logger";
 import packageJson from "../package.json";
 
 /** Routes that read a multipart form; every other body is read as a JSON object. */
@@ -28,7 +27,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
   let allowedMethods: AllowedMethods = () => [];
   const app = new Elysia()
     .use(errorHandler(context.logger, (path) => allowedMethods(path)))
-    .use(requestLog(context.config.logRequests ? context.logger : silentLogger))
+    .use(requestLog(context.config.logRequests ? context.logger : null))
     .use(corsPolicy(context.config.corsOrigins))
     .use(
       bodyParser({

@@ -5,7 +5,9 @@ import type { Logger } from "../logger";
  * One line per request: time, method, path, status and duration. Only the path is
  * logged — never the query string, headers or body — so no password or token can leak.
  */
-export const requestLog = (logger: Logger) => {
+export const requestLog = (logger: Logger | null) => {
+  // Switched off (SKRINING_LOG=off), the hooks are not registered at all: they would run on every request.
+  if (logger === null) return new Elysia({ name: "request-log" });
   const started = new WeakMap<Request, number>();
   return new Elysia({ name: "request-log" })
     .onRequest(({ request }) => {
