@@ -70,6 +70,15 @@ export class TestService {
     await new AccountsService(this.context.db, this.context.config.bcryptCost).upsert(accounts);
   }
 
+  /**
+   * A `mahasiswa` account without a student profile (`tanpaprofil` / `tanpa-pass-1`): the
+   * CSV requires a NIM, so the profile is removed after the import.
+   */
+  async addStudentWithoutProfile(): Promise<void> {
+    await this.importAccounts("role,username,password,nim,activated\nmahasiswa,tanpaprofil,tanpa-pass-1,N099,true\n");
+    this.context.db.$client.run("DELETE FROM mahasiswa WHERE NIM = 'N099'");
+  }
+
   /** Logs in and returns both tokens. */
   async login(username: string, password: string): Promise<{ access: string; refresh: string }> {
     const response = await this.request("POST", "/api/auth/login", { body: { username, password } });

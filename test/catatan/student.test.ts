@@ -20,9 +20,7 @@ const noteRow = (id: number) =>
 beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
-  // A student account without a profile has no NIM: the CSV requires one, so remove the profile.
-  await service.importAccounts("role,username,password,nim,activated\nmahasiswa,tanpaprofil,tanpa-pass-1,N099,true\n");
-  service.context.db.$client.run("DELETE FROM mahasiswa WHERE NIM = 'N099'");
+  await service.addStudentWithoutProfile();
   for (const [username, password] of [
     ["admin", "admin-pass-1"],
     ["dosen1", "dosen-pass-1"],

@@ -26,8 +26,7 @@ const download = (nim: string, headers: Record<string, string> = {}) => service.
 beforeAll(async () => {
   service = new TestService({ SKRINING_PHOTO_LIMIT: String(64 * 1024) });
   await service.importAccounts(standardAccounts);
-  await service.importAccounts("role,username,password,nim,activated\nmahasiswa,tanpaprofil,tanpa-pass-1,N099,true\n");
-  service.context.db.$client.run("DELETE FROM mahasiswa WHERE NIM = 'N099'");
+  await service.addStudentWithoutProfile();
   for (const [username, password] of [
     ["admin", "admin-pass-1"],
     ["dosen1", "dosen-pass-1"],

@@ -15,8 +15,8 @@ beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
   // mhs4 starts with an empty profile, so the status and update tests see every field change.
-  await service.importAccounts("role,username,password,nim,nama,activated\nmahasiswa,mhs4,mhs-pass-4,N004,Mahasiswa Empat,true\nmahasiswa,tanpaprofil,tanpa-pass-1,N099,,true\n");
-  service.context.db.$client.run("DELETE FROM mahasiswa WHERE NIM = 'N099'");
+  await service.importAccounts("role,username,password,nim,nama,activated\nmahasiswa,mhs4,mhs-pass-4,N004,Mahasiswa Empat,true\n");
+  await service.addStudentWithoutProfile();
   for (const [username, password] of [
     ["admin", "admin-pass-1"],
     ["dosen1", "dosen-pass-1"],
