@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import { dropSummaryTriggers, installSummaries, summariesCurrent, summaryTablesExist } from "./summaries";
 
 export interface EmbeddedMigration {
   tag: string;
@@ -12,7 +13,8 @@ export interface EmbeddedMigration {
 const journalTable = "__drizzle_migrations";
 
 /**
- * Applies every migration newer than the last recorded one, all in one transaction.
+ * Applies every migration newer than the last recorded one, all in one transaction, and
+ * (re)installs the summary triggers around them (see summaries.ts).
  *
  * Foreign keys are switched off *before* the transaction begins: SQLite ignores
  * `PRAGMA foreign_keys` inside a transaction, and a drizzle-kit table rebuild
@@ -23,13 +25,21 @@ export function applyMigrations(sqlite: Database, migrations: readonly EmbeddedM
   sqlite.run(
     `CREATE TABLE IF NOT EXISTS ${journalTable} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash TEXT NOT NULL, created_at NUMERIC)`,
   );
-  const last = sqlite.query<{ createdAt: number | null }, []>(`SELECT max(created_at) AS createdAt FROM ${journalTable}`).get();
-  const pending = migrations.filter((migration) => migration.createdAt > (last?.createdAt ?? 0));
-  if (pending.length === 0) return [];
+  const pendingMigrations = () => {
+    const last = sqlite.query<{ createdAt: number | null }, []>(`SELECT max(created_at) AS createdAt FROM ${journalTable}`).get();
+    return migrations.filter((migration) => migration.createdAt > (last?.createdAt ?? 0));
+  };
+  const upToDate = (pending: readonly EmbeddedMigration[]) => pending.length === 0 && (!summaryTablesExist(sqlite) || summariesCurrent(sqlite));
+  let pending = pendingMigrations();
+  if (upToDate(pending)) return [];
 
   sqlite.run("PRAGMA foreign_keys = OFF");
   try {
     sqlite.transaction(() => {
+      // Again under the write lock: another process may have done it all in the meantime.
+      pending = pendingMigrations();
+      if (upToDate(pending)) return;
+      dropSummaryTriggers(sqlite);
       for (const migration of pending) {
         for (const statement of migration.sql.split("--> statement-breakpoint")) {
           if (statement.trim()) sqlite.run(statement);
@@ -39,6 +49,7 @@ export function applyMigrations(sqlite: Database, migrations: readonly EmbeddedM
           migration.createdAt,
         ]);
       }
+      if (summaryTablesExist(sqlite)) installSummaries(sqlite);
       const violations = sqlite.query("PRAGMA foreign_key_check").all();
       if (violations.length > 0) {
         throw new Error(`migrasi membatalkan diri: ${violations.length} pelanggaran foreign key`);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Column names follow the interface's field names so that the database and the wire
 // format read alike; the TypeScript property names are English.
@@ -116,6 +116,41 @@ export const riwayatSkrining = sqliteTable(
     index("riwayat_nim_tanggal_levels_index").on(table.nim, table.tanggal, table.id, table.tingkatStres, table.tingkatMotivasi, table.scoreStress),
     index("riwayat_tanggal_index").on(table.tanggal),
   ],
+);
+
+/**
+ * Each student's latest screening (newest tanggal, ties to the highest Id_skrining), with
+ * whether it is a spike and an early warning. Derived from riwayat_skrining and kept by
+ * the triggers of src/db/summaries.ts; never written by application code.
+ */
+export const latestSkrining = sqliteTable("latest_skrining", {
+  nim: text("NIM").primaryKey(),
+  id: integer("Id_skrining").notNull(),
+  tanggal: text("tanggal_skrining").notNull(),
+  tingkatStres: text("tingkat_stres", { enum: level }).notNull(),
+  tingkatMotivasi: text("tingkat_motivasi", { enum: level }).notNull(),
+  isSpike: integer("is_spike", { mode: "boolean" }).notNull(),
+  earlyWarning: integer("early_warning", { mode: "boolean" }).notNull(),
+});
+
+/**
+ * Per lecturer and ISO week (its Monday, UTC), the level counts of the screenings made
+ * that week by the lecturer's current advisees. Derived like latest_skrining: moving a
+ * student to another lecturer moves their weeks with them.
+ */
+export const lecturerWeeklyLevels = sqliteTable(
+  "lecturer_weekly_levels",
+  {
+    nip: text("NIP").notNull(),
+    weekStart: text("week_start").notNull(),
+    stressRendah: integer("stress_rendah").notNull(),
+    stressSedang: integer("stress_sedang").notNull(),
+    stressTinggi: integer("stress_tinggi").notNull(),
+    motivasiRendah: integer("motivasi_rendah").notNull(),
+    motivasiSedang: integer("motivasi_sedang").notNull(),
+    motivasiTinggi: integer("motivasi_tinggi").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.nip, table.weekStart] })],
 );
 
 export const catatanKonseling = sqliteTable(

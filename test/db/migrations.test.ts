@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/db";
 import { applyMigrations, type EmbeddedMigration } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
+import { summariesCurrent } from "../../src/db/summaries";
 import { temporaryDir } from "../helpers";
 
 const lastCreatedAt = Math.max(...migrations.map((migration) => migration.createdAt));
@@ -200,6 +201,21 @@ describe("a table rebuild of a parent table (drizzle-kit style)", () => {
       sqlite.run("UPDATE mahasiswa SET NIM = 'N1-baru' WHERE NIM = 'N1'");
       expect(sqlite.query("SELECT count(*) AS n FROM riwayat_skrining WHERE NIM = 'N1-baru'").get()).toEqual({ n: 2 });
 
+      // The summary triggers were installed again after the rebuild, and still follow changes.
+      expect(summariesCurrent(sqlite)).toBe(true);
+      expect(sqlite.query("SELECT NIM, tingkat_stres FROM latest_skrining ORDER BY NIM").all()).toEqual([
+        { NIM: "N1-baru", tingkat_stres: "Sedang" },
+        { NIM: "N2", tingkat_stres: "Rendah" },
+        { NIM: "N3", tingkat_stres: "Sedang" },
+      ]);
+      sqlite.run("UPDATE mahasiswa SET NIP_doswal = 'D2' WHERE NIM = 'N3'");
+      expect(sqlite.query("SELECT NIP, week_start, stress_sedang FROM lecturer_weekly_levels ORDER BY NIP, week_start").all()).toEqual([
+        { NIP: "D1", week_start: "2026-02-23", stress_sedang: 0 },
+        { NIP: "D1", week_start: "2026-03-02", stress_sedang: 1 },
+        { NIP: "D2", week_start: "2026-02-23", stress_sedang: 0 },
+        { NIP: "D2", week_start: "2026-03-02", stress_sedang: 1 },
+      ]);
+
       // Opening it again applies nothing more.
       expect(applyMigrations(sqlite, [...migrations, rebuildMahasiswa])).toEqual([]);
     } finally {
@@ -229,6 +245,17 @@ describe("a table rebuild of a parent table (drizzle-kit style)", () => {
       // DROP TABLE mahasiswa runs its implicit DELETE against the ON DELETE RESTRICT children.
       expect(() => naiveApply(sqlite, rebuildMahasiswa)).toThrow(/FOREIGN KEY constraint failed/);
       expect(contents(sqlite)).toEqual(before);
+      expect(sqlite.query("SELECT name FROM pragma_table_info('mahasiswa') WHERE name = 'semester'").all()).toEqual([]);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  test("why the runner drops the summary triggers first: with them in place, the mahasiswa rebuild is refused at the RENAME", () => {
+    const { sqlite } = populated();
+    try {
+      sqlite.run("PRAGMA foreign_keys = OFF");
+      expect(() => naiveApply(sqlite, rebuildMahasiswa)).toThrow(/error in trigger summary_\w+: no such table: main.mahasiswa/);
       expect(sqlite.query("SELECT name FROM pragma_table_info('mahasiswa') WHERE name = 'semester'").all()).toEqual([]);
     } finally {
       sqlite.close();

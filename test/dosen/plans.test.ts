@@ -8,8 +8,9 @@ import { StatisticsService } from "../../src/modules/dosen/statistics";
 import { temporaryDir } from "../helpers";
 
 // The lecturer queries must cost in proportion to one lecturer's advisees, never to the
-// whole tables: every table is reached through an index, and the latest screening is read
-// from the covering index in its order (no sort, no lookup of the table row).
+// whole tables: they start from mahasiswa_nip_doswal_index, and reach each advisee's
+// latest screening through the summary table's primary key (one row per student), never
+// by reading a student's screenings.
 
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
@@ -24,25 +25,26 @@ function plan(prepared: { getQuery(): { sql: string } }): string[] {
 }
 
 const adviseesByIndex = /^SEARCH mahasiswa USING (COVERING )?INDEX mahasiswa_nip_doswal_index \(NIP_doswal=\?\)$/;
-const latestFromIndex = /^SEARCH terbaru USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\?\)$/;
-const joinedLatestFromIndex = /^SEARCH riwayat_skrining USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining=\?\) LEFT-JOIN$/;
-// The page's rows and the export also return saran and score_sdi, so they read the table row found through the index.
-const joinedLatestThroughIndex = /^SEARCH riwayat_skrining USING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining=\?\) LEFT-JOIN$/;
-const previousFromIndex = /^SEARCH sebelumnya USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining<\?\)$/;
+const latestByNim = /^SEARCH latest_skrining USING INDEX sqlite_autoindex_latest_skrining_1 \(NIM=\?\) LEFT-JOIN$/;
+const screeningById = /^SEARCH riwayat_skrining USING INTEGER PRIMARY KEY \(rowid=\?\) LEFT-JOIN$/;
 
 const queries = {
-  "statistics: counts of one lecturer": { prepared: statistics["pairCountsOne"], expected: [adviseesByIndex, latestFromIndex] },
+  "statistics: counts of one lecturer": { prepared: statistics["levelCountsOne"], expected: [adviseesByIndex, latestByNim] },
+  "statistics: counts of every lecturer (the export)": {
+    prepared: statistics["levelCountsAll"],
+    expected: [/^SEARCH mahasiswa USING COVERING INDEX mahasiswa_nip_doswal_index \(NIP_doswal>\?\)$/, latestByNim],
+  },
   "statistics: weekly trend": {
     prepared: statistics["weekly"],
-    expected: [adviseesByIndex, /^SEARCH riwayat_skrining USING COVERING INDEX riwayat_nim_tanggal_levels_index \(NIM=\? AND tanggal_skrining>\? AND tanggal_skrining<\?\)$/],
+    expected: [/^SEARCH lecturer_weekly_levels USING INDEX sqlite_autoindex_lecturer_weekly_levels_1 \(NIP=\? AND week_start>\? AND week_start<\?\)$/],
   },
-  "export: each advisee's latest screening": { prepared: statistics["advisees"], expected: [adviseesByIndex, joinedLatestThroughIndex, latestFromIndex, previousFromIndex] },
+  "export: each advisee's latest screening": { prepared: statistics["advisees"], expected: [adviseesByIndex, latestByNim, screeningById] },
   "list: count": { prepared: dosen["adviseeCount"], expected: [adviseesByIndex] },
   "list: page by NIM": { prepared: dosen["pageByNim"], expected: [adviseesByIndex] },
-  "list: page by risk": { prepared: dosen["pageByRisk"], expected: [adviseesByIndex, joinedLatestFromIndex, latestFromIndex, previousFromIndex] },
+  "list: page by risk": { prepared: dosen["pageByRisk"], expected: [adviseesByIndex, latestByNim] },
   "list: the page's rows": {
     prepared: dosen["pageDetails"],
-    expected: [/^SEARCH mahasiswa USING INDEX sqlite_autoindex_mahasiswa_1 \(NIM=\?\)$/, joinedLatestThroughIndex, latestFromIndex, previousFromIndex],
+    expected: [/^SEARCH mahasiswa USING INDEX sqlite_autoindex_mahasiswa_1 \(NIM=\?\)$/, latestByNim, screeningById],
   },
 } as const;
 
@@ -52,10 +54,8 @@ describe("query plans of the lecturer routes", () => {
     for (const pattern of expected) expect({ pattern: String(pattern), found: details.some((detail) => pattern.test(detail)) }).toEqual({ pattern: String(pattern), found: true });
     // Nothing is scanned whole but the JSON list of a page's NIMs.
     expect(details.filter((detail) => detail.startsWith("SCAN") && !detail.startsWith("SCAN json_each"))).toEqual([]);
-    // No screening row is looked up by its rowid.
-    expect(details.filter((detail) => detail.includes("INTEGER PRIMARY KEY"))).toEqual([]);
-    // The latest and previous screenings come in index order: no sort per student.
-    expect(details.filter((detail) => detail.includes("LAST TERM OF ORDER BY"))).toEqual([]);
+    // Screenings are reached one by one through the summary table, never searched per student.
+    expect(details.filter((detail) => detail.includes("riwayat_skrining") && !screeningById.test(detail))).toEqual([]);
   });
 
   test("the NIM order of a page comes from the index, without sorting", () => {

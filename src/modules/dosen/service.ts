@@ -1,14 +1,14 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
-import { catatanKonseling, dosen, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { catatanKonseling, dosen, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, forbidden, notFound } from "../../http/errors";
 import { readPagination, totalPages } from "../../http/pagination";
 import { exceedsCharacters } from "../../http/values";
 import { nowIso, serializeCatatan, serializeMahasiswa, serializeSkrining } from "../../records";
 import type { Principal } from "../auth/service";
-import { earlyWarning, isSpike, isoWeekStart, latestOfStudent, type StatisticsService } from "./statistics";
+import { earlyWarning, isoWeekStart, latestOfStudent, latestScreening, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -98,17 +98,18 @@ export class DosenService {
     this.pageByRisk = db
       .select({ nim: mahasiswa.nim })
       .from(mahasiswa)
-      .leftJoin(riwayatSkrining, latestOfStudent)
+      .leftJoin(latestSkrining, latestOfStudent)
       .where(advisees)
       // SQLite sorts NULL lowest, so students without a screening come last in descending tanggal order.
-      .orderBy(desc(earlyWarning), desc(riwayatSkrining.tanggal), asc(mahasiswa.nim))
+      .orderBy(desc(earlyWarning), desc(latestSkrining.tanggal), asc(mahasiswa.nim))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare();
     this.pageDetails = db
-      .select({ profile: mahasiswa, latest: riwayatSkrining, isSpike, earlyWarning })
+      .select({ profile: mahasiswa, latest: riwayatSkrining, isSpike: latestSkrining.isSpike, earlyWarning })
       .from(mahasiswa)
-      .leftJoin(riwayatSkrining, latestOfStudent)
+      .leftJoin(latestSkrining, latestOfStudent)
+      .leftJoin(riwayatSkrining, latestScreening)
       .where(sql`${mahasiswa.nim} IN (SELECT value FROM json_each(${sql.placeholder("nims")}))`)
       .prepare();
   }
@@ -150,7 +151,7 @@ export class DosenService {
     const data = nims.flatMap((nim) => {
       const row = byNim.get(nim);
       if (!row) return [];
-      const last_skrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike } : null;
+      const last_skrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike ?? false } : null;
       return [{ ...serializeMahasiswa(row.profile), last_skrining, early_warning: row.earlyWarning }];
     });
     return { data, total, page, total_pages: totalPages(total, perPage) };

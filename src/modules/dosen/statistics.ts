@@ -1,61 +1,29 @@
-import { and, asc, count, eq, getTableName, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, asc, count, eq, gte, isNotNull, lte, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import { dosen, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { dosen, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import type { Level } from "../../screening/scoring";
 
-// Everything about a student's latest screening that the lecturer routes and the export
-// share, written once. Each piece is a correlated lookup in riwayat_nim_tanggal_levels_index
-// (NIM, tanggal, Id, levels, score), so its cost follows the lecturer's own advisees and
-// never the size of the whole table.
+// The lecturer figures are read from the two summary tables that triggers keep current
+// (src/db/summaries.ts): each student's latest screening, and per lecturer and ISO week
+// the level counts. Every query starts from one lecturer's advisees in
+// mahasiswa_nip_doswal_index, so its cost follows that lecturer and not the whole table.
 
 export type LevelCounts = Record<Level, number>;
 
-/** An increase of `score_stress` over the previous screening that counts as a spike. */
-const spikeThreshold = 30;
 /** The trend covers this many ISO weeks, the current one included. */
 const trendWeeks = 12;
 
 const dayMilliseconds = 24 * 3600 * 1000;
 const weekMilliseconds = 7 * dayMilliseconds;
 
-/**
- * A column named with its table (or alias). The correlated subqueries below spell every
- * name out: drizzle leaves the columns of a one-table select unqualified, and inside a
- * subquery an unqualified name may mean the subquery's own table.
- */
-const qualified = (table: string, column: AnySQLiteColumn) => sql`${sql.identifier(table)}.${sql.identifier(column.name)}`;
-const outer = (column: AnySQLiteColumn) => qualified(getTableName(column.table), column);
-const terbaru = (column: AnySQLiteColumn) => qualified("terbaru", column);
-const sebelumnya = (column: AnySQLiteColumn) => qualified("sebelumnya", column);
-const r = riwayatSkrining;
+/** Joins each student to their latest screening's summary row, if they have one. */
+export const latestOfStudent = eq(latestSkrining.nim, mahasiswa.nim);
 
-/** `column` of the latest screening of the student `mahasiswa.NIM`: newest tanggal, ties to the highest Id_skrining. */
-function ofLatestScreening<T>(column: SQL): SQL<T> {
-  return sql<T>`(SELECT ${column} FROM ${r} AS ${sql.identifier("terbaru")} WHERE ${terbaru(r.nim)} = ${outer(mahasiswa.nim)} ORDER BY ${terbaru(r.tanggal)} DESC, ${terbaru(r.id)} DESC LIMIT 1)`;
-}
+/** Joins the summary row to the screening itself (saran, scores, answers). */
+export const latestScreening = eq(riwayatSkrining.id, latestSkrining.id);
 
-/**
- * Join condition that pairs each `mahasiswa` row with its latest `riwayat_skrining` row (a
- * left join leaves students without one). The `+` keeps SQLite from looking the row up by
- * its rowid in the table: matching (NIM, tanggal, Id) in the index reads the levels and
- * the score from the index itself.
- */
-export const latestOfStudent = sql`${outer(r.nim)} = ${outer(mahasiswa.nim)} AND (${outer(r.tanggal)}, +${outer(r.id)}) = ${ofLatestScreening(sql`${terbaru(r.tanggal)}, ${terbaru(r.id)}`)}`;
-
-/** `score_stress` of the screening just before the joined one, or null for a first screening. */
-const previousScore = sql`(SELECT ${sebelumnya(r.scoreStress)} FROM ${r} AS ${sql.identifier("sebelumnya")} WHERE ${sebelumnya(r.nim)} = ${outer(r.nim)} AND (${sebelumnya(r.tanggal)}, ${sebelumnya(r.id)}) < (${outer(r.tanggal)}, ${outer(r.id)}) ORDER BY ${sebelumnya(r.tanggal)} DESC, ${sebelumnya(r.id)} DESC LIMIT 1)`;
-
-/** Whether the joined screening's stress score is 30 or more above the previous one (0 without a previous one). */
-export const isSpike = sql<boolean>`coalesce(${outer(r.scoreStress)} - ${previousScore} >= ${spikeThreshold}, 0)`.mapWith(Boolean);
-
-/** A spike, or the latest screening at stress `Tinggi` with motivation `Rendah`; 0 without a screening. */
-export const earlyWarning = sql<boolean>`coalesce(${isSpike} OR (${outer(r.tingkatStres)} = 'Tinggi' AND ${outer(r.tingkatMotivasi)} = 'Rendah'), 0)`.mapWith(
-  Boolean,
-);
-
-/** `Rendah|Sedang` style pair of the latest screening's levels, null without a screening. */
-const latestLevelPair = ofLatestScreening<string | null>(sql`${terbaru(r.tingkatStres)} || '|' || ${terbaru(r.tingkatMotivasi)}`);
+/** A spike or stress `Tinggi` with motivation `Rendah`, as stored; false without a screening. */
+export const earlyWarning = sql<boolean>`coalesce(${latestSkrining.earlyWarning}, 0)`.mapWith(Boolean);
 
 export interface LecturerCounts {
   total_mahasiswa: number;
@@ -110,60 +78,46 @@ function isoWeekLabel(monday: number): string {
 /**
  * The statistics of interface.md for one lecturer (the route) or for every lecturer (the
  * export): each advisee counts once, by their latest screening. The counts are grouped in
- * SQL by the latest (stress, motivation) pair, at most ten rows per lecturer.
+ * SQL by the latest (stress, motivation) levels, at most ten rows per lecturer.
  */
 export class StatisticsService {
-  private readonly pairCountsOne;
-  private readonly pairCountsAll;
+  private readonly levelCountsOne;
+  private readonly levelCountsAll;
   private readonly lecturerByNip;
   private readonly allLecturers;
   private readonly weekly;
   private readonly advisees;
 
   constructor(db: DatabaseClient) {
-    // Students per (lecturer, latest pair). One lecturer's query leaves the constant NIP out
-    // of the grouping, which spares the sorter a column.
-    this.pairCountsOne = db
-      .select({ pair: latestLevelPair, students: count() })
+    // Students per (lecturer, latest levels); null levels are the students without a
+    // screening. One lecturer's query leaves the constant NIP out of the grouping.
+    const latestLevels = { stres: latestSkrining.tingkatStres, motivasi: latestSkrining.tingkatMotivasi };
+    this.levelCountsOne = db
+      .select({ ...latestLevels, students: count() })
       .from(mahasiswa)
+      .leftJoin(latestSkrining, latestOfStudent)
       .where(eq(mahasiswa.nipDoswal, sql.placeholder("nip")))
-      .groupBy(latestLevelPair)
+      .groupBy(latestSkrining.tingkatStres, latestSkrining.tingkatMotivasi)
       .prepare();
-    this.pairCountsAll = db
-      .select({ nip: mahasiswa.nipDoswal, pair: latestLevelPair, students: count() })
+    this.levelCountsAll = db
+      .select({ nip: mahasiswa.nipDoswal, ...latestLevels, students: count() })
       .from(mahasiswa)
+      .leftJoin(latestSkrining, latestOfStudent)
       .where(isNotNull(mahasiswa.nipDoswal))
-      .groupBy(mahasiswa.nipDoswal, latestLevelPair)
+      .groupBy(mahasiswa.nipDoswal, latestSkrining.tingkatStres, latestSkrining.tingkatMotivasi)
       .prepare();
     this.lecturerByNip = db.select().from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
     this.allLecturers = db.select().from(dosen).orderBy(asc(dosen.nip)).prepare();
-
-    // Whole weeks since the first trend Monday; the cast keeps the division an integer one
-    // (a bound JavaScript number may arrive as a real).
-    const week = sql<number>`(unixepoch(${riwayatSkrining.tanggal}) - CAST(${sql.placeholder("fromSeconds")} AS INTEGER)) / 604800`;
-    const levelSum = (column: typeof riwayatSkrining.tingkatStres | typeof riwayatSkrining.tingkatMotivasi, level: Level) =>
-      sql<number>`sum(${column} = ${level})`.mapWith(Number);
     this.weekly = db
-      .select({
-        week,
-        stressRendah: levelSum(riwayatSkrining.tingkatStres, "Rendah"),
-        stressSedang: levelSum(riwayatSkrining.tingkatStres, "Sedang"),
-        stressTinggi: levelSum(riwayatSkrining.tingkatStres, "Tinggi"),
-        motivasiRendah: levelSum(riwayatSkrining.tingkatMotivasi, "Rendah"),
-        motivasiSedang: levelSum(riwayatSkrining.tingkatMotivasi, "Sedang"),
-        motivasiTinggi: levelSum(riwayatSkrining.tingkatMotivasi, "Tinggi"),
-      })
-      .from(mahasiswa)
-      .innerJoin(
-        riwayatSkrining,
+      .select()
+      .from(lecturerWeeklyLevels)
+      .where(
         and(
-          eq(riwayatSkrining.nim, mahasiswa.nim),
-          gte(riwayatSkrining.tanggal, sql.placeholder("from")),
-          lt(riwayatSkrining.tanggal, sql.placeholder("until")),
+          eq(lecturerWeeklyLevels.nip, sql.placeholder("nip")),
+          gte(lecturerWeeklyLevels.weekStart, sql.placeholder("first")),
+          lte(lecturerWeeklyLevels.weekStart, sql.placeholder("last")),
         ),
       )
-      .where(eq(mahasiswa.nipDoswal, sql.placeholder("nip")))
-      .groupBy(week)
       .prepare();
 
     this.advisees = db
@@ -178,7 +132,8 @@ export class StatisticsService {
         early_warning: earlyWarning,
       })
       .from(mahasiswa)
-      .leftJoin(riwayatSkrining, latestOfStudent)
+      .leftJoin(latestSkrining, latestOfStudent)
+      .leftJoin(riwayatSkrining, latestScreening)
       .where(eq(mahasiswa.nipDoswal, sql.placeholder("nip")))
       .orderBy(asc(mahasiswa.nim))
       .prepare();
@@ -190,12 +145,12 @@ export class StatisticsService {
 
   /** The counts for the advisees of `nip` (all zero when there are none). */
   countsFor(nip: string): LecturerCounts {
-    return tally(this.pairCountsOne.all({ nip }));
+    return tally(this.levelCountsOne.all({ nip }));
   }
 
   /** Every lecturer's counts, ordered by NIP, lecturers without advisees included. */
   countsForAll(): LecturerStatistics[] {
-    const rows = Map.groupBy(this.pairCountsAll.all(), (row) => row.nip);
+    const rows = Map.groupBy(this.levelCountsAll.all(), (row) => row.nip);
     return this.allLecturers.all().map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...tally(rows.get(lecturer.nip) ?? []) }));
   }
 
@@ -204,17 +159,15 @@ export class StatisticsService {
    * weeks (UTC), oldest first, the week holding `now` last.
    */
   trend(nip: string, now: number): TrendWeek[] {
-    const current = isoWeekStart(now);
-    const from = current - (trendWeeks - 1) * weekMilliseconds;
-    const until = current + weekMilliseconds;
-    const rows = this.weekly.all({ nip, fromSeconds: from / 1000, from: new Date(from).toISOString(), until: new Date(until).toISOString() });
-    const byWeek = new Map(rows.map((row) => [row.week, row]));
-    return Array.from({ length: trendWeeks }, (_, index) => {
-      const start = from + index * weekMilliseconds;
-      const row = byWeek.get(index);
+    const first = isoWeekStart(now) - (trendWeeks - 1) * weekMilliseconds;
+    const mondays = Array.from({ length: trendWeeks }, (_, index) => new Date(first + index * weekMilliseconds).toISOString().slice(0, 10));
+    const rows = this.weekly.all({ nip, first: mondays[0]!, last: mondays.at(-1)! });
+    const byWeek = new Map(rows.map((row) => [row.weekStart, row]));
+    return mondays.map((start, index) => {
+      const row = byWeek.get(start);
       return {
-        week: isoWeekLabel(start),
-        start: new Date(start).toISOString().slice(0, 10),
+        week: isoWeekLabel(first + index * weekMilliseconds),
+        start,
         stress: row ? { Rendah: row.stressRendah, Sedang: row.stressSedang, Tinggi: row.stressTinggi } : zeroCounts(),
         motivasi: row ? { Rendah: row.motivasiRendah, Sedang: row.motivasiSedang, Tinggi: row.motivasiTinggi } : zeroCounts(),
       };
@@ -227,15 +180,14 @@ export class StatisticsService {
   }
 }
 
-/** Sums the (latest pair, students) groups into the interface's counts. */
-function tally(rows: readonly { pair: string | null; students: number }[]): LecturerCounts {
+/** Sums the (latest levels, students) groups into the interface's counts. */
+function tally(rows: readonly { stres: Level | null; motivasi: Level | null; students: number }[]): LecturerCounts {
   const counts: LecturerCounts = { total_mahasiswa: 0, sudah_skrining: 0, belum_skrining: 0, stress_dist: zeroCounts(), motivasi_dist: zeroCounts() };
-  for (const { pair, students } of rows) {
+  for (const { stres, motivasi, students } of rows) {
     counts.total_mahasiswa += students;
-    if (pair === null) continue;
-    const [stress, motivasi] = pair.split("|") as [Level, Level];
+    if (stres === null || motivasi === null) continue;
     counts.sudah_skrining += students;
-    counts.stress_dist[stress] += students;
+    counts.stress_dist[stres] += students;
     counts.motivasi_dist[motivasi] += students;
   }
   counts.belum_skrining = counts.total_mahasiswa - counts.sudah_skrining;

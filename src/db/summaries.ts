@@ -1,0 +1,153 @@
+import type { Database } from "bun:sqlite";
+
+// The two summary tables of schema.ts (latest_skrining, lecturer_weekly_levels) are kept
+// current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
+// sqlite3 shell) keeps them right inside its own transaction.
+//
+// The triggers are defined here rather than in a migration: a drizzle-kit table rebuild
+// (create, copy, DROP, RENAME) is refused while a trigger names the dropped table. The
+// migration runner therefore drops them before migrating and installs them again after,
+// refilling both tables from riwayat_skrining; it does the same when the triggers in a
+// database differ from these (an older version, or a trigger dropped by hand).
+
+/** An increase of `score_stress` over the previous screening that counts as a spike. */
+export const spikeThreshold = 30;
+
+/** The Monday (UTC, `YYYY-MM-DD`) of the ISO week holding a stored timestamp; null if it does not parse. */
+const weekStartOf = (tanggal: string) => `date(${tanggal}, '-6 days', 'weekday 1')`;
+
+/** Replaces the latest_skrining row of one student from their screenings (none left: no row). */
+function refreshLatest(nim: string): string {
+  return `
+  DELETE FROM latest_skrining WHERE NIM = ${nim};
+  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
+  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')
+  FROM (
+    SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi,
+      coalesce(latest.score_stress - (
+        SELECT previous.score_stress FROM riwayat_skrining AS previous
+        WHERE previous.NIM = latest.NIM AND (previous.tanggal_skrining, previous.Id_skrining) < (latest.tanggal_skrining, latest.Id_skrining)
+        ORDER BY previous.tanggal_skrining DESC, previous.Id_skrining DESC LIMIT 1
+      ) >= ${spikeThreshold}, 0) AS spike
+    FROM riwayat_skrining AS latest
+    WHERE latest.NIM = ${nim}
+    ORDER BY latest.tanggal_skrining DESC, latest.Id_skrining DESC LIMIT 1
+  );`;
+}
+
+/**
+ * Adds (sign 1) or removes (sign -1) the screenings that `source` yields as
+ * (NIP, tanggal, stres, motivasi) to the weekly counts. Screenings of students without a
+ * lecturer, or with a date that does not parse, are not counted anywhere.
+ */
+function addWeeks(source: string, sign: 1 | -1): string {
+  const sum = (column: string, level: string) => `${sign} * sum(${column} = '${level}')`;
+  return `
+  INSERT INTO lecturer_weekly_levels (NIP, week_start, stress_rendah, stress_sedang, stress_tinggi, motivasi_rendah, motivasi_sedang, motivasi_tinggi)
+  SELECT NIP, ${weekStartOf("tanggal")} AS week,
+    ${sum("stres", "Rendah")}, ${sum("stres", "Sedang")}, ${sum("stres", "Tinggi")},
+    ${sum("motivasi", "Rendah")}, ${sum("motivasi", "Sedang")}, ${sum("motivasi", "Tinggi")}
+  FROM (${source})
+  WHERE NIP IS NOT NULL AND week IS NOT NULL
+  GROUP BY NIP, week
+  ON CONFLICT (NIP, week_start) DO UPDATE SET
+    stress_rendah = stress_rendah + excluded.stress_rendah,
+    stress_sedang = stress_sedang + excluded.stress_sedang,
+    stress_tinggi = stress_tinggi + excluded.stress_tinggi,
+    motivasi_rendah = motivasi_rendah + excluded.motivasi_rendah,
+    motivasi_sedang = motivasi_sedang + excluded.motivasi_sedang,
+    motivasi_tinggi = motivasi_tinggi + excluded.motivasi_tinggi;`;
+}
+
+/** Every screening is counted once under stress, so a week whose stress counts sum to 0 is empty. */
+const pruneEmptyWeeks = (nips: string) => `
+  DELETE FROM lecturer_weekly_levels WHERE NIP IN (${nips}) AND stress_rendah + stress_sedang + stress_tinggi = 0;`;
+
+/** One screening row (NEW or OLD) under the lecturer its student has now. */
+const screeningOfStudent = (row: "NEW" | "OLD") =>
+  `SELECT student.NIP_doswal AS NIP, ${row}.tanggal_skrining AS tanggal, ${row}.tingkat_stres AS stres, ${row}.tingkat_motivasi AS motivasi
+   FROM mahasiswa AS student WHERE student.NIM = ${row}.NIM`;
+
+const lecturerOf = (nim: string) => `SELECT NIP_doswal FROM mahasiswa WHERE NIM = ${nim}`;
+
+/** A student's screenings under the given lecturer. */
+const screeningsOfStudent = (nip: string) =>
+  `SELECT ${nip} AS NIP, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi
+   FROM riwayat_skrining WHERE NIM IN (OLD.NIM, NEW.NIM)`;
+
+const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress";
+
+/** Trigger name → its statement. The names share a prefix so that older ones can be found and dropped. */
+export const summaryTriggers: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    summary_riwayat_insert: `AFTER INSERT ON riwayat_skrining BEGIN ${refreshLatest("NEW.NIM")} ${addWeeks(screeningOfStudent("NEW"), 1)} END`,
+    summary_riwayat_delete: `AFTER DELETE ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${addWeeks(screeningOfStudent("OLD"), -1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,
+    summary_riwayat_update_latest: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${refreshLatest("NEW.NIM")} END`,
+    // When ON UPDATE CASCADE renames a student's screenings, OLD.NIM no longer exists in
+    // mahasiswa: the screenings stay with the same student and lecturer, so nothing moves.
+    summary_riwayat_update_weeks: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining
+      WHEN OLD.NIM = NEW.NIM OR EXISTS (SELECT 1 FROM mahasiswa WHERE NIM = OLD.NIM)
+      BEGIN ${addWeeks(screeningOfStudent("OLD"), -1)} ${addWeeks(screeningOfStudent("NEW"), 1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,
+    // A new advisor (also through a lecturer's NIP changing or the lecturer being deleted)
+    // takes the student's weeks along. The screenings may carry OLD.NIM or NEW.NIM,
+    // depending on whether a NIM change in the same statement has cascaded yet.
+    summary_mahasiswa_advisor: `AFTER UPDATE OF NIP_doswal ON mahasiswa WHEN OLD.NIP_doswal IS NOT NEW.NIP_doswal
+      BEGIN ${addWeeks(screeningsOfStudent("OLD.NIP_doswal"), -1)} ${addWeeks(screeningsOfStudent("NEW.NIP_doswal"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")} END`,
+  }).map(([name, body]) => [name, `CREATE TRIGGER ${name} ${body}`]),
+);
+
+const triggerPrefix = "summary_";
+
+/** Whether the database holds exactly the triggers above (none missing, none changed, none left over). */
+export function summariesCurrent(sqlite: Database): boolean {
+  const installed = sqlite
+    .query<{ name: string; sql: string }, [string]>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? || '%'")
+    .all(triggerPrefix);
+  return installed.length === summaryTriggers.size && installed.every((trigger) => summaryTriggers.get(trigger.name) === trigger.sql);
+}
+
+/** Whether the migrations that create the summary tables have run. */
+export function summaryTablesExist(sqlite: Database): boolean {
+  const found = sqlite
+    .query<{ tables: number }, []>("SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels')")
+    .get();
+  return found?.tables === 2;
+}
+
+/** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
+export function dropSummaryTriggers(sqlite: Database): void {
+  const names = sqlite
+    .query<{ name: string }, [string]>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? || '%'")
+    .all(triggerPrefix);
+  for (const { name } of names) sqlite.run(`DROP TRIGGER "${name}"`);
+}
+
+/**
+ * Creates the triggers and refills both tables from riwayat_skrining in one pass each
+ * (about 2.5 s for a million screenings). Call inside a transaction, after dropSummaryTriggers.
+ */
+export function installSummaries(sqlite: Database): void {
+  for (const statement of summaryTriggers.values()) sqlite.run(statement);
+  sqlite.run("DELETE FROM latest_skrining");
+  // Rows in (NIM, tanggal, Id) order, as the covering index gives them: lag() is the
+  // previous screening, and a row without a next one is the student's latest.
+  sqlite.run(`
+    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
+    SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')
+    FROM (
+      SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi,
+        coalesce(score_stress - lag(score_stress) OVER student >= ${spikeThreshold}, 0) AS spike,
+        lead(Id_skrining) OVER student AS next
+      FROM riwayat_skrining
+      WINDOW student AS (PARTITION BY NIM ORDER BY tanggal_skrining, Id_skrining)
+    )
+    WHERE next IS NULL`);
+  sqlite.run("DELETE FROM lecturer_weekly_levels");
+  sqlite.run(
+    addWeeks(
+      `SELECT student.NIP_doswal AS NIP, screening.tanggal_skrining AS tanggal, screening.tingkat_stres AS stres, screening.tingkat_motivasi AS motivasi
+       FROM riwayat_skrining AS screening JOIN mahasiswa AS student ON student.NIM = screening.NIM`,
+      1,
+    ),
+  );
+}
