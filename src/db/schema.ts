@@ -121,7 +121,8 @@ export const riwayatSkrining = sqliteTable(
 /**
  * Each student's latest screening (newest tanggal, ties to the highest Id_skrining), with
  * whether it is a spike and an early warning. Derived from riwayat_skrining and kept by
- * the triggers of src/db/summaries.ts; never written by application code.
+ * the triggers of src/db/summaries.ts; never written by application code. Its migration
+ * makes it WITHOUT ROWID, which drizzle cannot declare (see 0002_lecturer_summaries.sql).
  */
 export const latestSkrining = sqliteTable("latest_skrining", {
   nim: text("NIM").primaryKey(),
@@ -136,7 +137,7 @@ export const latestSkrining = sqliteTable("latest_skrining", {
 /**
  * Per lecturer and ISO week (its Monday, UTC), the level counts of the screenings made
  * that week by the lecturer's current advisees. Derived like latest_skrining: moving a
- * student to another lecturer moves their weeks with them.
+ * student to another lecturer moves their weeks with them. WITHOUT ROWID as well.
  */
 export const lecturerWeeklyLevels = sqliteTable(
   "lecturer_weekly_levels",

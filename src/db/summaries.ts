@@ -16,10 +16,14 @@ export const spikeThreshold = 30;
 /** The Monday (UTC, `YYYY-MM-DD`) of the ISO week holding a stored timestamp; null if it does not parse. */
 const weekStartOf = (tanggal: string) => `date(${tanggal}, '-6 days', 'weekday 1')`;
 
-/** Replaces the latest_skrining row of one student from their screenings (none left: no row). */
+/**
+ * Rewrites the latest_skrining row of one student from their screenings, or removes it
+ * when none is left. An update in place keeps the row where it is: a student's row is
+ * rewritten at every screening.
+ */
 function refreshLatest(nim: string): string {
   return `
-  DELETE FROM latest_skrining WHERE NIM = ${nim};
+  DELETE FROM latest_skrining WHERE NIM = ${nim} AND NOT EXISTS (SELECT 1 FROM riwayat_skrining WHERE NIM = ${nim});
   INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
   SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')
   FROM (
@@ -32,7 +36,15 @@ function refreshLatest(nim: string): string {
     FROM riwayat_skrining AS latest
     WHERE latest.NIM = ${nim}
     ORDER BY latest.tanggal_skrining DESC, latest.Id_skrining DESC LIMIT 1
-  );`;
+  )
+  WHERE true
+  ON CONFLICT (NIM) DO UPDATE SET
+    Id_skrining = excluded.Id_skrining,
+    tanggal_skrining = excluded.tanggal_skrining,
+    tingkat_stres = excluded.tingkat_stres,
+    tingkat_motivasi = excluded.tingkat_motivasi,
+    is_spike = excluded.is_spike,
+    early_warning = excluded.early_warning;`;
 }
 
 /**

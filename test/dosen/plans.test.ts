@@ -25,7 +25,8 @@ function plan(prepared: { getQuery(): { sql: string } }): string[] {
 }
 
 const adviseesByIndex = /^SEARCH mahasiswa USING (COVERING )?INDEX mahasiswa_nip_doswal_index \(NIP_doswal=\?\)$/;
-const latestByNim = /^SEARCH latest_skrining USING INDEX sqlite_autoindex_latest_skrining_1 \(NIM=\?\) LEFT-JOIN$/;
+// The summary tables are WITHOUT ROWID: the primary key search reaches the row itself.
+const latestByNim = /^SEARCH latest_skrining USING PRIMARY KEY \(NIM=\?\) LEFT-JOIN$/;
 const screeningById = /^SEARCH riwayat_skrining USING INTEGER PRIMARY KEY \(rowid=\?\) LEFT-JOIN$/;
 
 const queries = {
@@ -36,7 +37,7 @@ const queries = {
   },
   "statistics: weekly trend": {
     prepared: statistics["weekly"],
-    expected: [/^SEARCH lecturer_weekly_levels USING INDEX sqlite_autoindex_lecturer_weekly_levels_1 \(NIP=\? AND week_start>\? AND week_start<\?\)$/],
+    expected: [/^SEARCH lecturer_weekly_levels USING PRIMARY KEY \(NIP=\? AND week_start>\? AND week_start<\?\)$/],
   },
   "export: each advisee's latest screening": { prepared: statistics["advisees"], expected: [adviseesByIndex, latestByNim, screeningById] },
   "list: count": { prepared: dosen["adviseeCount"], expected: [adviseesByIndex] },
