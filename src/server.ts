@@ -30,7 +30,12 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const context = createContext(config, logger);
   const orphans = context.foto.sweepOrphans();
   if (orphans > 0) logger.info(`${orphans} file foto tanpa pemilik dihapus dari ${config.photosDir}`);
-  const admin = await new AccountsService(context.db, config.bcryptCost).ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
+  // The first admin's bcrypt hash runs on the thread pool while the app is built; the
+  // server listens only once the admin exists.
+  const adminCreation = new AccountsService(context.db, config.bcryptCost).ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
+  const admin = await adminCreation;
   if (admin) {
     logger.info(
       admin.generated
@@ -39,8 +44,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     );
   }
 
-  let server: ReturnType<typeof Bun.serve> | undefined;
-  const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
   server = Bun.serve({
     hostname: options.host,
