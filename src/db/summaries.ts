@@ -113,7 +113,7 @@ const triggerPrefix = "summary_";
 /** Whether the database holds exactly the triggers above (none missing, none changed, none left over). */
 export function summariesCurrent(sqlite: Database): boolean {
   const installed = sqlite
-    .query<{ name: string; sql: string }, [string]>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? || '%'")
+    .query<{ name: string; sql: string }, [string]>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB ? || '*'")
     .all(triggerPrefix);
   return installed.length === summaryTriggers.size && installed.every((trigger) => summaryTriggers.get(trigger.name) === trigger.sql);
 }
@@ -129,7 +129,7 @@ export function summaryTablesExist(sqlite: Database): boolean {
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
 export function dropSummaryTriggers(sqlite: Database): void {
   const names = sqlite
-    .query<{ name: string }, [string]>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE ? || '%'")
+    .query<{ name: string }, [string]>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB ? || '*'")
     .all(triggerPrefix);
   for (const { name } of names) sqlite.run(`DROP TRIGGER "${name}"`);
 }
