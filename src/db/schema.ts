@@ -110,9 +110,9 @@ export const riwayatSkrining = sqliteTable(
   (table) => [
     check("riwayat_tingkat_stres_check", sql`${table.tingkatStres} IN ('Rendah', 'Sedang', 'Tinggi')`),
     check("riwayat_tingkat_motivasi_check", sql`${table.tingkatMotivasi} IN ('Rendah', 'Sedang', 'Tinggi')`),
-    // A student's screenings newest first, Id_skrining breaking ties in tanggal, with the
-    // levels and the stress score: the latest screening, the previous one (a spike) and the
-    // lecturer's weekly trend are all read from this index without touching the table.
+    // A student's screenings in order, Id_skrining breaking ties in tanggal, with the levels
+    // and the stress score: the summary triggers find the latest screening and the one
+    // before it (a spike), and the summaries are refilled, from this index alone.
     index("riwayat_nim_tanggal_levels_index").on(table.nim, table.tanggal, table.id, table.tingkatStres, table.tingkatMotivasi, table.scoreStress),
     index("riwayat_tanggal_index").on(table.tanggal),
   ],

@@ -11,7 +11,7 @@ import type { Database } from "bun:sqlite";
 // database differ from these (an older version, or a trigger dropped by hand).
 
 /** An increase of `score_stress` over the previous screening that counts as a spike. */
-export const spikeThreshold = 30;
+const spikeThreshold = 30;
 
 /** The Monday (UTC, `YYYY-MM-DD`) of the ISO week holding a stored timestamp; null if it does not parse. */
 const weekStartOf = (tanggal: string) => `date(${tanggal}, '-6 days', 'weekday 1')`;
