@@ -13,6 +13,9 @@ import type { Database } from "bun:sqlite";
 /** An increase of `score_stress` over the previous screening that counts as a spike. */
 const spikeThreshold = 30;
 
+/** A spike, or stress `Tinggi` with motivation `Rendah`, of a row with a `spike` column. */
+const earlyWarning = "spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')";
+
 /** The Monday (UTC, `YYYY-MM-DD`) of the ISO week holding a stored timestamp; null if it does not parse. */
 const weekStartOf = (tanggal: string) => `date(${tanggal}, '-6 days', 'weekday 1')`;
 
@@ -25,7 +28,7 @@ function refreshLatest(nim: string): string {
   return `
   DELETE FROM latest_skrining WHERE NIM = ${nim} AND NOT EXISTS (SELECT 1 FROM riwayat_skrining WHERE NIM = ${nim});
   INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
-  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')
+  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}
   FROM (
     SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi,
       coalesce(latest.score_stress - (
@@ -145,7 +148,7 @@ export function installSummaries(sqlite: Database): void {
   // previous screening, and a row without a next one is the student's latest.
   sqlite.run(`
     INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
-    SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')
+    SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}
     FROM (
       SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi,
         coalesce(score_stress - lag(score_stress) OVER student >= ${spikeThreshold}, 0) AS spike,

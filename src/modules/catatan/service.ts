@@ -24,6 +24,16 @@ export const catatanMessages = {
 
 const replyMaxLength = 5000;
 
+/** Every note of the student `nim`, newest first (`tanggal_catat`, then `Id_catatan`); the student's and the lecturers' lists alike. */
+export function prepareNotesOfStudent(db: DatabaseClient) {
+  return db
+    .select()
+    .from(catatanKonseling)
+    .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
+    .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
+    .prepare();
+}
+
 /** A counselling note as its student sees it: the list, the detail and the reply. */
 export class CatatanService {
   private readonly studentExists;
@@ -32,12 +42,7 @@ export class CatatanService {
 
   constructor(private readonly db: DatabaseClient) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.notesOf = db
-      .select()
-      .from(catatanKonseling)
-      .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
-      .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
-      .prepare();
+    this.notesOf = prepareNotesOfStudent(db);
     this.noteById = db.select().from(catatanKonseling).where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
   }
 

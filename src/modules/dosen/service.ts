@@ -8,6 +8,7 @@ import { readPagination, totalPages } from "../../http/pagination";
 import { exceedsCharacters } from "../../http/values";
 import { nowIso, serializeCatatan, serializeMahasiswa, serializeSkrining } from "../../records";
 import type { Principal } from "../auth/service";
+import { prepareNotesOfStudent } from "../catatan/service";
 import { earlyWarning, isoWeekStart, latestOfStudent, latestScreening, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
@@ -72,12 +73,7 @@ export class DosenService {
       .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
       .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
       .prepare();
-    this.notesOf = db
-      .select()
-      .from(catatanKonseling)
-      .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
-      .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
-      .prepare();
+    this.notesOf = prepareNotesOfStudent(db);
 
     // The advisees of `nip` whose NIM or name contains `pattern` (see containsPattern).
     // LIKE ignores case for ASCII letters.
