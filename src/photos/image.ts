@@ -1,8 +1,9 @@
 /**
- * Profile photos: recognising the four accepted formats by their content and removing the
- * metadata that can reveal where a photo was taken or with which device (decisions §5),
- * without re-encoding the picture. Every reader below checks its bounds, so a malformed
- * upload ends in a `PhotoFormatError` and nothing else.
+ * Profile photos: recognising the four accepted formats by their content, refusing pictures
+ * too large to decode safely (decisions §10) and removing the metadata that can reveal where
+ * a photo was taken or with which device (decisions §5), without re-encoding the picture.
+ * Every reader below checks its bounds, so a malformed upload ends in a `PhotoFormatError`
+ * and nothing else.
  */
 
 export type ImageType = "jpeg" | "png" | "gif" | "webp";
@@ -26,6 +27,17 @@ export class PhotoFormatError extends Error {
   constructor(message = "File gambar rusak atau tidak lengkap.") {
     super(message);
     this.name = "PhotoFormatError";
+  }
+}
+
+/** The largest width and height a picture may declare; decoders allocate by the header, not the file size. */
+export const maxImageSide = 8000;
+
+/** The picture declares more pixels than `maxImageSide` allows in a side. */
+export class PhotoTooLargeError extends PhotoFormatError {
+  constructor() {
+    super("Ukuran gambar terlalu besar.");
+    this.name = "PhotoTooLargeError";
   }
 }
 
@@ -56,7 +68,8 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
 
 /**
  * A copy of `bytes` without location or device metadata; the image data is copied as is.
- * Throws `PhotoFormatError` when the structure of the file is broken or is not `type`.
+ * Throws `PhotoFormatError` when the structure of the file is broken or is not `type`, and
+ * its subclass `PhotoTooLargeError` when a header declares a side over `maxImageSide`.
  */
 export function stripMetadata(bytes: Uint8Array, type: ImageType): Uint8Array {
   switch (type) {
@@ -86,6 +99,14 @@ function uint16be(bytes: Uint8Array, offset: number): number {
   return (byteAt(bytes, offset) << 8) | byteAt(bytes, offset + 1);
 }
 
+function uint16le(bytes: Uint8Array, offset: number): number {
+  return byteAt(bytes, offset) | (byteAt(bytes, offset + 1) << 8);
+}
+
+function uint24le(bytes: Uint8Array, offset: number): number {
+  return uint16le(bytes, offset) | (byteAt(bytes, offset + 2) << 16);
+}
+
 /** Multiplies rather than shifting by 24, which would turn the top bit into a sign. */
 function uint32be(bytes: Uint8Array, offset: number): number {
   return uint16be(bytes, offset) * 0x10000 + uint16be(bytes, offset + 2);
@@ -104,6 +125,10 @@ function uint32le(bytes: Uint8Array, offset: number): number {
 function within(bytes: Uint8Array, end: number): number {
   if (end > bytes.length) throw new PhotoFormatError();
   return end;
+}
+
+function checkSize(width: number, height: number): void {
+  if (width > maxImageSide || height > maxImageSide) throw new PhotoTooLargeError();
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -155,33 +180,47 @@ function skipEntropyData(bytes: Uint8Array, offset: number): number {
   }
 }
 
-/** The offset just past EOI, walking every scan and the segments between the scans of a progressive file. */
-function endOfImage(bytes: Uint8Array, sosAt: number): number {
-  let position = sosAt;
-  for (;;) {
-    const marker = readMarker(bytes, position);
-    if (marker.code === 0xd9) return marker.next;
-    if (standalone(marker.code)) throw new PhotoFormatError();
-    position = segmentEnd(bytes, marker.next);
-    if (marker.code === 0xda) position = skipEntropyData(bytes, position);
+/** SOF0..SOF15 except DHT, JPG and DAC, and DHP (a hierarchical file's size): the headers that declare a size. */
+const declaresFrame = (code: number) => (code >= 0xc0 && code <= 0xcf && code !== 0xc4 && code !== 0xc8 && code !== 0xcc) || code === 0xde;
+
+/** Refuses a frame header (precision, height, width) or DNL (height, set after the first scan) that is too large. */
+function checkJpegSize(bytes: Uint8Array, code: number, payload: number, end: number): void {
+  if (declaresFrame(code)) {
+    if (end < payload + 5) throw new PhotoFormatError();
+    checkSize(uint16be(bytes, payload + 3), uint16be(bytes, payload + 1));
+  } else if (code === 0xdc) {
+    if (end < payload + 2) throw new PhotoFormatError();
+    checkSize(0, uint16be(bytes, payload));
   }
 }
 
+/**
+ * Walks every segment up to EOI, including those between the scans of a progressive file,
+ * where metadata may be placed as well; each scan is copied with its entropy-coded data.
+ */
 function stripJpeg(bytes: Uint8Array): Uint8Array {
   if (!hasBytes(bytes, 0, [0xff, 0xd8])) throw new PhotoFormatError();
   const parts = [bytes.subarray(0, 2)];
+  let scanned = false;
   let position = 2;
   for (;;) {
     const marker = readMarker(bytes, position);
-    // EOI, a second SOI or a stray RSTn before the first scan: there is no picture to keep.
-    if (standalone(marker.code)) throw new PhotoFormatError();
-    if (marker.code === 0xda) {
+    if (marker.code === 0xd9 && scanned) {
       // Bytes after EOI are no part of the picture, and camera trailers (a second image, a video) live there.
-      parts.push(bytes.subarray(marker.at, endOfImage(bytes, marker.at)));
+      parts.push(bytes.subarray(marker.at, marker.next));
       return concat(parts);
     }
-    const end = segmentEnd(bytes, marker.next);
-    if (keepJpegSegment(bytes, marker.code, marker.next + 2)) parts.push(bytes.subarray(marker.at, end));
+    // EOI before the first scan, a second SOI or a stray RSTn outside a scan: the file is broken.
+    if (standalone(marker.code)) throw new PhotoFormatError();
+    let end = segmentEnd(bytes, marker.next);
+    checkJpegSize(bytes, marker.code, marker.next + 2, end);
+    if (marker.code === 0xda) {
+      end = skipEntropyData(bytes, end);
+      scanned = true;
+      parts.push(bytes.subarray(marker.at, end));
+    } else if (keepJpegSegment(bytes, marker.code, marker.next + 2)) {
+      parts.push(bytes.subarray(marker.at, end));
+    }
     position = end;
   }
 }
@@ -206,6 +245,10 @@ function stripPng(bytes: Uint8Array): Uint8Array {
     const type = String.fromCharCode(...typeBytes);
     if (position === 8 && type !== "IHDR") throw new PhotoFormatError();
     const end = within(bytes, position + 12 + length);
+    if (type === "IHDR") {
+      if (length !== 13) throw new PhotoFormatError();
+      checkSize(uint32be(bytes, position + 8), uint32be(bytes, position + 12));
+    }
     if (!pngMetadataChunks.has(type)) parts.push(bytes.subarray(position, end));
     position = end;
     // Whatever follows IEND is not part of the image; it is left behind like the text chunks.
@@ -214,6 +257,19 @@ function stripPng(bytes: Uint8Array): Uint8Array {
 }
 
 // WebP
+
+/** A key frame's header: 3-byte frame tag, start code 9D 01 2A, then 14-bit width and height (2 bits of scaling each). */
+function vp8Size(bytes: Uint8Array, payload: number, size: number): [number, number] {
+  if (size < 10 || !hasBytes(bytes, payload + 3, [0x9d, 0x01, 0x2a])) throw new PhotoFormatError();
+  return [uint16le(bytes, payload + 6) & 0x3fff, uint16le(bytes, payload + 8) & 0x3fff];
+}
+
+/** The signature 0x2F, then 14 bits of width minus one and 14 bits of height minus one. */
+function vp8lSize(bytes: Uint8Array, payload: number, size: number): [number, number] {
+  if (size < 5 || byteAt(bytes, payload) !== 0x2f) throw new PhotoFormatError();
+  const bits = uint32le(bytes, payload + 1);
+  return [(bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1];
+}
 
 const vp8xExifFlag = 0x08;
 const vp8xXmpFlag = 0x04;
@@ -236,7 +292,11 @@ function stripWebp(bytes: Uint8Array): Uint8Array {
     if (fourcc === "VP8X") {
       if (position !== 12 || size < 10) throw new PhotoFormatError();
       vp8xFlagsAt = kept + 8;
+      // The canvas of a still or animated picture, each side stored minus one.
+      checkSize(uint24le(bytes, position + 12) + 1, uint24le(bytes, position + 15) + 1);
     }
+    if (fourcc === "VP8 ") checkSize(...vp8Size(bytes, position + 8, size));
+    if (fourcc === "VP8L") checkSize(...vp8lSize(bytes, position + 8, size));
     if (["VP8 ", "VP8L", "ANMF"].includes(fourcc)) hasPicture = true;
     if (fourcc !== "EXIF" && fourcc !== "XMP ") {
       parts.push(bytes.subarray(position, next));
@@ -279,6 +339,7 @@ function stripGif(bytes: Uint8Array): Uint8Array {
   if (!hasAscii(bytes, 0, "GIF87a") && !hasAscii(bytes, 0, "GIF89a")) throw new PhotoFormatError();
   // Header (6) and logical screen descriptor (7), then the global colour table.
   const headerEnd = within(bytes, 13 + colourTableSize(byteAt(bytes, 10)));
+  checkSize(uint16le(bytes, 6), uint16le(bytes, 8));
   const parts = [bytes.subarray(0, headerEnd)];
   let images = 0;
   let position = headerEnd;
@@ -293,7 +354,8 @@ function stripGif(bytes: Uint8Array): Uint8Array {
     let end: number;
     let keep = true;
     if (introducer === 0x2c) {
-      // Image descriptor (10 bytes), local colour table, LZW minimum code size, image data.
+      // Image descriptor (10 bytes: left, top, width, height, packed), local colour table, LZW minimum code size, image data.
+      checkSize(uint16le(bytes, position + 5), uint16le(bytes, position + 7));
       end = skipSubBlocks(bytes, position + 10 + colourTableSize(byteAt(bytes, position + 9)) + 1);
       images++;
     } else if (introducer === 0x21) {

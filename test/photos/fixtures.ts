@@ -23,6 +23,7 @@ export function concatBytes(...parts: (Uint8Array | number[])[]): Uint8Array {
 }
 
 const u16be = (value: number) => [value >> 8, value & 0xff];
+const u16le = (value: number) => u16be(value).reverse();
 const u32be = (value: number) => [(value >>> 24) & 0xff, (value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff];
 const u32le = (value: number) => u32be(value).reverse();
 
@@ -104,17 +105,54 @@ export function jpegSegment(marker: number, payload: Uint8Array | number[]): Uin
 
 export const jfifSegment = jpegSegment(0xe0, concatBytes(ascii("JFIF\0"), [1, 1, 0, 0, 1, 0, 1, 0, 0]));
 
+/** A one-component 8-bit frame header (SOFn) declaring `width` × `height`. */
+export const jpegFrame = (marker: number, width: number, height: number) =>
+  jpegSegment(marker, [8, ...u16be(height), ...u16be(width), 1, 1, 0x11, 0]);
+
+const jpegQuantTable = jpegSegment(0xdb, [0x00, ...new Array<number>(64).fill(1)]);
+
 /**
  * An 8×8 grey baseline JPEG with the given segments between SOI and the tables. Each Huffman
  * table holds one symbol with the 1-bit code "0": DC difference 0 then end-of-block, two bits
- * padded with ones, is the one scan byte 0x3F.
+ * padded with ones, is the one scan byte 0x3F. `frame` replaces the SOF0 header, e.g. to
+ * declare another size (the scan then no longer matches it).
  */
-export function jpegWith(segments: Uint8Array[], scan: number[] = [0x3f]): Uint8Array {
-  const dqt = jpegSegment(0xdb, [0x00, ...new Array<number>(64).fill(1)]);
-  const sof0 = jpegSegment(0xc0, [8, ...u16be(8), ...u16be(8), 1, 1, 0x11, 0]);
+export function jpegWith(segments: Uint8Array[], scan: number[] = [0x3f], frame = jpegFrame(0xc0, 8, 8)): Uint8Array {
   const huffman = (tableClass: number) => jpegSegment(0xc4, [tableClass, 1, ...new Array<number>(15).fill(0), 0x00]);
   const sos = jpegSegment(0xda, [1, 1, 0x00, 0, 63, 0]);
-  return concatBytes([0xff, 0xd8], ...segments, dqt, sof0, huffman(0x00), huffman(0x10), sos, scan, [0xff, 0xd9]);
+  return concatBytes([0xff, 0xd8], ...segments, jpegQuantTable, frame, huffman(0x00), huffman(0x10), sos, scan, [0xff, 0xd9]);
+}
+
+/** The texts in the metadata of `progressiveJpeg`, part of it placed between and after the scans. */
+export const progressiveMetadataTexts = ["Exif", "GPS-SECRET", "device-name", "Photoshop", "Jakarta"];
+
+/**
+ * A 16×8 grey progressive JPEG (two blocks, a restart after each): a DC scan, then an AC scan.
+ * The DC table codes category 0 as "0" and category 8 as "10": the left block's DC of 255 is
+ * "10 11111111", padded to 0xBF 0xFF, which is stuffed to 0xBF 0xFF 0x00; RST0 follows, and the
+ * right block's DC difference 0 is 0x7F. The AC table codes end-of-band as "0", 0x7F per block.
+ * With `metadata`, Exif and a comment sit between the scans and Photoshop/IPTC after the last.
+ */
+export function progressiveJpeg(metadata = true): Uint8Array {
+  const late = (segment: Uint8Array) => (metadata ? [segment] : []);
+  const exif = concatBytes(ascii("Exif\0\0MM\0\x2a"), u32be(8), ifd([asciiEntry(0x010e, "GPS-SECRET")], 8));
+  return concatBytes(
+    [0xff, 0xd8],
+    jfifSegment,
+    jpegQuantTable,
+    jpegFrame(0xc2, 16, 8),
+    jpegSegment(0xdd, u16be(1)),
+    jpegSegment(0xc4, [0x00, 1, 1, ...new Array<number>(14).fill(0), 0x00, 0x08]),
+    jpegSegment(0xda, [1, 1, 0x00, 0, 0, 0]),
+    [0xbf, 0xff, 0x00, 0xff, 0xd0, 0x7f],
+    ...late(jpegSegment(0xe1, exif)),
+    ...late(jpegSegment(0xfe, ascii("device-name"))),
+    jpegSegment(0xc4, [0x10, 1, ...new Array<number>(15).fill(0), 0x00]),
+    jpegSegment(0xda, [1, 1, 0x00, 1, 63, 0]),
+    [0x7f, 0xff, 0xd0, 0x7f],
+    ...late(jpegSegment(0xed, photoshopIptc())),
+    [0xff, 0xd9],
+  );
 }
 
 /** Photoshop IRB holding an IPTC record with the city (2:90). */
@@ -158,6 +196,16 @@ export function pngWithText(): Uint8Array {
   );
 }
 
+/** A PNG whose IHDR declares `width` × `height` over the pixel data of one pixel: only the header counts. */
+export function pngSized(width: number, height: number): Uint8Array {
+  return concatBytes(
+    pngSignature,
+    pngChunk("IHDR", [...u32be(width), ...u32be(height), 8, 2, 0, 0, 0]),
+    pngChunk("IDAT", deflateSync(Uint8Array.from([0, 0xff, 0x80, 0x00]))),
+    pngChunk("IEND", []),
+  );
+}
+
 // WebP
 
 export function riffChunk(fourcc: string, data: Uint8Array | number[]): Uint8Array {
@@ -170,15 +218,30 @@ export function webpFrom(chunks: Uint8Array[]): Uint8Array {
   return concatBytes(ascii("RIFF"), u32le(body.length), body);
 }
 
+/**
+ * The VP8 chunk of the 1×1 "alpha" test image in Google's WebP FAQ; other sizes only change
+ * the key frame header (frame tag, start code, then 14-bit width and height).
+ */
+export const vp8Frame = (width: number, height: number) =>
+  riffChunk("VP8 ", [
+    ...[0x14, 0x01, 0x00, 0x9d, 0x01, 0x2a, ...u16le(width), ...u16le(height)],
+    ...[0x00, 0x00, 0xfe, 0x00, 0x00, 0x0d, 0xc0, 0x00, 0xfe, 0xe6, 0xb5, 0x00, 0x00, 0x00],
+  ]);
+
 /** The ALPH and VP8 chunks of the 1×1 "alpha" test image in Google's WebP FAQ. */
 export const webpAlph = riffChunk("ALPH", [0x11, 0x07, 0x10, 0x11, 0xfd, 0x0f, 0x44, 0x44, 0xff, 0x03, 0x00, 0x00]);
-export const webpVp8 = riffChunk(
-  "VP8 ",
-  [0x14, 0x01, 0x00, 0x9d, 0x01, 0x2a, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0xfe, 0x00, 0x00, 0x0d, 0xc0, 0x00, 0xfe, 0xe6, 0xb5, 0x00, 0x00, 0x00],
-);
+export const webpVp8 = vp8Frame(1, 1);
 
-/** VP8X flags: ICC 0x20, alpha 0x10, EXIF 0x08, XMP 0x04, animation 0x02. Canvas 1×1 (stored minus one). */
-export const vp8x = (flags: number) => riffChunk("VP8X", [flags, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/**
+ * The VP8L chunk of the 1×1 "lossless" test image in Google's WebP FAQ; other sizes only change
+ * the header after the 0x2F signature: 14 bits width minus one, 14 bits height minus one, alpha.
+ */
+export const vp8lFrame = (width: number, height: number) =>
+  riffChunk("VP8L", [0x2f, ...u32le((width - 1) | ((height - 1) << 14) | (1 << 28)), 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07]);
+
+/** VP8X flags: ICC 0x20, alpha 0x10, EXIF 0x08, XMP 0x04, animation 0x02. The canvas size is stored minus one. */
+export const vp8x = (flags: number, width = 1, height = 1) =>
+  riffChunk("VP8X", [flags, 0, 0, 0, ...u32le(width - 1).slice(0, 3), ...u32le(height - 1).slice(0, 3)]);
 
 export function webpWithExif(): Uint8Array {
   return webpFrom([vp8x(0x10 | 0x08 | 0x04), webpAlph, webpVp8, riffChunk("EXIF", exifTiff()), riffChunk("XMP ", xmpPacket)]);
@@ -222,6 +285,18 @@ export function gifWithComment(): Uint8Array {
     [0x21, 0xf9, 4, 0, 0, 0, 0, 0],
     [0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0x80],
     [0x20, 0x60, 0xc0, 0x00, 0x00, 0x00],
+    [2, 2, 0x44, 0x01, 0],
+    [0x3b],
+  );
+}
+
+/** A GIF whose logical screen and one image declare the given sizes, over the pixel data of one pixel. */
+export function gifSized(screen: [number, number], image: [number, number]): Uint8Array {
+  return concatBytes(
+    ascii("GIF89a"),
+    [...u16le(screen[0]), ...u16le(screen[1]), 0x80, 0, 0],
+    [0xff, 0xff, 0xff, 0x00, 0x00, 0x00],
+    [0x2c, 0, 0, 0, 0, ...u16le(image[0]), ...u16le(image[1]), 0x00],
     [2, 2, 0x44, 0x01, 0],
     [0x3b],
   );

@@ -1,20 +1,27 @@
 import { describe, expect, test } from "bun:test";
 import { crc32 } from "node:zlib";
-import { extensions, mediaTypes, PhotoFormatError, sniffImageType, stripMetadata, type ImageType } from "../../src/photos/image";
+import { extensions, maxImageSide, mediaTypes, PhotoFormatError, sniffImageType, stripMetadata, type ImageType } from "../../src/photos/image";
 import {
   concatBytes,
   exifTiff,
   gifLoopExtension,
+  gifSized,
   gifWithComment,
   jfifSegment,
+  jpegFrame,
   jpegSegment,
   jpegWith,
   jpegWithExif,
   metadataTexts,
   pngChunk,
   pngSignature,
+  pngSized,
   pngWithText,
+  progressiveJpeg,
+  progressiveMetadataTexts,
   riffChunk,
+  vp8Frame,
+  vp8lFrame,
   vp8x,
   webpAlph,
   webpFrom,
@@ -33,6 +40,8 @@ const fixtures: Record<ImageType, () => Uint8Array> = {
   gif: gifWithComment,
 };
 const types = Object.keys(fixtures) as ImageType[];
+/** Every fixture with its type, the progressive JPEG included, for the tests of broken input. */
+const samples: [ImageType, () => Uint8Array][] = [...types.map((type) => [type, fixtures[type]] as [ImageType, () => Uint8Array]), ["jpeg", progressiveJpeg]];
 
 /** The marker codes before SOS and the offset of SOS, for the well-formed JPEGs built here. */
 function jpegLayout(bytes: Uint8Array): { markers: number[]; sosAt: number } {
@@ -68,7 +77,7 @@ function riffChunks(bytes: Uint8Array): { fourcc: string; chunk: Uint8Array }[] 
   return chunks;
 }
 
-function expectBroken(bytes: Uint8Array, type: ImageType) {
+function expectRejected(bytes: Uint8Array, type: ImageType, message: string) {
   let thrown: unknown;
   try {
     stripMetadata(bytes, type);
@@ -76,8 +85,11 @@ function expectBroken(bytes: Uint8Array, type: ImageType) {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(PhotoFormatError);
-  expect((thrown as Error).message).toBe("File gambar rusak atau tidak lengkap.");
+  expect((thrown as Error).message).toBe(message);
 }
+
+const expectBroken = (bytes: Uint8Array, type: ImageType) => expectRejected(bytes, type, "File gambar rusak atau tidak lengkap.");
+const expectTooLarge = (bytes: Uint8Array, type: ImageType) => expectRejected(bytes, type, "Ukuran gambar terlalu besar.");
 
 describe("sniffImageType", () => {
   test("recognises each accepted format by its content", () => {
@@ -134,18 +146,31 @@ describe("stripMetadata: JPEG", () => {
 
   test("walks stuffed bytes, restart markers and the segments between progressive scans", () => {
     // Only the stripper's walk is exercised here: 0xFF 0xD9 inside the first scan is a stuffed
-    // 0xFF followed by data, not EOI, and APP1 after the first SOS is part of the copied tail.
-    const tail = [
-      ...[0x12, 0xff, 0x00, 0xd9, 0xff, 0xd0, 0x34, 0xff, 0xd7, 0x00],
-      ...jpegSegment(0xc4, [0x10, 1, ...new Array<number>(15).fill(0), 0x00]),
-      ...jpegSegment(0xe1, ascii("late")),
-      ...[0xff, 0xff],
-      ...jpegSegment(0xda, [1, 1, 0x00, 1, 63, 0]),
-      ...[0x56, 0xff, 0x00],
-    ];
-    const input = jpegWith([jfifSegment, jpegSegment(0xfe, ascii("GPS"))], tail);
+    // 0xFF followed by data, not EOI; the APP1 between the scans goes, and so do the fill bytes.
+    const scan = [0x12, 0xff, 0x00, 0xd9, 0xff, 0xd0, 0x34, 0xff, 0xd7, 0x00];
+    const dht = Array.from(jpegSegment(0xc4, [0x10, 1, ...new Array<number>(15).fill(0), 0x00]));
+    const secondScan = [...jpegSegment(0xda, [1, 1, 0x00, 1, 63, 0]), 0x56, 0xff, 0x00];
+    const input = jpegWith([jfifSegment, jpegSegment(0xfe, ascii("GPS"))], [...scan, ...dht, ...jpegSegment(0xe1, ascii("late")), 0xff, 0xff, ...secondScan]);
     const output = stripMetadata(input, "jpeg");
-    expect(output).toEqual(jpegWith([jfifSegment], tail));
+    expect(output).toEqual(jpegWith([jfifSegment], [...scan, ...dht, ...secondScan]));
+  });
+
+  test("drops Exif, comments and Photoshop/IPTC between and after the scans of a progressive JPEG", () => {
+    const input = progressiveJpeg();
+    const found = (bytes: Uint8Array) => progressiveMetadataTexts.filter((text) => latin1(bytes).includes(text));
+    expect(found(input)).toEqual(progressiveMetadataTexts);
+    const output = stripMetadata(input, "jpeg");
+    expect(found(output)).toEqual([]);
+    // SOI, JFIF, DQT, SOF2, DRI, DHT, both scans with their stuffing and RST0, the second DHT and
+    // EOI: the same file built without the metadata, byte for byte and in the same order.
+    expect(output).toEqual(progressiveJpeg(false));
+  });
+
+  test("between the scans, the APPn rules of the header apply: ICC kept, MPF and APP15 dropped", () => {
+    const icc = jpegSegment(0xe2, concatBytes(ascii("ICC_PROFILE\0"), [1, 1], new Uint8Array(8).fill(7)));
+    const tail = (segments: Uint8Array[]) => [0x3f, ...concatBytes(...segments), ...jpegSegment(0xda, [1, 1, 0x00, 1, 63, 0]), 0x7f];
+    const input = jpegWith([jfifSegment], tail([jpegSegment(0xe2, ascii("MPF\0")), icc, jpegSegment(0xef, ascii("GPS"))]));
+    expect(stripMetadata(input, "jpeg")).toEqual(jpegWith([jfifSegment], tail([icc])));
   });
 
   test("drops bytes after EOI, where camera trailers live", () => {
@@ -234,10 +259,55 @@ describe("stripMetadata: GIF", () => {
   });
 });
 
+describe("stripMetadata: picture size", () => {
+  const sized: [string, ImageType, (width: number, height: number) => Uint8Array][] = [
+    ["JPEG, SOF0", "jpeg", (width, height) => jpegWith([jfifSegment], [0x3f], jpegFrame(0xc0, width, height))],
+    ["JPEG, SOF2 (progressive)", "jpeg", (width, height) => jpegWith([jfifSegment], [0x3f], jpegFrame(0xc2, width, height))],
+    ["JPEG, a second frame header", "jpeg", (width, height) => jpegWith([jpegFrame(0xc0, 8, 8)], [0x3f], jpegFrame(0xc1, width, height))],
+    ["PNG, IHDR", "png", pngSized],
+    ["GIF, logical screen", "gif", (width, height) => gifSized([width, height], [1, 1])],
+    ["GIF, image descriptor", "gif", (width, height) => gifSized([1, 1], [width, height])],
+    ["WebP, VP8X canvas", "webp", (width, height) => webpFrom([vp8x(0x10, width, height), webpAlph, webpVp8])],
+    ["WebP, VP8 frame", "webp", (width, height) => webpFrom([vp8Frame(width, height)])],
+    ["WebP, VP8L frame", "webp", (width, height) => webpFrom([vp8lFrame(width, height)])],
+  ];
+  const sizes: [number, number, boolean][] = [
+    [8000, 8000, true],
+    [8001, 8000, false],
+    [8000, 8001, false],
+  ];
+
+  test("the limit is 8000 pixels a side", () => {
+    expect(maxImageSide).toBe(8000);
+  });
+
+  test.each(sized.flatMap(([name, type, make]) => sizes.map(([width, height, allowed]) => [name, width, height, allowed, type, make] as const)))(
+    "%s declaring %d × %d: allowed %p",
+    (_name, width, height, allowed, type, make) => {
+      const input = make(width, height);
+      if (allowed) expect(stripMetadata(input, type)).toEqual(input);
+      else expectTooLarge(input, type);
+    },
+  );
+
+  test("a JPEG whose frame leaves the height to a DNL after the first scan is judged by the DNL", () => {
+    const withLines = (lines: number) => jpegWith([], [0x3f, ...jpegSegment(0xdc, [lines >> 8, lines & 0xff])], jpegFrame(0xc0, 8, 0));
+    expect(stripMetadata(withLines(8000), "jpeg")).toEqual(withLines(8000));
+    expectTooLarge(withLines(8001), "jpeg");
+  });
+
+  test("a header too short to hold the size is broken", () => {
+    expectBroken(jpegWith([], [0x3f], jpegSegment(0xc0, [8, 0, 8])), "jpeg");
+    expectBroken(concatBytes(pngSignature, pngChunk("IHDR", [0, 0, 0, 1]), pngChunk("IEND", [])), "png");
+    expectBroken(webpFrom([riffChunk("VP8 ", [0x14, 0x01, 0x00, 0x9d, 0x01, 0x2a, 0x01])]), "webp");
+    expectBroken(webpFrom([riffChunk("VP8L", [0x2f, 0, 0])]), "webp");
+  });
+});
+
 describe("stripMetadata: broken files", () => {
   test("every truncation of every fixture is a PhotoFormatError", () => {
-    for (const type of types) {
-      const input = fixtures[type]();
+    for (const [type, make] of samples) {
+      const input = make();
       for (let length = 0; length < input.length; length++) expectBroken(input.subarray(0, length), type);
     }
   });
@@ -318,8 +388,8 @@ describe("stripMetadata: fuzzing", () => {
 
   test("mutations of the valid fixtures", () => {
     const next = random(20240517);
-    for (const type of types) {
-      const valid = fixtures[type]();
+    for (const [type, make] of samples) {
+      const valid = make();
       let input = valid;
       for (let round = 0; round < 2000; round++) {
         // Mostly single mutations of the valid file, sometimes piled up on the previous one.
