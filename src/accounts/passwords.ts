@@ -1,6 +1,10 @@
 import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
 import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import type { DatabaseClient } from "../db";
+import { users } from "../db/schema";
+import { endAllSessions } from "../modules/auth/sessions";
 
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (password: string, salt: string, length: number, options: object) => Promise<Buffer>;
@@ -53,4 +57,21 @@ async function verifyWerkzeug(password: string, stored: string): Promise<boolean
     return false;
   }
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** decisions §1 and §10: the one password rule of every route and command that sets a password. */
+export const passwordRule = "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.";
+
+/** Whether a new password breaks the rule: fewer than 8 characters, more than 72 bytes (bcrypt's limit), or only white space. */
+export function breaksPasswordRule(password: string): boolean {
+  return [...password].length < 8 || Buffer.byteLength(password, "utf8") > 72 || password.trim() === "";
+}
+
+/** Stores a new password and ends every session of the user, in one transaction (decisions §9). */
+export async function replacePassword(db: DatabaseClient, userId: number, password: string, cost: number): Promise<void> {
+  const passwordHash = await hashPassword(password, cost);
+  db.transaction((tx) => {
+    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    endAllSessions(tx, userId);
+  });
 }

@@ -3,8 +3,9 @@ import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { DatabaseClient } from "../db";
 import { dosen, jurusan, mahasiswa, users } from "../db/schema";
-import { newPasswordProblem, setPassword, type Role } from "../modules/auth/service";
-import { hashPassword } from "./passwords";
+import { endAllSessions } from "../modules/auth/sessions";
+import type { Role } from "../modules/auth/service";
+import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
 import type { AccountInput, RowError } from "./validation";
 
 export interface ImportResult {
@@ -114,8 +115,11 @@ export class AccountsService {
           let userId: number;
           if (existingId !== undefined) {
             userId = existingId;
-            const changes: Partial<typeof users.$inferInsert> & Record<string, unknown> = {};
-            if (hash !== undefined) Object.assign(changes, { passwordHash: hash, passwordVersion: sql`${users.passwordVersion} + 1` });
+            const changes: Partial<typeof users.$inferInsert> = {};
+            if (hash !== undefined) {
+              changes.passwordHash = hash;
+              endAllSessions(tx, userId);
+            }
             if (account.activated !== undefined) changes.isActivated = account.activated;
             if (Object.keys(changes).length > 0) tx.update(users).set(changes).where(eq(users.id, userId)).run();
             result.updated++;
@@ -194,11 +198,10 @@ export class AccountsService {
   }
 
   async changePassword(username: string, password: string): Promise<void> {
-    const problem = newPasswordProblem(password);
-    if (problem) throw new AccountsError(problem);
+    if (breaksPasswordRule(password)) throw new AccountsError(passwordRule);
     const user = this.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get();
     if (!user) throw new AccountsError(`akun ${username} tidak ditemukan`);
-    await setPassword(this.db, user.id, password, this.bcryptCost);
+    await replacePassword(this.db, user.id, password, this.bcryptCost);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Role } from "../modules/auth/service";
+import { breaksPasswordRule, passwordRule } from "./passwords";
 
 /** One account as the CSV import and `accounts add` describe it, after validation. */
 export interface AccountInput {
@@ -49,7 +50,7 @@ export function validateAccountRow(line: number, cells: Partial<Record<AccountCo
   if (!username) errors.push("username wajib diisi");
   else if (username.length > 100 || /\s/.test(username)) errors.push("username tidak boleh berisi spasi dan maksimal 100 karakter");
   const password = cells.password ?? "";
-  if (Buffer.byteLength(password, "utf8") > 72) errors.push("password maksimal 72 byte");
+  if (password !== "" && breaksPasswordRule(password)) errors.push(passwordRule);
 
   const account: AccountInput = { line, role, username };
   if (password !== "") account.password = password;

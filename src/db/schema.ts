@@ -19,8 +19,6 @@ export const users = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ["mahasiswa", "dosen", "admin"] }).notNull(),
     isActivated: integer("is_activated", { mode: "boolean" }).notNull().default(false),
-    // Raised on every password change; tokens carry it, so older tokens stop working.
-    passwordVersion: integer("password_version").notNull().default(0),
     createdAt: text("created_at").notNull().default(nowIso),
   },
   (table) => [
@@ -209,12 +207,22 @@ export const diaryEntries = sqliteTable(
   (table) => [index("diary_nim_date_index").on(table.nim, table.date, table.createdAt)],
 );
 
-/** Logged-out access tokens, so a restart does not revive them; purged once expired. */
-export const revokedTokens = sqliteTable(
-  "revoked_tokens",
+/**
+ * One login: its access and refresh tokens carry the session id (decisions §9). Logout ends
+ * the session, a password change ends every session of the user; a token of an ended
+ * session is refused. Rows are purged once their refresh token has expired.
+ */
+export const sessions = sqliteTable(
+  "sessions",
   {
-    jti: text("jti").primaryKey(),
+    id: text("id").primaryKey(),
+    userId: integer("Id_User")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+    /** Unix seconds: when the session's refresh token expires. */
     expiresAt: integer("expires_at").notNull(),
+    endedAt: text("ended_at"),
   },
-  (table) => [index("revoked_tokens_expires_index").on(table.expiresAt)],
+  (table) => [index("sessions_user_index").on(table.userId), index("sessions_expires_index").on(table.expiresAt)],
 );

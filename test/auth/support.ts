@@ -16,8 +16,8 @@ export const texts = {
   wrongActivationPassword: "Password salah. Periksa kembali.",
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
-  newPasswordTooShort: "Password baru minimal 8 karakter.",
-  newPasswordTooLong: "Password baru maksimal 72 byte.",
+  // decisions §10: one text for the one password rule, wherever a password is set.
+  passwordRule: "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.",
   tokenMissing: "Token akses diperlukan.",
   tokenInvalid: "Token tidak valid.",
   tokenExpired: "Token sudah kedaluwarsa.",

@@ -171,3 +171,85 @@ describe("activation", () => {
     expect(userRow(service, "mhs3")!.is_activated).toBe(0);
   });
 });
+
+// decisions §10: an attempt is counted before its password is checked, so a burst sent at
+// once is limited exactly like the same attempts sent one after another.
+describe("parallel bursts", () => {
+  const statuses = (responses: TestResponse[]) => {
+    const counts: Record<number, number> = {};
+    for (const response of responses) counts[response.status] = (counts[response.status] ?? 0) + 1;
+    return counts;
+  };
+
+  test("40 guesses at one username sent at once: 10 are checked (401), 30 answer 429", async () => {
+    await start({});
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, guess) => login("mhs1", `guess-${guess}`)));
+    expect(statuses(responses)).toEqual({ 401: 10, 429: 30 });
+    for (const response of responses.filter((each) => each.status === 429)) expectThrottled(response, 15 * 60);
+    // The right password is refused too now, as after ten sequential failures.
+    expectThrottled(await login("mhs1", "mhs-pass-1"), 15 * 60);
+  });
+
+  test("150 failures from one address sent at once: 100 are checked, 50 answer 429", async () => {
+    await start({});
+    // 150 different usernames, so that only the address limit (100) applies.
+    const responses = await Promise.all(Array.from({ length: 150 }, (_, index) => login(`ghost${index}`, "wrong")));
+    expect(statuses(responses)).toEqual({ 401: 100, 429: 50 });
+  });
+
+  test("a burst of right passwords is not held back: a success gives its attempt back", async () => {
+    await start({ SKRINING_THROTTLE_USERNAME: "3" });
+    const responses = await Promise.all(Array.from({ length: 12 }, () => login("mhs1", "mhs-pass-1")));
+    // Each attempt is counted while its password is checked, so at most 3 run at once; the
+    // others may meet the limit, but every checked one succeeds and none is left counted.
+    expect(responses.every((response) => response.status === 200 || response.status === 429)).toBe(true);
+    expect(responses.some((response) => response.status === 200)).toBe(true);
+    expectStatus(await login("mhs1", "mhs-pass-1"), 200);
+    for (let attempt = 0; attempt < 2; attempt++) expectStatus(await login("mhs1", "wrong"), 401);
+    expectStatus(await login("mhs1", "mhs-pass-1"), 200);
+  });
+});
+
+describe("over-long usernames (decisions §10)", () => {
+  const long = "u".repeat(151);
+
+  test("151 characters: the usual 401 of a wrong login, without any lookup or password check", async () => {
+    await start({});
+    // Even the name of an existing account padded to 151 characters is no account.
+    expectStatus(await login(long, "whatever"), 401, texts.badCredentials);
+    expectStatus(await activate(long, "whatever"), 404, texts.unknownAccount);
+  });
+
+  test("150 characters is still an ordinary username, counted per username as usual", async () => {
+    await start({ SKRINING_THROTTLE_USERNAME: "2" });
+    const name = "n".repeat(150);
+    for (let attempt = 0; attempt < 2; attempt++) expectStatus(await login(name, "wrong"), 401);
+    expectThrottled(await login(name, "wrong"), 15 * 60);
+  });
+
+  test("they count against the client address only", async () => {
+    await start({ SKRINING_THROTTLE_USERNAME: "1", SKRINING_THROTTLE_ADDRESS: "3" });
+    // Each failure would throttle its username after one; they are not counted per username.
+    for (let attempt = 0; attempt < 3; attempt++) expectStatus(await login(long, "wrong"), 401, texts.badCredentials);
+    expectThrottled(await login(long, "wrong"), 15 * 60);
+    expectThrottled(await login("mhs1", "mhs-pass-1"), 15 * 60);
+    service.address = "10.9.9.9";
+    expectStatus(await login("mhs1", "mhs-pass-1"), 200);
+  });
+});
+
+describe("a bounded number of remembered keys", () => {
+  test("when the keys are full, the least recently counted username is forgotten", async () => {
+    // Four keys: one address and three usernames at most.
+    await start({ SKRINING_THROTTLE_USERNAME: "1", SKRINING_THROTTLE_KEYS: "4" });
+    expectStatus(await login("mhs1", "wrong"), 401);
+    expectThrottled(await login("mhs1", "mhs-pass-1"), 15 * 60);
+    // Two more usernames still fit beside the address and mhs1.
+    expectStatus(await login("ghost1", "wrong"), 401);
+    expectStatus(await login("ghost2", "wrong"), 401);
+    expectThrottled(await login("mhs1", "mhs-pass-1"), 15 * 60);
+    // A fourth username needs room: mhs1's count, the oldest, is forgotten.
+    expectStatus(await login("ghost3", "wrong"), 401);
+    expectStatus(await login("mhs1", "mhs-pass-1"), 200);
+  });
+});

@@ -241,7 +241,7 @@ describe("expiry", () => {
 });
 
 describe("logout", () => {
-  test("logout revokes the presented access token, and only that one", async () => {
+  test("logout ends the session: its access and refresh tokens are refused, other sessions live on", async () => {
     const first = await service.login("dosen1", "dosen-pass-1");
     const second = await service.login("dosen1", "dosen-pass-1");
     const response = await logout(first.access);
@@ -255,18 +255,33 @@ describe("logout", () => {
       await service.request("POST", "/api/auth/password", { token: first.access, body: { old_password: "dosen-pass-1", new_password: "new-pass-123" } }),
       texts.tokenRevoked,
     );
-    // Another session of the same user, and the refresh token, still work.
+    // decisions §9: the session's refresh token can no longer mint access tokens.
+    expect401(await refresh(first.refresh), texts.tokenRevoked);
+    // Another session of the same user still works, its refresh token too.
     expect((await me(second.access)).status).toBe(200);
-    expect((await refresh(first.refresh)).status).toBe(200);
+    const minted = await refresh(second.refresh);
+    expect(minted.status).toBe(200);
+    expect((await me(minted.body.access_token)).status).toBe(200);
   });
 
-  test("the revocation is written to the database with the token's expiry", async () => {
+  test("an access token minted by refresh belongs to the session, and dies with it", async () => {
     const tokens = await service.login("mhs2", "mhs-pass-2");
-    const { jti, exp } = decodeJwt(tokens.access).payload;
+    const minted = (await refresh(tokens.refresh)).body.access_token as string;
+    expect(decodeJwt(minted).payload.sid).toBe(decodeJwt(tokens.access).payload.sid);
+    expect((await logout(minted)).status).toBe(200);
+    expect401(await me(tokens.access), texts.tokenRevoked);
+    expect401(await me(minted), texts.tokenRevoked);
+    expect401(await refresh(tokens.refresh), texts.tokenRevoked);
+  });
+
+  test("the session's end is written to the database", async () => {
+    const tokens = await service.login("mhs2", "mhs-pass-2");
+    const { sid } = decodeJwt(tokens.access).payload;
     const client = service.context.db.$client;
-    expect(client.query("SELECT jti, expires_at FROM revoked_tokens WHERE jti = ?").get(jti)).toBeNull();
+    const row = () => client.query("SELECT Id_User AS user, ended_at AS endedAt FROM sessions WHERE id = ?").get(sid) as { user: number; endedAt: string | null };
+    expect(row()).toEqual({ user: userRow(service, "mhs2")!.Id_User, endedAt: null });
     expect((await logout(tokens.access)).status).toBe(200);
-    expect(client.query("SELECT jti, expires_at FROM revoked_tokens WHERE jti = ?").get(jti)).toEqual({ jti, expires_at: exp });
+    expect(row().endedAt).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
   });
 
   test("a logged-out token stays rejected after a restart on the same data folder", async () => {

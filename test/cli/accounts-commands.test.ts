@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config";
 import { closeContext, createContext, type AppContext } from "../../src/context";
 import { silentLogger } from "../../src/logger";
 import { runCli, temporaryDir, testEnvironment } from "../helpers";
-import { cli, csvFile, outputLines, rowCounts, userRow, withDatabase } from "./support";
+import { cli, csvFile, outputLines, reportedLines, rowCounts, userRow, withDatabase } from "./support";
 
 describe("accounts add and accounts list", () => {
   const dataDir = temporaryDir();
@@ -228,5 +228,38 @@ mahasiswa,mhs3,mhs-pass-03,N003,,Mahasiswa Tiga,true
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("tidak.ada");
     expect(rowCounts(dataDir)).toEqual(before);
+  });
+});
+
+// decisions §10: one password rule, and one text for it, wherever a password is set.
+describe("the password rule in every command", () => {
+  const rule = "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.";
+  const refused: [string, string][] = [
+    ["7 characters", "1234567"],
+    ["73 bytes", "a".repeat(73)],
+    ["8 spaces", " ".repeat(8)],
+    ["tabs and spaces", "\t \t \t \t \t"],
+  ];
+
+  test.each(refused)("a password of %s is refused by add, import and passwd, and nothing is written", async (_name, password) => {
+    const dataDir = temporaryDir();
+    expect((await cli(dataDir, ["accounts", "add", "--role", "admin", "--username", "ada", "--password", "sandi-awal-1"])).exitCode).toBe(0);
+    const before = rowCounts(dataDir);
+    const stored = userRow(dataDir, "ada");
+
+    const added = await cli(dataDir, ["accounts", "add", "--role", "admin", "--username", "baru", "--password", password]);
+    expect(added.exitCode).not.toBe(0);
+    expect(added.stderr).toContain(rule);
+
+    const imported = await cli(dataDir, ["accounts", "import", csvFile(`role,username,password\nadmin,baru,"${password}"\n`)]);
+    expect(imported.exitCode).not.toBe(0);
+    expect(reportedLines(imported.stderr).get(2)).toEqual([rule]);
+
+    const changed = await cli(dataDir, ["accounts", "passwd", "ada"], { stdin: `${password}\n` });
+    expect(changed.exitCode).not.toBe(0);
+    expect(changed.stderr).toContain(rule);
+
+    expect(rowCounts(dataDir)).toEqual(before);
+    expect(userRow(dataDir, "ada")).toEqual(stored);
   });
 });

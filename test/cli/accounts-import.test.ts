@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { repositoryRoot, temporaryDir } from "../helpers";
-import { cli, csvFile, outputLines, reportedLines, rowCounts, userRow, withDatabase } from "./support";
+import { addSession, cli, csvFile, outputLines, reportedLines, rowCounts, sessionEnded, userRow, withDatabase } from "./support";
 
 const demoFile = join(repositoryRoot, "examples", "demo-accounts.csv");
 const rina = "198001012005012001";
@@ -257,6 +257,8 @@ mahasiswa,m2,mhs-pass-02,N2,,Mhs Dua,true
     const m1 = userRow(dataDir, "m1")!;
     const m2 = userRow(dataDir, "m2")!;
     const dsn = userRow(dataDir, "dsn")!;
+    const m1Session = addSession(dataDir, "m1", "session-m1");
+    const m2Session = addSession(dataDir, "m2", "session-m2");
 
     const result = await cli(dataDir, [
       "accounts",
@@ -282,7 +284,7 @@ dosen,dsn,,,D1,Dosen Baru
     const m1After = userRow(dataDir, "m1")!;
     expect(m1After.Id_User).toBe(m1.Id_User);
     expect(m1After.password_hash).toBe(m1.password_hash);
-    expect(m1After.password_version).toBe(m1.password_version);
+    expect(sessionEnded(dataDir, m1Session)).toBe(false);
     expect(userRow(dataDir, "dsn")!.password_hash).toBe(dsn.password_hash);
 
     const m2After = userRow(dataDir, "m2")!;
@@ -290,8 +292,8 @@ dosen,dsn,,,D1,Dosen Baru
     expect(m2After.password_hash).not.toBe(m2.password_hash);
     expect(await Bun.password.verify("mhs-pass-02-baru", m2After.password_hash)).toBe(true);
     expect(await Bun.password.verify("mhs-pass-02", m2After.password_hash)).toBe(false);
-    // A new password ends the old tokens, as `accounts passwd` does.
-    expect(m2After.password_version).toBeGreaterThan(m2.password_version);
+    // A new password ends the old sessions, as `accounts passwd` does.
+    expect(sessionEnded(dataDir, m2Session)).toBe(true);
   });
 
   test("lecturers are written before students, so a student may name a lecturer further down the file", async () => {

@@ -6,7 +6,7 @@ import { runCli, temporaryDir } from "../helpers";
 export type CliResult = Awaited<ReturnType<typeof runCli>>;
 
 /** Runs the CLI on a given data folder (never the repository's own ./data). */
-export function cli(dataDir: string, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<CliResult> {
+export function cli(dataDir: string, args: string[], options: { env?: Record<string, string>; stdin?: string; umask?: string } = {}): Promise<CliResult> {
   return runCli(["--data", dataDir, ...args], options);
 }
 
@@ -47,7 +47,22 @@ export interface UserRow {
   password_hash: string;
   role: string;
   is_activated: number;
-  password_version: number;
+}
+
+/** A session row for `username`, as a login writes it; returns its id. */
+export function addSession(dataDir: string, username: string, id: string): string {
+  const db = new Database(join(dataDir, "skrining.db"));
+  try {
+    db.query("INSERT INTO sessions (id, Id_User, created_at, expires_at) SELECT ?, Id_User, '2026-01-01T00:00:00.000Z', 4102444800 FROM users WHERE username = ?").run(id, username);
+  } finally {
+    db.close();
+  }
+  return id;
+}
+
+/** Whether a session has ended (logout, or a new password). */
+export function sessionEnded(dataDir: string, id: string): boolean {
+  return withDatabase(dataDir, (db) => db.query<{ ended_at: string | null }, [string]>("SELECT ended_at FROM sessions WHERE id = ?").get(id)!.ended_at !== null);
 }
 
 export function userRow(dataDir: string, username: string): UserRow | null {

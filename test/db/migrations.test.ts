@@ -333,3 +333,37 @@ describe("a failing migration rolls back entirely", () => {
     }
   });
 });
+
+describe("migration 0003 (sessions) on a populated database of the previous version", () => {
+  test("keeps every account and profile, drops the per-token blocklist and the password version, adds sessions", () => {
+    const index = migrations.findIndex((migration) => migration.tag === "0003_sessions");
+    const sqlite = openDatabase(join(temporaryDir("skrining-migration-0003-"), "skrining.db"), migrations.slice(0, index)).$client;
+    try {
+      sqlite.run("INSERT INTO users (Id_User, username, password_hash, role, is_activated, password_version) VALUES (1, 'd1', 'h1', 'dosen', 1, 3), (2, 'm1', 'h2', 'mahasiswa', 0, 0)");
+      sqlite.run("INSERT INTO dosen (NIP, nama_dosen, Id_User) VALUES ('D1', 'Satu', 1)");
+      sqlite.run("INSERT INTO mahasiswa (NIM, Id_User, NIP_doswal) VALUES ('N1', 2, 'D1')");
+      sqlite.run("INSERT INTO revoked_tokens (jti, expires_at) VALUES ('j1', 4102444800)");
+      const kept = (table: string) => sqlite.query(`SELECT * FROM ${table} ORDER BY rowid`).all();
+      const before = { dosen: kept("dosen"), mahasiswa: kept("mahasiswa") };
+
+      expect(applyMigrations(sqlite, migrations.slice(0, index + 1))).toEqual(["0003_sessions"]);
+
+      expect({ dosen: kept("dosen"), mahasiswa: kept("mahasiswa") }).toEqual(before);
+      expect(sqlite.query("SELECT Id_User, username, password_hash, role, is_activated FROM users ORDER BY Id_User").all()).toEqual([
+        { Id_User: 1, username: "d1", password_hash: "h1", role: "dosen", is_activated: 1 },
+        { Id_User: 2, username: "m1", password_hash: "h2", role: "mahasiswa", is_activated: 0 },
+      ]);
+      const tables = sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+      expect(tables).toContain("sessions");
+      expect(tables).not.toContain("revoked_tokens");
+      expect(sqlite.query<{ name: string }, []>("SELECT name FROM pragma_table_info('users')").all().map((row) => row.name)).not.toContain("password_version");
+      // Deleting an account takes its sessions with it.
+      sqlite.run("INSERT INTO sessions (id, Id_User, created_at, expires_at) VALUES ('s1', 1, '2026-01-01T00:00:00.000Z', 4102444800)");
+      sqlite.run("DELETE FROM dosen WHERE NIP = 'D1'");
+      sqlite.run("DELETE FROM users WHERE Id_User = 1");
+      expect(sqlite.query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+    } finally {
+      sqlite.close();
+    }
+  });
+});

@@ -25,15 +25,17 @@ export interface Lecturers {
 
 /**
  * The standard accounts, a lecturer with no advisees (D003), and a `dosen` account without
- * a lecturer profile, which the CSV cannot create: its token is issued directly.
+ * a lecturer profile, which the CSV cannot create: it is inserted with dosen1's password hash.
  */
 export async function lecturerService(extraCsv = ""): Promise<Lecturers> {
   const service = new TestService();
   await service.importAccounts(standardAccounts);
   await service.importAccounts("role,username,password,nip,nama,activated\ndosen,dosen3,dosen-pass-3,D003,Dosen Tiga,true\n");
   if (extraCsv) await service.importAccounts(extraCsv);
-  const inserted = service.context.db.$client.run("INSERT INTO users (username, password_hash, role, is_activated) VALUES ('dosen.tanpa', 'x', 'dosen', 1)");
-  const bare = service.context.auth.findPrincipal(Number(inserted.lastInsertRowid))!;
+  // A lecturer account without a lecturer profile, with dosen1's password.
+  service.context.db.$client.run(
+    "INSERT INTO users (username, password_hash, role, is_activated) SELECT 'dosen.tanpa', password_hash, 'dosen', 1 FROM users WHERE username = 'dosen1'",
+  );
   return {
     service,
     tokens: {
@@ -41,7 +43,7 @@ export async function lecturerService(extraCsv = ""): Promise<Lecturers> {
       dosen1: (await service.login("dosen1", "dosen-pass-1")).access,
       dosen2: (await service.login("dosen2", "dosen-pass-2")).access,
       mhs1: (await service.login("mhs1", "mhs-pass-1")).access,
-      tanpaProfil: await service.context.auth.issueAccessToken(bare),
+      tanpaProfil: (await service.login("dosen.tanpa", "dosen-pass-1")).access,
       tanpaBimbingan: (await service.login("dosen3", "dosen-pass-3")).access,
     },
   };

@@ -17,7 +17,7 @@ export const authController = (auth: AuthService, clientAddress: ClientAddress) 
       response: { 200: LoginResponse, ...errors },
       detail: { summary: "Log in; returns an access and a refresh token" },
     })
-    .post("/refresh", async ({ principal }) => ({ access_token: await auth.issueAccessToken(principal) }), {
+    .post("/refresh", ({ principal, claims }) => auth.refresh(principal, claims), {
       refreshToken: true,
       detail: { summary: "A new access token from a refresh token", security: [{ bearer: [] }] },
     })

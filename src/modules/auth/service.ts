@@ -1,12 +1,14 @@
 import { eq, sql } from "drizzle-orm";
-import { hashPassword, verifyPassword } from "../../accounts/passwords";
+import { breaksPasswordRule, hashPassword, passwordRule, replacePassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
 import { HttpError, badRequest, describeFailure, notFound, unauthorized } from "../../http/errors";
 import type { JsonObject } from "../../http/body";
-import { LoginThrottle } from "./throttle";
+import { SessionStore } from "./sessions";
+import { LoginThrottle, type Attempt } from "./throttle";
+import { StudentWriteLimit } from "../../http/write-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 
 export type Role = "mahasiswa" | "dosen" | "admin";
@@ -17,7 +19,6 @@ export interface Principal {
   username: string;
   role: Role;
   isActivated: boolean;
-  passwordVersion: number;
   createdAt: string;
   nim: string | null;
   nip: string | null;
@@ -34,9 +35,10 @@ export const authMessages = {
   wrongActivationPassword: "Password salah. Periksa kembali.",
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
-  newPasswordTooShort: "Password baru minimal 8 karakter.",
-  newPasswordTooLong: "Password baru maksimal 72 byte.",
 } as const;
+
+/** Longer usernames are refused before any lookup (decisions §10): no account has one. */
+const maxUsernameLength = 150;
 
 const principalColumns = {
   id: users.id,
@@ -44,7 +46,6 @@ const principalColumns = {
   passwordHash: users.passwordHash,
   role: users.role,
   isActivated: users.isActivated,
-  passwordVersion: users.passwordVersion,
   createdAt: users.createdAt,
   nim: mahasiswa.nim,
   nip: dosen.nip,
@@ -59,7 +60,10 @@ export class AuthService {
   /** Tells Elysia's plugin de-duplication apart the guards of two apps in one process. */
   readonly instanceId = crypto.randomUUID();
   readonly tokens: TokenService;
+  private readonly sessions: SessionStore;
   private readonly throttle: LoginThrottle;
+  /** Fair use of student writes (decisions §10), checked by the `studentWrite` route option. */
+  readonly studentWrites: StudentWriteLimit;
   private readonly principalById;
   private readonly principals: ReadCache<number, Principal | undefined>;
   private readonly principalByUsername;
@@ -71,8 +75,10 @@ export class AuthService {
     private readonly db: DatabaseClient,
     private readonly config: Config,
   ) {
-    this.tokens = new TokenService(config, db);
+    this.tokens = new TokenService(config);
+    this.sessions = new SessionStore(db, config.refreshTokenSeconds);
     this.throttle = new LoginThrottle(config.throttle);
+    this.studentWrites = new StudentWriteLimit(config.studentWritesPerMinute);
     const principals = db
       .select(principalColumns)
       .from(users)
@@ -98,45 +104,57 @@ export class AuthService {
     const id = Number(claims.sub);
     const principal = Number.isSafeInteger(id) ? this.findPrincipal(id) : undefined;
     if (!principal) throw unauthorized(tokenErrors.unknownUser);
-    if (principal.passwordVersion !== claims.pv) throw unauthorized(tokenErrors.revoked);
+    if (!this.sessions.isActive(claims.sid, principal.id)) throw unauthorized(tokenErrors.revoked);
     return { claims, principal };
+  }
+
+  /**
+   * Counts the attempt before anything is checked (decisions §10); a username too long to
+   * be anyone's is counted against the address alone and refused before any lookup.
+   */
+  private reserveAttempt(username: string, address: string, refusal: HttpError): Attempt {
+    if (username.length <= maxUsernameLength) return this.throttle.reserve(username, address);
+    this.throttle.reserveAddress(address);
+    throw refusal;
   }
 
   async login(body: JsonObject, address: string) {
     const username = text(body.username).trim();
     const password = text(body.password);
     if (!username || !password.trim()) throw badRequest(authMessages.credentialsRequired);
-    this.throttle.assertAllowed(username, address);
+    const attempt = this.reserveAttempt(username, address, unauthorized(authMessages.badCredentials));
 
     const account = this.principalByUsername.get({ username });
     const check = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash));
-    if (!account || !check.ok) {
-      this.throttle.recordFailure(username, address);
-      throw unauthorized(authMessages.badCredentials);
+    if (!account || !check.ok) throw unauthorized(authMessages.badCredentials);
+    if (!account.isActivated) {
+      attempt.release();
+      throw new HttpError(403, { error: authMessages.notActivated });
     }
-    if (!account.isActivated) throw new HttpError(403, { error: authMessages.notActivated });
 
-    this.throttle.clearUsername(username);
+    attempt.succeed();
     if (check.needsRehash) {
       const passwordHash = await hashPassword(password, this.config.bcryptCost);
       this.db.update(users).set({ passwordHash }).where(eq(users.id, account.id)).run();
     }
+    const sessionId = this.sessions.start(account.id);
     return {
-      access_token: await this.issueAccessToken(account),
-      refresh_token: await this.tokens.issue("refresh", account.id, account.passwordVersion),
+      access_token: await this.issueAccessToken(account, sessionId),
+      refresh_token: await this.tokens.issue("refresh", account.id, sessionId),
       user: serializeUser(account),
     };
   }
 
-  issueAccessToken(principal: Principal): Promise<string> {
+  issueAccessToken(principal: Principal, sessionId: string): Promise<string> {
     const extra: Record<string, string | null> = { role: principal.role };
     if (principal.role === "mahasiswa" && principal.nim !== null) Object.assign(extra, { NIM: principal.nim, nama: principal.nama });
     if (principal.role === "dosen" && principal.nip !== null) Object.assign(extra, { NIP: principal.nip, nama: principal.nama });
-    return this.tokens.issue("access", principal.id, principal.passwordVersion, extra);
+    return this.tokens.issue("access", principal.id, sessionId, extra);
   }
 
+  /** Ends the session of the presented token: its access and refresh tokens stop working. */
   logout(claims: TokenClaims) {
-    this.tokens.revoke(claims);
+    this.sessions.end(claims.sid);
     return { message: "Logout berhasil." };
   }
 
@@ -144,19 +162,17 @@ export class AuthService {
     const username = text(body.username).trim();
     const password = text(body.password);
     if (!username || !password.trim()) throw badRequest(authMessages.credentialsRequired);
-    this.throttle.assertAllowed(username, address);
+    const attempt = this.reserveAttempt(username, address, notFound(authMessages.unknownAccount));
 
     const account = this.principalByUsername.get({ username });
-    if (!account) {
-      this.throttle.recordFailure(username, address);
-      throw notFound(authMessages.unknownAccount);
+    if (!account) throw notFound(authMessages.unknownAccount);
+    if (account.isActivated) {
+      attempt.release();
+      throw badRequest(authMessages.alreadyActivated);
     }
-    if (account.isActivated) throw badRequest(authMessages.alreadyActivated);
     const check = await verifyPassword(password, account.passwordHash);
-    if (!check.ok) {
-      this.throttle.recordFailure(username, address);
-      throw unauthorized(authMessages.wrongActivationPassword);
-    }
+    if (!check.ok) throw unauthorized(authMessages.wrongActivationPassword);
+    attempt.succeed();
     const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : account.passwordHash;
 
     try {
@@ -191,7 +207,6 @@ export class AuthService {
         },
         { behavior: "immediate" },
       );
-      this.throttle.clearUsername(username);
       return { message: "Aktivasi berhasil. Silakan login.", user: summary };
     } catch (error) {
       throw new HttpError(500, { error: `Terjadi kesalahan: ${describeFailure(error)}` });
@@ -202,32 +217,19 @@ export class AuthService {
     const oldPassword = text(body.old_password);
     const newPassword = text(body.new_password);
     if (!oldPassword || !newPassword) throw badRequest(authMessages.passwordsRequired);
-    this.throttle.assertAllowed(principal.username, address);
+    const attempt = this.throttle.reserve(principal.username, address);
     const account = this.principalById.get({ id: principal.id });
-    if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) {
-      this.throttle.recordFailure(principal.username, address);
-      throw unauthorized(authMessages.wrongOldPassword);
-    }
-    const problem = newPasswordProblem(newPassword);
-    if (problem) throw badRequest(problem);
-    await setPassword(this.db, principal.id, newPassword, this.config.bcryptCost);
+    if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) throw unauthorized(authMessages.wrongOldPassword);
+    attempt.release();
+    if (breaksPasswordRule(newPassword)) throw badRequest(passwordRule);
+    await replacePassword(this.db, principal.id, newPassword, this.config.bcryptCost);
     return { message: "Password berhasil diubah. Silakan login kembali." };
   }
-}
 
-export function newPasswordProblem(password: string): string | null {
-  if ([...password].length < 8) return authMessages.newPasswordTooShort;
-  if (Buffer.byteLength(password, "utf8") > 72) return authMessages.newPasswordTooLong;
-  return null;
-}
-
-/** Stores a new password and ends every token issued before it. */
-export async function setPassword(db: DatabaseClient, userId: number, password: string, cost: number): Promise<void> {
-  const passwordHash = await hashPassword(password, cost);
-  db.update(users)
-    .set({ passwordHash, passwordVersion: sql`${users.passwordVersion} + 1` })
-    .where(eq(users.id, userId))
-    .run();
+  /** A new access token for the session of a refresh token. */
+  refresh(principal: Principal, claims: TokenClaims) {
+    return this.issueAccessToken(principal, claims.sid).then((access_token) => ({ access_token }));
+  }
 }
 
 /** The user's serialized form merged with role and the NIM/NIP and name of its profile. */

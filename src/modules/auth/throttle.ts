@@ -1,22 +1,52 @@
 import { HttpError } from "../../http/errors";
 
+export interface ThrottleLimits {
+  perUsername: number;
+  perAddress: number;
+  windowSeconds: number;
+  /** How many usernames and addresses are remembered at most; the least recently counted are forgotten first. */
+  maxKeys: number;
+}
+
+/** An attempt counted before its password is checked; settled once the outcome is known. */
+export interface Attempt {
+  /** The outcome was no failure (a success, or a refusal that is not a wrong guess): uncount it. */
+  release(): void;
+  /** A successful login: uncount it and forget the username's failures (decisions §6). */
+  succeed(): void;
+}
+
 /**
  * Counts failed logins and activations per username and per client address in a sliding
- * window. A campus lab shares one address, hence the higher address limit.
+ * window. An attempt is counted (reserved) before the password is checked, so that a
+ * parallel burst is limited exactly like a sequential one (decisions §10); an outcome that
+ * is not a failure gives its reservation back. A campus lab shares one address, hence
+ * the higher address limit.
  */
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+  // Per key the times of its counted attempts, oldest first. A Map iterates in insertion
+  // order and a key is re-inserted whenever it is counted, so the first keys are the
+  // least recently counted: those are forgotten when the map is full.
+  private readonly attempts = new Map<string, number[]>();
 
-  constructor(private readonly limits: { perUsername: number; perAddress: number; windowSeconds: number }) {}
+  constructor(private readonly limits: ThrottleLimits) {}
 
-  /** Throws 429 while either key is over its limit — even before the password is checked. */
-  assertAllowed(username: string, address: string): void {
+  /** Counts an attempt for the username and the address, or throws 429 while either is at its limit. */
+  reserve(username: string, address: string): Attempt {
+    return this.count([
+      [`user:${username}`, this.limits.perUsername],
+      [`address:${address}`, this.limits.perAddress],
+    ]);
+  }
+
+  /** Counts a failure against the address alone (a username too long to be anyone's, decisions §10). */
+  reserveAddress(address: string): Attempt {
+    return this.count([[`address:${address}`, this.limits.perAddress]]);
+  }
+
+  private count(keys: [string, number][]): Attempt {
     const now = Date.now();
-    const waits = [
-      this.waitSeconds(`user:${username}`, this.limits.perUsername, now),
-      this.waitSeconds(`address:${address}`, this.limits.perAddress, now),
-    ];
-    const wait = Math.max(...waits);
+    const wait = Math.max(...keys.map(([key, limit]) => this.waitSeconds(key, limit, now)));
     if (wait > 0) {
       throw new HttpError(
         429,
@@ -24,38 +54,63 @@ export class LoginThrottle {
         { "retry-after": String(wait) },
       );
     }
+    for (const [key] of keys) this.add(key, now);
+    const uncount = () => {
+      for (const [key] of keys) this.remove(key, now);
+    };
+    return {
+      release: uncount,
+      succeed: () => {
+        uncount();
+        for (const [key] of keys) if (key.startsWith("user:")) this.attempts.delete(key);
+      },
+    };
   }
 
-  recordFailure(username: string, address: string): void {
-    const now = Date.now();
-    if (this.failures.size > 50_000) this.sweep(now);
-    for (const key of [`user:${username}`, `address:${address}`]) {
-      const recent = this.recent(key, now);
-      recent.push(now);
-      this.failures.set(key, recent);
+  private add(key: string, now: number): void {
+    const times = this.recent(key, now);
+    times.push(now);
+    this.attempts.delete(key);
+    if (this.attempts.size >= this.limits.maxKeys) this.makeRoom(now);
+    this.attempts.set(key, times);
+  }
+
+  private remove(key: string, time: number): void {
+    const times = this.attempts.get(key);
+    if (!times) return;
+    const index = times.lastIndexOf(time);
+    if (index >= 0) times.splice(index, 1);
+    if (times.length === 0) this.attempts.delete(key);
+  }
+
+  /** Forgets keys whose attempts have all left the window, then the least recently counted. */
+  private makeRoom(now: number): void {
+    for (const key of [...this.attempts.keys()]) this.recent(key, now);
+    const excess = this.attempts.size - this.limits.maxKeys + 1;
+    if (excess <= 0) return;
+    let removed = 0;
+    for (const key of this.attempts.keys()) {
+      if (removed++ >= excess) break;
+      this.attempts.delete(key);
     }
   }
 
-  clearUsername(username: string): void {
-    this.failures.delete(`user:${username}`);
-  }
-
-  /** Forgets keys whose failures have all left the window, so memory stays bounded. */
-  private sweep(now: number): void {
-    for (const key of [...this.failures.keys()]) this.recent(key, now);
-  }
-
+  /** The key's attempts still inside the window (the stored array, pruned in place). */
   private recent(key: string, now: number): number[] {
+    const times = this.attempts.get(key);
+    if (!times) return [];
     const windowStart = now - this.limits.windowSeconds * 1000;
-    const kept = (this.failures.get(key) ?? []).filter((time) => time > windowStart);
-    if (kept.length === 0) this.failures.delete(key);
-    return kept;
+    let expired = 0;
+    while (expired < times.length && times[expired]! <= windowStart) expired++;
+    if (expired > 0) times.splice(0, expired);
+    if (times.length === 0) this.attempts.delete(key);
+    return times;
   }
 
   private waitSeconds(key: string, limit: number, now: number): number {
-    const recent = this.recent(key, now);
-    if (recent.length < limit) return 0;
-    const oldestCounted = recent[recent.length - limit]!;
+    const times = this.recent(key, now);
+    if (times.length < limit) return 0;
+    const oldestCounted = times[times.length - limit]!;
     return Math.max(1, Math.ceil((oldestCounted + this.limits.windowSeconds * 1000 - now) / 1000));
   }
 }

@@ -1,9 +1,6 @@
 import { jwt } from "@elysiajs/jwt";
-import { lt } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../../config";
-import type { DatabaseClient } from "../../db";
-import { revokedTokens } from "../../db/schema";
 import { unauthorized } from "../../http/errors";
 
 export type TokenType = "access" | "refresh";
@@ -14,8 +11,8 @@ export interface TokenClaims {
   jti: string;
   iat: number;
   exp: number;
-  /** The user's password version when the token was issued. */
-  pv: number;
+  /** The session (one login) the token belongs to; logout and a password change end it. */
+  sid: string;
   role?: string;
   NIM?: string;
   NIP?: string;
@@ -39,43 +36,32 @@ const tolerateAnyAge = 100 * 365 * 24 * 3600;
 // rest of a read; a token seen before is looked up by its whole text, signature included.
 const verifiedCacheSize = 10_000;
 
-/**
- * Signs and checks HS256 tokens and keeps the logout blocklist: a Set in memory for
- * speed, mirrored in the database so that a restart does not revive a revoked token.
- */
+/** Signs and checks HS256 tokens; whether a token's session still runs is the SessionStore's to say. */
 export class TokenService {
   private readonly signer;
-  private readonly revoked = new Set<string>();
   private readonly verified = new Map<string, TokenClaims>();
 
-  constructor(
-    private readonly config: Config,
-    private readonly db: DatabaseClient,
-  ) {
+  constructor(private readonly config: Config) {
     this.signer = jwt({ name: "jwt", secret: config.tokenSecret, alg: "HS256" }).decorator.jwt;
-    const now = Math.floor(Date.now() / 1000);
-    db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now)).run();
-    for (const row of db.select({ jti: revokedTokens.jti }).from(revokedTokens).all()) this.revoked.add(row.jti);
   }
 
-  issue(type: TokenType, sub: number, passwordVersion: number, extraClaims: Record<string, string | null> = {}): Promise<string> {
+  issue(type: TokenType, sub: number, sessionId: string, extraClaims: Record<string, string | null> = {}): Promise<string> {
     const lifetime = type === "access" ? this.config.accessTokenSeconds : this.config.refreshTokenSeconds;
     return this.signer.sign({
       ...extraClaims,
       sub: String(sub),
       type,
-      pv: passwordVersion,
+      sid: sessionId,
       jti: randomUUID(),
       exp: Math.floor(Date.now() / 1000) + lifetime,
     });
   }
 
-  /** Checks signature, expiry, type and the blocklist, answering the texts of decisions §1. */
+  /** Checks signature, expiry and type, answering the texts of decisions §1. */
   async verify(token: string, expectedType: TokenType): Promise<TokenClaims> {
     const payload = this.verified.get(token) ?? (await this.checkSignature(token));
     if (payload.exp <= Date.now() / 1000) throw unauthorized(tokenErrors.expired);
     if (payload.type !== expectedType) throw unauthorized(tokenErrors.wrongType);
-    if (this.revoked.has(payload.jti)) throw unauthorized(tokenErrors.revoked);
     return payload;
   }
 
@@ -86,15 +72,6 @@ export class TokenService {
     this.verified.set(token, payload);
     return payload;
   }
-
-  revoke(claims: TokenClaims): void {
-    this.revoked.add(claims.jti);
-    const now = Math.floor(Date.now() / 1000);
-    this.db.transaction((tx) => {
-      tx.insert(revokedTokens).values({ jti: claims.jti, expiresAt: claims.exp }).onConflictDoNothing().run();
-      tx.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now)).run();
-    });
-  }
 }
 
 function isClaims(payload: Record<string, unknown>): payload is Record<string, unknown> & TokenClaims {
@@ -103,6 +80,6 @@ function isClaims(payload: Record<string, unknown>): payload is Record<string, u
     (payload.type === "access" || payload.type === "refresh") &&
     typeof payload.jti === "string" &&
     typeof payload.exp === "number" &&
-    typeof payload.pv === "number"
+    typeof payload.sid === "string"
   );
 }

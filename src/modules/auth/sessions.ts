@@ -1,0 +1,60 @@
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import type { DatabaseClient } from "../../db";
+import { DatabaseStamp, ReadCache } from "../../db/read-cache";
+import { sessions } from "../../db/schema";
+import { nowIso } from "../../records";
+
+/** A transaction or the database itself: a password change ends sessions inside its own transaction. */
+type Writer = Pick<DatabaseClient, "update">;
+
+/**
+ * Logins as rows of `sessions` (decisions §9). The database is the only truth, so a
+ * logout in one process is seen by every other process on the same data folder and
+ * survives a restart; reads go through a cache that empties on any write.
+ */
+export class SessionStore {
+  private readonly sessionById;
+  private readonly active: ReadCache<string, { userId: number; ended: boolean } | undefined>;
+
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly lifetimeSeconds: number,
+  ) {
+    this.sessionById = db
+      .select({ userId: sessions.userId, endedAt: sessions.endedAt })
+      .from(sessions)
+      .where(eq(sessions.id, sql.placeholder("id")))
+      .prepare();
+    this.active = new ReadCache(new DatabaseStamp(db.$client));
+  }
+
+  /** Starts a session for a login; expired sessions are purged on the way. */
+  start(userId: number): string {
+    const id = randomBytes(16).toString("base64url");
+    const now = Math.floor(Date.now() / 1000);
+    this.db.transaction((tx) => {
+      tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+      tx.insert(sessions).values({ id, userId, createdAt: nowIso(), expiresAt: now + this.lifetimeSeconds }).run();
+    });
+    return id;
+  }
+
+  /** Whether `id` is a session of `userId` that has not ended. */
+  isActive(id: string, userId: number): boolean {
+    const session = this.active.get(id, () => {
+      const row = this.sessionById.get({ id });
+      return row && { userId: row.userId, ended: row.endedAt !== null };
+    });
+    return session !== undefined && session.userId === userId && !session.ended;
+  }
+
+  end(id: string): void {
+    this.db.update(sessions).set({ endedAt: nowIso() }).where(and(eq(sessions.id, id), isNull(sessions.endedAt))).run();
+  }
+}
+
+/** Ends every session of a user (a password change, decisions §9). */
+export function endAllSessions(writer: Writer, userId: number): void {
+  writer.update(sessions).set({ endedAt: nowIso() }).where(and(eq(sessions.userId, userId), isNull(sessions.endedAt))).run();
+}
