@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CliError, openData } from "./common";
 
@@ -15,6 +15,7 @@ export function registerBackupCommand(program: Command): void {
       // commits meanwhile neither block it nor tear the copy.
       db.$client.run("VACUUM INTO ?", [target]);
       db.$client.close();
+      chmodSync(target, 0o600);
       console.log(`Cadangan tersimpan di ${target}`);
     });
 }

@@ -17,6 +17,10 @@ function port(value: string): number {
   return number;
 }
 
+// Everything the program creates (database, WAL, backups, exports) is its owner's alone,
+// whatever umask the shell or service manager set (decisions §9).
+process.umask(0o077);
+
 const program = new Command("skrining")
   .description("Layanan skrining stres dan motivasi mahasiswa")
   .version(packageJson.version, "-V, --version")

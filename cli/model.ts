@@ -126,7 +126,7 @@ export function registerModelCommands(program: Command): void {
         if (modelErrors.some((type) => error instanceof type)) throw new CliError((error as Error).message);
         throw error;
       }
-      if (options.out) writeFileSync(options.out, output);
+      if (options.out) writeFileSync(options.out, output, { mode: 0o600 });
       else process.stdout.write(output);
     });
 }

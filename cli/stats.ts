@@ -1,13 +1,17 @@
 import { type Command, Option } from "commander";
-import { writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { type AdviseeLatest, type LecturerStatistics, StatisticsService } from "../src/modules/dosen/statistics";
 import { CliError, openData } from "./common";
 
 type Cell = string | number | boolean | null;
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes
+ * doubled. A text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+ * a tab or a carriage return) gets a leading `'` (decisions §10); numbers are written as numbers.
+ */
 export function csvField(value: Cell): string {
-  const text = value === null ? "" : String(value);
+  const text = value === null ? "" : typeof value === "string" && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -92,7 +96,8 @@ export function registerStatsCommands(program: Command): void {
         return;
       }
       try {
-        writeFileSync(options.out, text);
+        writeFileSync(options.out, text, { mode: 0o600 });
+        chmodSync(options.out, 0o600);
       } catch (error) {
         throw new CliError(`tidak dapat menulis ${options.out}: ${(error as Error).message}`);
       }

@@ -4,6 +4,7 @@ import type { AppContext } from "./context";
 import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
+import { openApiPage } from "./http/openapi-page";
 import { requestLog } from "./http/request-log";
 import { authController } from "./modules/auth";
 import { catatanController } from "./modules/catatan";
@@ -26,6 +27,9 @@ const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
   let allowedMethods: AllowedMethods = () => [];
   const app = new Elysia()
+    // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
+    // that answer with their own Response (the photo) set their own Cache-Control.
+    .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
     .use(errorHandler(context.logger, (path) => allowedMethods(path)))
     .use(requestLog(context.config.logRequests ? context.logger : null))
     .use(corsPolicy(context.config.corsOrigins))
@@ -39,12 +43,15 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(
       openapi({
         path: "/openapi",
+        // The plugin serves only the document (/openapi/json); its UI loads script from a CDN.
+        provider: null,
         documentation: {
           info: { title: "skrining", version: packageJson.version, description: "Student stress and motivation screening service" },
           components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
         },
       }),
     )
+    .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
     .use(authController(context.auth, clientAddress))
     .use(mahasiswaController(context.auth, context.kuesioner, context.skrining))
     .use(kuesionerController(context.auth, context.questions))

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 
@@ -13,7 +13,11 @@ export interface Config {
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
   bcryptCost: number;
-  throttle: { perUsername: number; perAddress: number; windowSeconds: number };
+  throttle: { perUsername: number; perAddress: number; windowSeconds: number; maxKeys: number };
+  /** Writes one student account may make per minute (a token bucket with a burst of the same size). */
+  studentWritesPerMinute: number;
+  /** The UTF-8 bytes of title and content a student's diary may hold in total. */
+  diaryQuotaBytes: number;
   corsOrigins: string[] | "lan";
   jsonBodyLimitBytes: number;
   photoLimitBytes: number;
@@ -59,12 +63,21 @@ function corsOriginsFrom(environment: Environment): string[] | "lan" {
   return raw.split(",").map((origin) => origin.trim()).filter(Boolean);
 }
 
+/**
+ * The data folder and its subfolders are its owner's alone (decisions §9): created 0700,
+ * and an existing folder is narrowed to 0700, whatever the umask.
+ */
+function privateFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
 /** Creates the data folder layout on first use and reads every setting. */
 export function loadConfig(dataDirOption?: string, environment: Environment = process.env): Config {
   const dataDir = resolveDataDir(dataDirOption, environment);
   const photosDir = join(dataDir, "photos");
   const modelsDir = join(dataDir, "models");
-  for (const dir of [dataDir, photosDir, modelsDir]) mkdirSync(dir, { recursive: true });
+  for (const dir of [dataDir, photosDir, modelsDir]) privateFolder(dir);
   const secretPath = join(dataDir, "secret");
   return {
     dataDir,
@@ -80,7 +93,10 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
       perUsername: integerFrom(environment, "SKRINING_THROTTLE_USERNAME", 10, 1),
       perAddress: integerFrom(environment, "SKRINING_THROTTLE_ADDRESS", 100, 1),
       windowSeconds: integerFrom(environment, "SKRINING_THROTTLE_WINDOW", 15 * 60, 1),
+      maxKeys: integerFrom(environment, "SKRINING_THROTTLE_KEYS", 20_000, 2),
     },
+    studentWritesPerMinute: integerFrom(environment, "SKRINING_STUDENT_WRITES", 30, 1),
+    diaryQuotaBytes: integerFrom(environment, "SKRINING_DIARY_QUOTA", 4 * 1024 * 1024, 1024),
     corsOrigins: corsOriginsFrom(environment),
     jsonBodyLimitBytes: 1024 * 1024,
     photoLimitBytes: integerFrom(environment, "SKRINING_PHOTO_LIMIT", 2 * 1024 * 1024, 1024),

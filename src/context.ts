@@ -48,7 +48,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     profil: new ProfilService(db),
     foto: new FotoService(db, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
     mood: new MoodService(db),
-    diary: new DiaryService(db),
+    diary: new DiaryService(db, config.diaryQuotaBytes),
     dosen: new DosenService(db, new StatisticsService(db)),
   };
 }

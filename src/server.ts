@@ -4,6 +4,7 @@ import { AccountsService } from "./accounts/service";
 import type { Config } from "./config";
 import { closeContext, createContext } from "./context";
 import type { Logger } from "./logger";
+import { routeByPath } from "./http/routing";
 
 export interface ServeOptions {
   host: string;
@@ -50,7 +51,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     port: options.port,
     tls,
     maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
-    fetch: (request) => app.fetch(request),
+    fetch: (request) => app.fetch(routeByPath(request)),
   });
   const scheme = tls ? "https" : "http";
   logger.info(`skrining berjalan (data: ${config.dataDir}). Buka dari jaringan kampus:`);

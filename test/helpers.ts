@@ -10,8 +10,11 @@ import { silentLogger } from "../src/logger";
 
 export const repositoryRoot = join(import.meta.dir, "..");
 
-/** Settings that keep tests fast: the cheapest bcrypt cost and no request log. */
-export const testEnvironment = { SKRINING_BCRYPT_COST: "4", SKRINING_LOG: "off" } as const;
+/**
+ * Settings that keep tests fast: the cheapest bcrypt cost and no request log; a student
+ * write limit that only the tests of the limit itself lower.
+ */
+export const testEnvironment = { SKRINING_BCRYPT_COST: "4", SKRINING_LOG: "off", SKRINING_STUDENT_WRITES: "100000" } as const;
 
 export function temporaryDir(prefix = "skrining-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -102,9 +105,17 @@ mahasiswa,mhs2,mhs-pass-2,N002,,Mahasiswa Dua,Sistem Informasi,2022,SI-B,D002,tr
 mahasiswa,mhs3,mhs-pass-3,N003,,,,,,,false
 `;
 
+/**
+ * The command line of a child process, started through a shell that first sets `umask`
+ * (as a service manager or a login shell would) when one is given.
+ */
+export function withUmask(command: string[], umask: string | undefined): string[] {
+  return umask === undefined ? command : ["sh", "-c", `umask ${umask} && exec "$@"`, "sh", ...command];
+}
+
 /** Runs the CLI as a child process, exactly as the checks and CI do. */
-export async function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
-  const child = Bun.spawn([process.execPath, join(repositoryRoot, "cli", "main.ts"), ...args], {
+export async function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string; umask?: string } = {}) {
+  const child = Bun.spawn(withUmask([process.execPath, join(repositoryRoot, "cli", "main.ts"), ...args], options.umask), {
     cwd: repositoryRoot,
     env: { ...process.env, ...testEnvironment, ...options.env },
     stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),

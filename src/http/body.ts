@@ -30,14 +30,33 @@ export const bodyParser = (options: { jsonLimitBytes: number; multipartLimitByte
     return parseJsonObject(new TextDecoder().decode(bytes));
   });
 
+/** Deeper bodies are refused (decisions §10): storing one as `input_jawaban` would overflow the stack. */
+export const maxBodyDepth = 32;
+
 export function parseJsonObject(text: string): JsonObject {
   if (text === "") return {};
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as JsonObject) : {};
+    value = JSON.parse(text);
   } catch {
     return {};
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  if (depthExceeds(value, maxBodyDepth)) throw new HttpError(400, { error: `Struktur data terlalu dalam (paling banyak ${maxBodyDepth} tingkat).` });
+  return value as JsonObject;
+}
+
+/** Whether objects and arrays nest deeper than `limit`, walked without recursion. */
+function depthExceeds(root: object, limit: number): boolean {
+  const pending: [unknown, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(value as object)) {
+      if (child !== null && typeof child === "object") pending.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function tooLarge(limit: number): HttpError {

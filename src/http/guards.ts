@@ -19,7 +19,8 @@ export const access = {
 /**
  * Route options `access: rule` (an access token whose role fits) and `refreshToken: true`
  * (a refresh token). Both put the caller in the context as `principal`, with the token's
- * `claims`.
+ * `claims`. `studentWrite: true` beside `access` counts the request against the student's
+ * write limit (decisions §10) once the caller is known.
  */
 export const authGuard = (auth: AuthService) =>
   new Elysia({ name: "auth-guard", seed: auth.instanceId }).macro({
@@ -29,6 +30,15 @@ export const authGuard = (auth: AuthService) =>
           const caller = await auth.authenticate(headers.authorization, "access");
           if (rule.roles !== "any" && !rule.roles.includes(caller.principal.role)) throw forbidden(rule.denied);
           return caller;
+        },
+      };
+    },
+    studentWrite(enabled: true) {
+      return {
+        beforeHandle(context) {
+          void enabled;
+          const { principal } = context as unknown as { principal: Principal };
+          if (principal.role === "mahasiswa") auth.studentWrites.take(principal.id);
         },
       };
     },

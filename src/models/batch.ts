@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
-import { PredictionError, parseDecimal, type Cell, type CompiledModel } from "./predict";
+import { parseDecimal } from "../numbers";
+import { PredictionError, type Cell, type CompiledModel } from "./predict";
 
 /**
  * `model predict`: rows of a CSV file (model inputs matched by header name, in any order,

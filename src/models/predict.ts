@@ -1,4 +1,5 @@
 import { ModelFormatError, type CategoryValue, type ClassList, type Estimator, type InputType, type ModelDocument, type Transform, type TreeArrays } from "./format";
+import { parseDecimal } from "../numbers";
 
 /**
  * Prediction exactly as scikit-learn's `predict`: preprocessing in float64, then every
@@ -509,10 +510,3 @@ function startsWithImputer(transform: Transform): boolean {
   return first !== undefined && startsWithImputer(first);
 }
 
-const decimalPattern = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/** A decimal number as text, correctly rounded (JS `Number`), or undefined. */
-export function parseDecimal(text: string): number | undefined {
-  const trimmed = text.trim();
-  return decimalPattern.test(trimmed) ? Number(trimmed) : undefined;
-}

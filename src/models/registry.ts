@@ -123,7 +123,7 @@ export class ModelRegistry {
     const name = `${options.type}-${Date.now()}-${randomBytes(4).toString("hex")}.json`;
     const path = join(this.modelsDir, name);
     const temporary = `${path}.tmp`;
-    writeFileSync(temporary, stringifyModelDocument(document), { flag: "wx" });
+    writeFileSync(temporary, stringifyModelDocument(document), { flag: "wx", mode: 0o600 });
     renameSync(temporary, path);
     try {
       const record = this.db.transaction(

@@ -156,3 +156,46 @@ describe("stats export", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+// decisions §10: a name a spreadsheet would run as a formula is written with a leading
+// apostrophe; numbers stay numbers, negative ones included.
+describe("spreadsheet formulas are neutralised", () => {
+  const hostile = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"];
+  let formulaDir: string;
+
+  beforeAll(async () => {
+    formulaDir = temporaryDir();
+    const db = openDatabase(join(formulaDir, "skrining.db"));
+    try {
+      const rows = hostile.map((_, index) => `mahasiswa,f${index},mhs-pass-${index}x,F0${index},,Nama${index},,,,D001,true`).join("\n");
+      const { accounts, errors } = parseAccountsCsv(standardAccounts + rows + "\n");
+      expect(errors).toEqual([]);
+      await new AccountsService(db, 4).upsert(accounts);
+      hostile.forEach((name, index) => db.$client.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = ?", [name, `F0${index}`]));
+      db.$client.run("UPDATE dosen SET nama_dosen = '=cmd|calc' WHERE NIP = 'D001'");
+      db.$client.run(
+        "INSERT INTO riwayat_skrining (NIM, tanggal_skrining, input_jawaban, tingkat_stres, tingkat_motivasi, saran, score_stress, score_sdi) VALUES ('F00', '2026-10-01T08:00:00.000Z', '{}', 'Tinggi', 'Rendah', 's', 150, -2.25)",
+      );
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  test("lecturer names", async () => {
+    const result = await cli(formulaDir, ["stats", "export", "--nip", "D001"]);
+    expect(result.exitCode).toBe(0);
+    const [, row] = parse(result.stdout, { bom: true }) as string[][];
+    expect(row![1]).toBe("'=cmd|calc");
+  });
+
+  test("student names, with negative numbers left as they are", async () => {
+    const result = await cli(formulaDir, ["stats", "export", "--nip", "D001", "--students"]);
+    expect(result.exitCode).toBe(0);
+    const rows = parse(result.stdout, { bom: true, relax_quotes: true }) as string[][];
+    const byNim = new Map(rows.slice(1).map((row) => [row[0], row]));
+    hostile.forEach((name, index) => expect(byNim.get(`F0${index}`)![1]).toBe(`'${name}`));
+    expect(byNim.get("F00")![6]).toBe("-2.25");
+    // Ordinary names are untouched.
+    expect(byNim.get("N001")![1]).toBe("Mahasiswa Satu");
+  });
+});

@@ -30,13 +30,14 @@ function insertDiary(row: { id?: number; nim: string; date: string; title?: stri
 beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
-  await service.importAccounts("role,username,password,nim,activated\nmahasiswa,mhs4,mhs-pass-4,N004,true\n");
+  await service.importAccounts("role,username,password,nim,nip_doswal,activated\nmahasiswa,mhs4,mhs-pass-4,N004,D001,true\n");
   // A student account without a profile row, which the import cannot create.
   sqlite()
     .query("INSERT INTO users (username, password_hash, role, is_activated) SELECT 'tanpa.profil', password_hash, 'mahasiswa', 1 FROM users WHERE username = 'mhs1'")
     .run();
   tokens.admin = (await service.login("admin", "admin-pass-1")).access;
   tokens.dosen = (await service.login("dosen1", "dosen-pass-1")).access;
+  tokens.otherDosen = (await service.login("dosen2", "dosen-pass-2")).access;
   tokens.mhs1 = (await service.login("mhs1", "mhs-pass-1")).access;
   tokens.mhs2 = (await service.login("mhs2", "mhs-pass-2")).access;
   tokens.mhs4 = (await service.login("mhs4", "mhs-pass-4")).access;
@@ -161,9 +162,13 @@ describe("GET /diary/:nim", () => {
     });
   });
 
-  test("a student with no entries gets an empty list; lecturers and admins read any student", async () => {
+  test("a student with no entries gets an empty list; the advisor and admins read the list, another lecturer does not", async () => {
     expect(await list(tokens.admin!, "N003")).toMatchObject({ status: 200, body: [] });
     expect((await list(tokens.dosen!, "N004")).body).toHaveLength(5);
+    // decisions §9: the advisor scope; an unknown NIM keeps its 404 first.
+    expect(await list(tokens.otherDosen!, "N004")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
+    expect(await list(tokens.dosen!, "N003")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
+    expect(await list(tokens.otherDosen!, "X999")).toMatchObject({ status: 404, body: { error: "Mahasiswa tidak ditemukan." } });
   });
 
   test.each<[string, string, string, number, string]>([

@@ -92,20 +92,30 @@ describe("POST /api/dosen/catatan: success", () => {
 });
 
 describe("GET /api/dosen/catatan/<nim>", () => {
-  test("all notes of the student, newest first (ties by the higher id), for any lecturer", async () => {
+  test("all notes of the student, newest first (ties by the higher id), for the advisor and admins", async () => {
     const tied = "2030-01-01T00:00:00.000Z";
     const first = addNote(lecturers.service, "N002", "D002", "Pertama", tied);
     const second = addNote(lecturers.service, "N002", "D001", "Kedua", tied);
     const older = addNote(lecturers.service, "N002", "D002", "Lama", "2026-01-01T00:00:00.000Z");
-    for (const who of ["dosen1", "dosen2", "admin", "tanpaProfil"] as const) {
+    for (const who of ["dosen2", "admin"] as const) {
       const response = await lecturers.service.request("GET", "/api/dosen/catatan/N002", { token: lecturers.tokens[who] });
       expect(response.status).toBe(200);
       expect(response.body.map((note: { Id_catatan: number }) => note.Id_catatan)).toEqual([second, first, older]);
     }
   });
 
+  // decisions §9: the advisor scope holds here too, after the 404 of an unknown student.
+  test.each([
+    ["another lecturer, though one of the notes is theirs", "dosen1", "N002", 403, texts.notAdvisee],
+    ["a lecturer account without a profile", "tanpaProfil", "N002", 403, texts.notAdvisee],
+    ["a lecturer, for a student without advisor", "dosen1", "N003", 403, texts.notAdvisee],
+    ["a lecturer, for an unknown student", "dosen2", "X404", 404, texts.studentUnknown],
+  ] as const)("%s → %d", async (_name, who, nim, status, error) => {
+    expect(await lecturers.service.request("GET", `/api/dosen/catatan/${nim}`, { token: lecturers.tokens[who] })).toMatchObject({ status, body: { error } });
+  });
+
   test("the serialized keys of a note", async () => {
-    const response = await lecturers.service.request("GET", "/api/dosen/catatan/N001", { token: lecturers.tokens.dosen2 });
+    const response = await lecturers.service.request("GET", "/api/dosen/catatan/N001", { token: lecturers.tokens.dosen1 });
     expect(response.status).toBe(200);
     expect(response.body.length).toBeGreaterThan(0);
     expect(Object.keys(response.body[0]).sort()).toEqual(["Id_catatan", "NIM", "NIP", "isi_catatan", "reply", "status", "tanggal_catat", "tanggal_reply"]);
@@ -113,7 +123,7 @@ describe("GET /api/dosen/catatan/<nim>", () => {
   });
 
   test("a student without notes gets an empty array; an unknown student a 404", async () => {
-    expect(await lecturers.service.request("GET", "/api/dosen/catatan/N003", { token: lecturers.tokens.dosen1 })).toMatchObject({ status: 200, body: [] });
+    expect(await lecturers.service.request("GET", "/api/dosen/catatan/N003", { token: lecturers.tokens.admin })).toMatchObject({ status: 200, body: [] });
     expect(await lecturers.service.request("GET", "/api/dosen/catatan/X404", { token: lecturers.tokens.dosen1 })).toMatchObject({
       status: 404,
       body: { error: texts.studentUnknown },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestService, standardAccounts } from "../helpers";
-import { gifWithComment, jpegWithExif, metadataTexts, pngWithText, webpWithExif } from "../photos/fixtures";
+import { gifWithComment, jpegWithExif, metadataTexts, pngSized, pngWithText, progressiveJpeg, progressiveMetadataTexts, webpWithExif } from "../photos/fixtures";
 
 let service: TestService;
 const tokens: Record<string, string> = {};
@@ -67,6 +67,28 @@ describe("PUT /api/mahasiswa/profil/foto", () => {
     // The replaced file is gone: exactly one photo file remains.
     expect(photoFiles()).toEqual([response.body.foto_profil.slice("photos/".length)]);
     if (previous) expect(existsSync(join(service.dataDir, previous))).toBe(false);
+  });
+
+  test("a progressive JPEG is stored without the metadata between and after its scans", async () => {
+    const response = await uploadFile(progressiveJpeg(), "foto.jpg");
+    expect(response.status).toBe(200);
+    const served = await download("N001");
+    expect(served.status).toBe(200);
+    const bytes: Uint8Array = new Uint8Array(await served.arrayBuffer());
+    expect(progressiveMetadataTexts.filter((text) => latin1(bytes).includes(text))).toEqual([]);
+    expect(bytes).toEqual(progressiveJpeg(false));
+  });
+
+  test("a PNG declaring 100000 × 100000 pixels → 400, nothing written", async () => {
+    const profile = async () => (await service.request("GET", "/api/mahasiswa/profil/data/N002", { token: tokens.mhs2 })).body.foto_profil;
+    const files = photoFiles();
+    expect(await profile()).toBeNull();
+    const response = await uploadFile(pngSized(100_000, 100_000), "foto.png", tokens.mhs2);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: "Ukuran gambar terlalu besar." });
+    expect(photoFiles()).toEqual(files);
+    expect(await profile()).toBeNull();
+    expect(storedPath("N002")).toBeNull();
   });
 
   test.each([
@@ -194,16 +216,18 @@ describe("DELETE /api/mahasiswa/profil/foto/<nim>", () => {
     expect(await service.request("DELETE", "/api/mahasiswa/profil/foto/N002", { token: tokens.mhs2 })).toMatchObject({ status: 200, body: { foto_profil: null } });
   });
 
-  test("checks the role only: a student may name another NIM (as the interface states)", async () => {
-    await uploadFile(jpegWithExif(), "a.jpg", tokens.mhs2);
-    expect((await service.request("DELETE", "/api/mahasiswa/profil/foto/N002", { token: tokens.mhs1 })).status).toBe(200);
-    expect(storedPath("N002")).toBeNull();
+  test("a student deletes only their own photo: another NIM → 403, nothing deleted (decisions §9)", async () => {
+    const path = (await uploadFile(jpegWithExif(), "a.jpg", tokens.mhs2)).body.foto_profil;
+    expect(await service.request("DELETE", "/api/mahasiswa/profil/foto/N002", { token: tokens.mhs1 })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
+    expect(storedPath("N002")).toBe(path);
+    expect(existsSync(join(service.dataDir, path))).toBe(true);
+    expect((await download("N002")).status).toBe(200);
   });
 
   test.each([
     ["an admin", "admin", "N001", 403, "Hanya mahasiswa yang dapat mengakses."],
     ["a lecturer", "dosen1", "N001", 403, "Hanya mahasiswa yang dapat mengakses."],
-    ["an unknown student", "mhs1", "X404", 404, "Mahasiswa tidak ditemukan."],
+    ["a student naming an unknown NIM", "mhs1", "X404", 403, "Akses ditolak."],
   ])("%s → %d", async (_name, who, nim, status, error) => {
     expect(await service.request("DELETE", `/api/mahasiswa/profil/foto/${nim}`, { token: tokens[who] })).toMatchObject({ status, body: { error } });
   });
@@ -214,7 +238,11 @@ describe("orphan sweep at start-up", () => {
     const kept = (await uploadFile(jpegWithExif())).body.foto_profil.slice("photos/".length);
     writeFileSync(join(photosDir(), ".upload-deadbeef"), "half");
     writeFileSync(join(photosDir(), "N001_1_abcd0000.jpg"), "orphan");
+    const referenced = (service.context.db.$client.query("SELECT foto_profil FROM mahasiswa WHERE foto_profil IS NOT NULL").all() as { foto_profil: string }[])
+      .map((row) => row.foto_profil.slice("photos/".length))
+      .sort();
+    expect(referenced).toContain(kept);
     expect(service.context.foto.sweepOrphans()).toBe(2);
-    expect(photoFiles()).toEqual([kept]);
+    expect(photoFiles().sort()).toEqual(referenced);
   });
 });

@@ -18,9 +18,10 @@ const countScreenings = (nim: string) =>
 beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
-  await service.importAccounts("role,username,password,nim\nmahasiswa,mhs4,mhs-pass-4,N004\n");
+  await service.importAccounts("role,username,password,nim,nip_doswal\nmahasiswa,mhs4,mhs-pass-4,N004,D001\n");
   tokens.admin = (await service.login("admin", "admin-pass-1")).access;
   tokens.dosen = (await service.login("dosen1", "dosen-pass-1")).access;
+  tokens.otherDosen = (await service.login("dosen2", "dosen-pass-2")).access;
   tokens.mhs1 = (await service.login("mhs1", "mhs-pass-1")).access;
   tokens.mhs2 = (await service.login("mhs2", "mhs-pass-2")).access;
 });
@@ -61,6 +62,45 @@ describe("questionnaire rules in order", () => {
     expect(countScreenings("N001")).toBe(before);
     const profile = service.context.db.$client.query("SELECT freq_olahraga FROM mahasiswa WHERE NIM = 'N001'").get() as { freq_olahraga: string | null };
     expect(profile.freq_olahraga).toBeNull();
+  });
+
+  // decisions §10: a body nested deeper than 32 levels is refused before any rule, never a 500.
+  const nested = (levels: number) => {
+    let value: unknown = 1;
+    for (let level = 0; level < levels; level++) value = [value];
+    return value;
+  };
+  const tooDeep = { status: 400, body: { error: "Struktur data terlalu dalam (paling banyak 32 tingkat)." } };
+
+  // Too deep for JSON.stringify here as well, so the body is written as text.
+  const deepText = (levels: number) => "[".repeat(levels) + "1" + "]".repeat(levels);
+  test.each([
+    ["an extra key nested 40,000 levels deep", "Catatan", deepText(40_000)],
+    ["an answer nested 40,000 levels deep", "S1", deepText(40_000)],
+    ["an extra key at level 33", "Catatan", deepText(31)],
+  ])("%s answers 400 and writes nothing", async (_name, key, value) => {
+    const before = countScreenings("N003");
+    const answers = JSON.stringify({ ...jawaban(2, 2), [key]: 0 }).replace(`"${key}":0`, `"${key}":${value}`);
+    const response = await service.request("POST", "/api/mahasiswa/kuesioner", {
+      token: tokens.admin!,
+      rawBody: `{"NIM":"N003","jawaban":${answers}}`,
+      headers: { "content-type": "application/json" },
+    });
+    expect(response).toMatchObject(tooDeep);
+    expect(countScreenings("N003")).toBe(before);
+  });
+
+  test("32 levels are allowed, and stored as they came", async () => {
+    // The body is level 1, jawaban 2, Catatan 3: 30 more arrays reach level 32.
+    const response = await submit(tokens.admin!, { NIM: "N003", jawaban: { ...jawaban(2, 2), Catatan: nested(29) } });
+    expect(response.status).toBe(201);
+    const stored = service.context.db.$client.query("SELECT input_jawaban FROM riwayat_skrining WHERE Id_skrining = ?").get(response.body.Id_skrining) as { input_jawaban: string };
+    expect(JSON.parse(stored.input_jawaban).Catatan).toEqual(nested(29));
+  });
+
+  test("answers that are objects or arrays answer 400 with the item's text", async () => {
+    expect(await submit(tokens.admin!, { NIM: "N003", jawaban: jawaban(2, 2, { S5: { value: 3 } }) })).toMatchObject({ status: 400, body: { error: "Jawaban S5 harus bilangan bulat 1-5." } });
+    expect(await submit(tokens.admin!, { NIM: "N003", jawaban: jawaban(2, 2, { M5: [3] }) })).toMatchObject({ status: 400, body: { error: "Jawaban M5 harus bilangan bulat 1-7." } });
   });
 
   test("jawaban that is not an object answers 400", async () => {
@@ -148,6 +188,20 @@ describe("can_submit, hasil and history", () => {
     expect(await service.request("GET", "/api/mahasiswa/can_submit/N002", { token: tokens.mhs1! })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
     expect(await service.request("GET", "/api/mahasiswa/can_submit/X9", { token: tokens.admin! })).toMatchObject({ status: 404, body: { error: "Mahasiswa tidak ditemukan." } });
     expect(await service.request("GET", "/api/mahasiswa/hasil/N004", { token: tokens.dosen! })).toMatchObject({ status: 404, body: { error: "Belum ada data skrining." } });
+  });
+
+  // decisions §9: a lecturer passes the own-nim rule only for their own advisees.
+  const notAdvisee = { status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } };
+  test.each<[string, string, string, object]>([
+    ["can_submit of another lecturer's advisee", "otherDosen", "/api/mahasiswa/can_submit/N001", notAdvisee],
+    ["can_submit of an unknown NIM keeps its 404", "otherDosen", "/api/mahasiswa/can_submit/X9", { status: 404, body: { error: "Mahasiswa tidak ditemukan." } }],
+    ["hasil of another lecturer's advisee", "otherDosen", "/api/mahasiswa/hasil/N001", notAdvisee],
+    ["hasil of a student without advisor", "dosen", "/api/mahasiswa/hasil/N003", notAdvisee],
+    ["hasil of an unknown NIM (the route has no 404 of its own for it)", "dosen", "/api/mahasiswa/hasil/X9", notAdvisee],
+    ["hasil of an own advisee", "dosen", "/api/mahasiswa/hasil/N001", { status: 200 }],
+    ["hasil of anyone for an admin", "admin", "/api/mahasiswa/hasil/N003", { status: 200 }],
+  ])("%s", async (_name, who, path, expected) => {
+    expect(await service.request("GET", path, { token: tokens[who]! })).toMatchObject(expected);
   });
 
   test("can_submit reflects the weekly window", async () => {

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ModelFormatError, parseModelJson, validateModelDocument, type Estimator, type ModelDocument, type Transform } from "../../src/models/format";
-import { CompiledModel, PredictionError, formatClassValue, parseDecimal } from "../../src/models/predict";
+import { CompiledModel, PredictionError, formatClassValue } from "../../src/models/predict";
+import { parseDecimal } from "../../src/numbers";
 import { repositoryRoot } from "../helpers";
 import { constantModel, constantTree } from "./support";
 

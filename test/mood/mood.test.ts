@@ -30,13 +30,14 @@ function insertMood(row: { id?: number; nim: string; date: string; mood_value?: 
 beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
-  await service.importAccounts("role,username,password,nim,activated\nmahasiswa,mhs4,mhs-pass-4,N004,true\n");
+  await service.importAccounts("role,username,password,nim,nip_doswal,activated\nmahasiswa,mhs4,mhs-pass-4,N004,D001,true\n");
   // A student account without a profile row, which the import cannot create.
   sqlite()
     .query("INSERT INTO users (username, password_hash, role, is_activated) SELECT 'tanpa.profil', password_hash, 'mahasiswa', 1 FROM users WHERE username = 'mhs1'")
     .run();
   tokens.admin = (await service.login("admin", "admin-pass-1")).access;
   tokens.dosen = (await service.login("dosen1", "dosen-pass-1")).access;
+  tokens.otherDosen = (await service.login("dosen2", "dosen-pass-2")).access;
   tokens.mhs1 = (await service.login("mhs1", "mhs-pass-1")).access;
   tokens.mhs2 = (await service.login("mhs2", "mhs-pass-2")).access;
   tokens.mhs4 = (await service.login("mhs4", "mhs-pass-4")).access;
@@ -189,9 +190,12 @@ describe("GET /mood/:nim", () => {
     expect(await list(tokens.admin!, "N003")).toMatchObject({ status: 200, body: [] });
   });
 
-  test("lecturers and admins read any student", async () => {
+  test("the student's advisor and admins read the list; another lecturer gets 403, an unknown NIM 404 first", async () => {
     expect((await list(tokens.dosen!, "N004")).body).toHaveLength(3);
     expect((await list(tokens.admin!, "N004")).body).toHaveLength(3);
+    // decisions §9: the advisor scope.
+    expect(await list(tokens.otherDosen!, "N004")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
+    expect(await list(tokens.otherDosen!, "X999")).toMatchObject({ status: 404, body: { error: "Mahasiswa tidak ditemukan." } });
   });
 
   test.each<[string, string, number, string]>([

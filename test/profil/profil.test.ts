@@ -198,7 +198,11 @@ describe("GET /api/mahasiswa/profil/data/<nim>", () => {
     ["own NIM", "mhs1", "N001", 200, undefined],
     ["another student's NIM", "mhs1", "N002", 403, "Akses ditolak."],
     ["a student without a profile", "tanpaprofil", "N001", 403, "Akses ditolak."],
-    ["a lecturer, any NIM", "dosen1", "N002", 200, undefined],
+    ["a lecturer, an own advisee", "dosen1", "N001", 200, undefined],
+    // decisions §9: the advisor scope, after the route's 404 for an unknown student.
+    ["a lecturer, another lecturer's advisee", "dosen1", "N002", 403, "Mahasiswa bukan bimbingan Anda."],
+    ["a lecturer, a student without advisor", "dosen1", "N003", 403, "Mahasiswa bukan bimbingan Anda."],
+    ["a lecturer, unknown NIM", "dosen1", "X404", 404, "Mahasiswa tidak ditemukan."],
     ["an admin, unknown NIM", "admin", "X404", 404, "Mahasiswa tidak ditemukan."],
     ["a student, unknown NIM (the own-nim rule first)", "mhs1", "X404", 403, "Akses ditolak."],
   ])("%s", async (_name, who, nim, status, error) => {

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { catatanKonseling, diaryEntries, moodEntries } from "../../src/db/schema";
 import { TestService, standardAccounts } from "../helpers";
 
-// The interface's Auth column and the own-nim rule as one table: every route, every role,
-// and for student resources the caller's own and another student's.
+// The interface's Auth column, the own-nim rule and the advisor scope of decisions §9 as
+// one table: every route, every role, and for student resources the caller's own and
+// another student's (a lecturer: an advisee's and another lecturer's advisee's).
 
 type Auth = "none" | "any" | "mahasiswa+admin" | "mahasiswa only" | "dosen+admin" | "refresh";
-type Caller = "no token" | "mahasiswa (own)" | "mahasiswa (other)" | "dosen" | "admin";
+type Caller = "no token" | "mahasiswa (own)" | "mahasiswa (other)" | "dosen (advisee)" | "dosen (other)" | "admin";
 
 interface Row {
   method: string;
@@ -14,6 +15,10 @@ interface Row {
   path: string;
   auth: Auth;
   ownNim?: boolean;
+  /** A lecturer may name only their own advisees in `{nim}` (decisions §9). */
+  advisee?: boolean;
+  /** A lecturer may read the note behind `{id}` only when they wrote it (interface, note detail). */
+  authorOnly?: boolean;
   /** The resource behind `{id}`: a student checks ownership (403 with `ownerText`). */
   resource?: "mood" | "diary" | "catatan";
   ownerText?: string;
@@ -30,35 +35,35 @@ const table: Row[] = [
   { method: "GET", path: "/api/auth/me", auth: "any" },
   { method: "POST", path: "/api/auth/password", auth: "any" },
   { method: "GET", path: "/api/kuesioner/questions", auth: "any" },
-  { method: "GET", path: "/api/mahasiswa/can_submit/{nim}", auth: "any", ownNim: true },
+  { method: "GET", path: "/api/mahasiswa/can_submit/{nim}", auth: "any", ownNim: true, advisee: true },
   { method: "POST", path: "/api/mahasiswa/kuesioner", auth: "mahasiswa+admin" },
-  { method: "GET", path: "/api/mahasiswa/hasil/{nim}", auth: "any", ownNim: true },
+  { method: "GET", path: "/api/mahasiswa/hasil/{nim}", auth: "any", ownNim: true, advisee: true },
   { method: "GET", path: "/api/mahasiswa/history", auth: "mahasiswa+admin" },
   { method: "GET", path: "/api/mahasiswa/catatan", auth: "mahasiswa+admin" },
   { method: "GET", path: "/api/mahasiswa/suggestions/detail", auth: "any" },
   { method: "PUT", path: "/api/mahasiswa/profil", auth: "mahasiswa only", deniedText: studentOnly },
   { method: "GET", path: "/api/mahasiswa/profil/status", auth: "mahasiswa only", deniedText: studentOnly },
-  { method: "GET", path: "/api/mahasiswa/profil/data/{nim}", auth: "any", ownNim: true },
+  { method: "GET", path: "/api/mahasiswa/profil/data/{nim}", auth: "any", ownNim: true, advisee: true },
   { method: "POST", path: "/api/mahasiswa/mood", auth: "mahasiswa+admin" },
-  { method: "GET", path: "/api/mahasiswa/mood/{nim}", auth: "any", ownNim: true },
+  { method: "GET", path: "/api/mahasiswa/mood/{nim}", auth: "any", ownNim: true, advisee: true },
   { method: "PUT", path: "/api/mahasiswa/mood/{id}", auth: "mahasiswa+admin", resource: "mood", ownerText: denied },
   { method: "DELETE", path: "/api/mahasiswa/mood/{id}", auth: "mahasiswa+admin", resource: "mood", ownerText: denied },
   { method: "POST", path: "/api/mahasiswa/diary", auth: "mahasiswa+admin" },
-  { method: "GET", path: "/api/mahasiswa/diary/{nim}", auth: "any", ownNim: true },
+  { method: "GET", path: "/api/mahasiswa/diary/{nim}", auth: "any", ownNim: true, advisee: true },
   { method: "PUT", path: "/api/mahasiswa/diary/{id}", auth: "mahasiswa+admin", resource: "diary", ownerText: denied },
   { method: "DELETE", path: "/api/mahasiswa/diary/{id}", auth: "mahasiswa+admin", resource: "diary", ownerText: denied },
   { method: "PUT", path: "/api/mahasiswa/profil/foto", auth: "mahasiswa only", deniedText: studentOnly },
   { method: "GET", path: "/api/mahasiswa/profil/foto/{nim}", auth: "none" },
-  // The interface: DELETE checks the role only, not the NIM.
-  { method: "DELETE", path: "/api/mahasiswa/profil/foto/{nim}", auth: "mahasiswa only", deniedText: studentOnly },
+  // decisions §9 tightens the interface's role-only check: a student deletes only their own photo.
+  { method: "DELETE", path: "/api/mahasiswa/profil/foto/{nim}", auth: "mahasiswa only", deniedText: studentOnly, ownNim: true },
   { method: "POST", path: "/api/mahasiswa/catatan/{id}/reply", auth: "mahasiswa only", deniedText: "Hanya mahasiswa yang dapat membalas catatan.", resource: "catatan", ownerText: "Anda tidak dapat membalas catatan ini." },
   { method: "PUT", path: "/api/mahasiswa/catatan/{id}/reply", auth: "mahasiswa only", deniedText: "Hanya mahasiswa yang dapat mengedit balasan.", resource: "catatan", ownerText: "Anda tidak dapat membalas catatan ini." },
-  { method: "GET", path: "/api/mahasiswa/catatan/detail/{id}", auth: "any", resource: "catatan", ownerText: denied },
+  { method: "GET", path: "/api/mahasiswa/catatan/detail/{id}", auth: "any", resource: "catatan", ownerText: denied, authorOnly: true },
   { method: "GET", path: "/api/dosen/mahasiswa", auth: "dosen+admin" },
-  { method: "GET", path: "/api/dosen/mahasiswa/{nim}", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/mahasiswa/{nim}", auth: "dosen+admin", advisee: true },
   { method: "GET", path: "/api/dosen/statistik", auth: "dosen+admin" },
   { method: "POST", path: "/api/dosen/catatan", auth: "dosen+admin" },
-  { method: "GET", path: "/api/dosen/catatan/{nim}", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/catatan/{nim}", auth: "dosen+admin", advisee: true },
 ];
 
 let service: TestService;
@@ -67,7 +72,7 @@ const tokens: Record<string, string> = {};
 /** The token a caller sends; a student's "own" resources are mhs1's (N001). */
 const tokenOf = (caller: Caller, auth: Auth): string | undefined => {
   if (caller === "no token") return undefined;
-  const user = { "mahasiswa (own)": "mhs1", "mahasiswa (other)": "mhs1", dosen: "dosen1", admin: "admin" }[caller];
+  const user = { "mahasiswa (own)": "mhs1", "mahasiswa (other)": "mhs1", "dosen (advisee)": "dosen1", "dosen (other)": "dosen1", admin: "admin" }[caller];
   return auth === "refresh" ? tokens[`${user}:refresh`] : tokens[user];
 };
 
@@ -104,7 +109,7 @@ afterAll(() => service.close());
 function expected(row: Row, caller: Caller): { status: 401 | 403; error?: string } | "allowed" {
   if (row.auth === "none") return "allowed";
   if (caller === "no token") return { status: 401 };
-  const role = caller.startsWith("mahasiswa") ? "mahasiswa" : caller;
+  const role = caller.startsWith("mahasiswa") ? "mahasiswa" : caller.startsWith("dosen") ? "dosen" : caller;
   const fits =
     row.auth === "any" || row.auth === "refresh" ||
     (row.auth === "mahasiswa+admin" && role !== "dosen") ||
@@ -113,14 +118,17 @@ function expected(row: Row, caller: Caller): { status: 401 | 403; error?: string
   if (!fits) return { status: 403, error: row.deniedText ?? denied };
   if (caller === "mahasiswa (other)" && row.ownNim) return { status: 403, error: denied };
   if (caller === "mahasiswa (other)" && row.resource) return { status: 403, error: row.ownerText };
+  if (caller === "dosen (other)" && row.advisee) return { status: 403, error: "Mahasiswa bukan bimbingan Anda." };
+  if (caller === "dosen (other)" && row.authorOnly) return { status: 403, error: denied };
   return "allowed";
 }
 
-const callers: Caller[] = ["no token", "mahasiswa (other)", "dosen", "admin", "mahasiswa (own)"];
+const callers: Caller[] = ["no token", "mahasiswa (other)", "dosen (advisee)", "dosen (other)", "admin", "mahasiswa (own)"];
 
 describe.each(table.map((row) => [`${row.method} ${row.path}`, row] as const))("%s", (_name, row) => {
   test.each(callers)("%s", async (caller) => {
-    const nim = caller === "mahasiswa (other)" ? "N002" : "N001";
+    // N001 is mhs1's and dosen1's advisee; N002 is another student, advised by dosen2.
+    const nim = caller === "mahasiswa (other)" || caller === "dosen (other)" ? "N002" : "N001";
     const path = row.path.replace("{nim}", nim).replace("{id}", () => String(resourceId(row.resource!, nim)));
     const response = await service.request(row.method, path, { token: tokenOf(caller, row.auth), body: {} });
     const rule = expected(row, caller);

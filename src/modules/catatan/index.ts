@@ -26,12 +26,14 @@ export const catatanController = (auth: AuthService, catatan: CatatanService) =>
     })
     .post("/catatan/:id_catatan/reply", ({ principal, params, body }) => catatan.reply(principal, params.id_catatan, body as JsonObject, "first"), {
       access: access.mahasiswaOnly(catatanMessages.replyOnlyStudents),
+      studentWrite: true,
       body: ReplyBody,
       response: { 200: ReplyResponse, ...errors },
       detail: { summary: "The student's first reply to a note", security: bearer },
     })
     .put("/catatan/:id_catatan/reply", ({ principal, params, body }) => catatan.reply(principal, params.id_catatan, body as JsonObject, "edit"), {
       access: access.mahasiswaOnly(catatanMessages.editOnlyStudents),
+      studentWrite: true,
       body: ReplyBody,
       response: { 200: ReplyResponse, ...errors },
       detail: { summary: "Replace the student's reply to a note", security: bearer },

@@ -19,6 +19,7 @@ export const diaryController = (auth: AuthService, diary: DiaryService) =>
       return entry;
     }, {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       body: DiaryCreateBody,
       response: { 201: DiaryEntry, ...errors },
       detail: { summary: "Write a diary entry", security: bearer },
@@ -30,12 +31,14 @@ export const diaryController = (auth: AuthService, diary: DiaryService) =>
     })
     .put("/diary/:id", ({ principal, params, body }) => diary.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       body: DiaryUpdateBody,
       response: { 200: DiaryEntry, ...errors },
       detail: { summary: "Change a diary entry's title, content or date", security: bearer },
     })
     .delete("/diary/:id", ({ principal, params }) => diary.remove(principal, params.id), {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       response: { 200: MessageResponse, ...errors },
       detail: { summary: "Delete a diary entry", security: bearer },
     });

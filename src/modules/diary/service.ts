@@ -1,9 +1,9 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { diaryEntries, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, notFound } from "../../http/errors";
-import { assertOwnNim } from "../../http/ownership";
+import { StudentAccess, assertOwnNim } from "../../http/ownership";
 import { pathId } from "../../http/params";
 import { bodyStudentNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
 import { nowIso, serializeDiary } from "../../records";
@@ -23,6 +23,7 @@ export const diaryMessages = {
   contentNotText: "content harus berupa teks.",
   contentTooLong: `content paling banyak ${contentMaxCharacters} karakter.`,
   diaryUnknown: "Diary tidak ditemukan.",
+  quotaFull: "Kapasitas jurnal penuh.",
   deleted: "Diary berhasil dihapus.",
 } as const;
 
@@ -46,11 +47,17 @@ function readContent(value: unknown): string {
 /** A student's diary: many entries per date, text kept as written. */
 export class DiaryService {
   private readonly studentExists;
+  private readonly access: StudentAccess;
   private readonly entriesOf;
   private readonly entryById;
+  private readonly storedBytes;
 
-  constructor(private readonly db: DatabaseClient) {
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly quotaBytes: number,
+  ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.access = new StudentAccess(db);
     this.entriesOf = db
       .select()
       .from(diaryEntries)
@@ -58,9 +65,25 @@ export class DiaryService {
       .orderBy(desc(diaryEntries.date), desc(diaryEntries.createdAt), desc(diaryEntries.id))
       .prepare();
     this.entryById = db.select().from(diaryEntries).where(eq(diaryEntries.id, sql.placeholder("id"))).prepare();
+    // The diary's size without one entry (the one being edited; 0 when writing a new one).
+    this.storedBytes = db
+      .select({ bytes: sql<number>`coalesce(sum(octet_length(${diaryEntries.title}) + octet_length(${diaryEntries.content})), 0)` })
+      .from(diaryEntries)
+      .where(and(eq(diaryEntries.nim, sql.placeholder("nim")), ne(diaryEntries.id, sql.placeholder("except"))))
+      .prepare();
   }
 
-  /** The interface's diary rules in order: NIM, required fields, date, text limits, student. */
+  /** decisions §10: a student's diary holds at most the quota of UTF-8 text, title and content together. */
+  private assertFits(nim: string, except: number, title: string, content: string): void {
+    const stored = this.storedBytes.get({ nim, except })?.bytes ?? 0;
+    if (stored + Buffer.byteLength(title, "utf8") + Buffer.byteLength(content, "utf8") > this.quotaBytes) throw badRequest(diaryMessages.quotaFull);
+  }
+
+  /**
+   * The interface's diary rules in order: NIM, required fields, date, text limits, student,
+   * then the quota. The quota check and the insert share an IMMEDIATE transaction, so
+   * parallel writes cannot overfill the diary together.
+   */
   create(principal: Principal, body: JsonObject) {
     const nim = bodyStudentNim(principal, body.nim);
     if (isBlank(body.date) || blankContent(body.content)) throw badRequest(diaryMessages.required);
@@ -69,15 +92,19 @@ export class DiaryService {
     const title = readTitle(body.title);
     const content = readContent(body.content);
     if (nim === null || !this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
-    const now = nowIso();
-    const row = this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get();
-    return serializeDiary(row);
+    return this.db.transaction(
+      (tx) => {
+        this.assertFits(nim, 0, title, content);
+        const now = nowIso();
+        return serializeDiary(tx.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get());
+      },
+      { behavior: "immediate" },
+    );
   }
 
-  /** Own-nim rule first, then the student must exist; newest date first. */
+  /** Own-nim rule, then the student must exist, then the advisor scope; newest date first. */
   list(principal: Principal, nim: string) {
-    assertOwnNim(principal, nim);
-    if (!this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
+    this.access.assertMayRead(principal, nim, notFound(diaryMessages.studentUnknown));
     return this.entriesOf.all({ nim }).map(serializeDiary);
   }
 
@@ -98,6 +125,9 @@ export class DiaryService {
         }
         if (body.title !== undefined) changes.title = readTitle(body.title);
         if (body.content !== undefined) changes.content = readContent(body.content);
+        if (changes.title !== undefined || changes.content !== undefined) {
+          this.assertFits(entry.nim, entry.id, changes.title ?? entry.title, changes.content ?? entry.content);
+        }
         const row = tx.update(diaryEntries).set(changes).where(eq(diaryEntries.id, entry.id)).returning().get();
         return serializeDiary(row!);
       },

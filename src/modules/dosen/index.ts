@@ -40,7 +40,7 @@ export const dosenController = (auth: AuthService, dosen: DosenService) =>
       response: { 201: CatatanCreated, ...errors },
       detail: { summary: "Write a counselling note for an advisee (admin names the author NIP)", security: bearer },
     })
-    .get("/catatan/:nim", ({ params }) => dosen.notes(params.nim), {
+    .get("/catatan/:nim", ({ principal, params }) => dosen.notes(principal, params.nim), {
       access: access.dosenOrAdmin,
       response: { 200: CatatanList, ...errors },
       detail: { summary: "A student's counselling notes, newest first", security: bearer },

@@ -4,6 +4,7 @@ import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { catatanKonseling, dosen, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, forbidden, notFound } from "../../http/errors";
+import { StudentAccess } from "../../http/ownership";
 import { readPagination, totalPages } from "../../http/pagination";
 import { exceedsCharacters } from "../../http/values";
 import { nowIso, serializeCatatan, serializeMahasiswa, serializeSkrining } from "../../records";
@@ -46,6 +47,7 @@ function bodyKey(value: unknown): string {
  */
 export class DosenService {
   private readonly studentByNim;
+  private readonly access: StudentAccess;
   private readonly lecturerExists;
   private readonly screeningsOf;
   private readonly notesOf;
@@ -66,6 +68,7 @@ export class DosenService {
     this.pages = new ReadCache(stamp, 1000);
     this.statistikAnswers = new ReadCache(stamp, 1000);
     this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.access = new StudentAccess(db);
     this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
     this.screeningsOf = db
       .select()
@@ -155,8 +158,8 @@ export class DosenService {
 
   /** One student in full; a lecturer sees only their own advisees, an admin anyone. */
   student(principal: Principal, nim: string) {
+    this.access.assertMayRead(principal, nim, notFound(dosenMessages.studentUnknown));
     const student = this.assertStudent(nim);
-    if (principal.role === "dosen" && (principal.nip === null || student.nipDoswal !== principal.nip)) throw forbidden(dosenMessages.notAdvisee);
     return {
       mahasiswa: serializeMahasiswa(student),
       riwayat: this.screeningsOf.all({ nim }).map((row) => serializeSkrining(row)),
@@ -206,9 +209,9 @@ export class DosenService {
     return { message: "Catatan berhasil disimpan.", id: note.id };
   }
 
-  /** All notes of a student, newest first; any lecturer or admin may read them. */
-  notes(nim: string) {
-    this.assertStudent(nim);
+  /** All notes of a student, newest first; a lecturer reads only their advisees' (decisions §9). */
+  notes(principal: Principal, nim: string) {
+    this.access.assertMayRead(principal, nim, notFound(dosenMessages.studentUnknown));
     return this.notesOf.all({ nim }).map(serializeCatatan);
   }
 }

@@ -16,6 +16,7 @@ export const fotoController = (auth: AuthService, foto: FotoService) =>
     .use(authGuard(auth))
     .put("/profil/foto", ({ principal, body }) => foto.upload(principal, body), {
       access: access.mahasiswaOnly(),
+      studentWrite: true,
       response: { 200: FotoUploadResponse, ...errors },
       detail: { summary: "Upload or replace the student's profile photo (multipart, part `foto`)", security: bearer, requestBody: fotoRequestBody },
     })
@@ -27,10 +28,11 @@ export const fotoController = (auth: AuthService, foto: FotoService) =>
     }, {
       detail: { summary: "The student's profile photo (no token needed)", responses: { 200: { description: "the image bytes" }, 304: { description: "not modified" } } },
     })
-    .delete("/profil/foto/:nim", ({ params }) => foto.remove(params.nim), {
+    .delete("/profil/foto/:nim", ({ principal, params }) => foto.remove(principal, params.nim), {
       access: access.mahasiswaOnly(),
+      studentWrite: true,
       response: { 200: FotoDeleteResponse, ...errors },
-      detail: { summary: "Remove a profile photo (the interface checks the role only)", security: bearer },
+      detail: { summary: "Remove the student's own profile photo", security: bearer },
     });
 
 /** `If-None-Match` holds a list of validators, or `*`; weak ones compare by their value. */

@@ -3,6 +3,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import type { DatabaseClient } from "../../db";
 import { mahasiswa } from "../../db/schema";
 import { HttpError, badRequest, notFound } from "../../http/errors";
+import { assertOwnNim } from "../../http/ownership";
 import type { Logger } from "../../logger";
 import { PhotoFormatError, mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
 import type { PhotoStore } from "../../photos/storage";
@@ -99,8 +100,9 @@ export class FotoService {
     return { path, mediaType: mediaTypeOf(path), etag };
   }
 
-  /** Interface: the role is checked, `<nim>` is not compared with the caller. */
-  remove(nim: string) {
+  /** A student deletes only their own photo (decisions §9 tightens the interface's role-only check). */
+  remove(principal: Principal, nim: string) {
+    assertOwnNim(principal, nim);
     const oldPath = this.db.transaction(
       (tx) => {
         const before = tx.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();

@@ -41,7 +41,7 @@ export class QuestionsService {
     const checked = validateQuestions(value);
     if (!checked.questions) return checked;
     const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(checked.questions, null, 2) + "\n");
+    writeFileSync(temporary, JSON.stringify(checked.questions, null, 2) + "\n", { mode: 0o600 });
     renameSync(temporary, this.path);
     return checked;
   }

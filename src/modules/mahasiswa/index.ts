@@ -34,6 +34,7 @@ export const mahasiswaController = (auth: AuthService, kuesioner: KuesionerServi
       return result;
     }, {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       body: KuesionerBody,
       response: { 201: KuesionerResponse, ...errors, 403: t.Union([WeeklyLimitResponse, ErrorResponse]) },
       detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer },

@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { mahasiswa, riwayatSkrining } from "../../db/schema";
 import { badRequest, notFound } from "../../http/errors";
-import { assertOwnNim } from "../../http/ownership";
+import { StudentAccess } from "../../http/ownership";
 import { readPagination, totalPages } from "../../http/pagination";
 import { serializeSkrining } from "../../records";
 import { suggestionsFor } from "../../screening/suggestions";
@@ -20,6 +20,7 @@ export const mahasiswaMessages = {
 /** Screening reads of the student routes: eligibility, latest result, history, suggestions. */
 export class SkriningService {
   private readonly studentExists;
+  private readonly access: StudentAccess;
   private readonly latestRecord;
   // The result page is what students and the app reload most; kept until the next write.
   private readonly latestAnswers: ReadCache<string, ReturnType<typeof serializeSkrining> | null>;
@@ -29,6 +30,7 @@ export class SkriningService {
     private readonly kuesioner: KuesionerService,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.access = new StudentAccess(db);
     this.latestAnswers = new ReadCache(new DatabaseStamp(db.$client), 5000);
     this.latestRecord = db
       .select()
@@ -44,8 +46,7 @@ export class SkriningService {
   }
 
   canSubmit(principal: Principal, nim: string) {
-    assertOwnNim(principal, nim);
-    this.assertStudent(nim);
+    this.access.assertMayRead(principal, nim, notFound(mahasiswaMessages.studentUnknown));
     const window = weeklyWindow(this.kuesioner.lastSubmissionOf(nim));
     if (!window.blocked) {
       return { can_submit: true, message: "Anda dapat mengisi kuesioner.", last_submission_date: null, days_remaining: 0 };
@@ -59,7 +60,7 @@ export class SkriningService {
   }
 
   latest(principal: Principal, nim: string) {
-    assertOwnNim(principal, nim);
+    this.access.assertMayRead(principal, nim, null);
     const record = this.latestAnswers.get(nim, () => {
       const row = this.latestRecord.get({ nim });
       return row ? serializeSkrining(row, { withAnswers: true }) : null;

@@ -19,6 +19,7 @@ export const moodController = (auth: AuthService, mood: MoodService) =>
       return entry;
     }, {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       body: MoodCreateBody,
       response: { 200: MoodEntry, 201: MoodEntry, ...errors },
       detail: { summary: "Record the day's mood: 201 when new, 200 when the date's entry is replaced", security: bearer },
@@ -30,12 +31,14 @@ export const moodController = (auth: AuthService, mood: MoodService) =>
     })
     .put("/mood/:id", ({ principal, params, body }) => mood.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       body: MoodUpdateBody,
       response: { 200: MoodEntry, ...errors, 409: ErrorResponse },
       detail: { summary: "Change a mood entry's value or date", security: bearer },
     })
     .delete("/mood/:id", ({ principal, params }) => mood.remove(principal, params.id), {
       access: access.mahasiswaOrAdmin,
+      studentWrite: true,
       response: { 200: MessageResponse, ...errors },
       detail: { summary: "Delete a mood entry", security: bearer },
     });

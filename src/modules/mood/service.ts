@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { HttpError, badRequest, notFound } from "../../http/errors";
-import { assertOwnNim } from "../../http/ownership";
+import { StudentAccess, assertOwnNim } from "../../http/ownership";
 import { pathId } from "../../http/params";
 import { bodyStudentNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
 import { nowIso, serializeMood } from "../../records";
@@ -28,12 +28,14 @@ const inMoodRange = (value: number) => value >= 1 && value <= 5;
 /** A student's daily mood: one entry per (nim, date), written by POST as an upsert. */
 export class MoodService {
   private readonly studentExists;
+  private readonly access: StudentAccess;
   private readonly entriesOf;
   private readonly entryById;
   private readonly entryOnDate;
 
   constructor(private readonly db: DatabaseClient) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.access = new StudentAccess(db);
     this.entriesOf = db
       .select()
       .from(moodEntries)
@@ -79,10 +81,9 @@ export class MoodService {
     );
   }
 
-  /** Own-nim rule first, then the student must exist; newest date first. */
+  /** Own-nim rule, then the student must exist, then the advisor scope; newest date first. */
   list(principal: Principal, nim: string) {
-    assertOwnNim(principal, nim);
-    if (!this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
+    this.access.assertMayRead(principal, nim, notFound(moodMessages.studentUnknown));
     return this.entriesOf.all({ nim }).map(serializeMood);
   }
 

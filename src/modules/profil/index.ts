@@ -14,6 +14,7 @@ export const profilController = (auth: AuthService, profil: ProfilService) =>
     .use(authGuard(auth))
     .put("/profil", ({ principal, body }) => profil.update(principal, body as JsonObject), {
       access: access.mahasiswaOnly(),
+      studentWrite: true,
       body: ProfilBody,
       response: { 200: ProfilUpdateResponse, ...errors },
       detail: { summary: "Update the student's own profile fields", security: bearer },

@@ -3,8 +3,9 @@ import type { DatabaseClient } from "../../db";
 import { dosen, jurusan, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, notFound } from "../../http/errors";
-import { assertOwnNim } from "../../http/ownership";
+import { StudentAccess } from "../../http/ownership";
 import { exceedsCharacters, isBlank, readInteger } from "../../http/values";
+import { parseDecimal } from "../../numbers";
 import { serializeMahasiswa } from "../../records";
 import type { Principal } from "../auth/service";
 
@@ -33,15 +34,17 @@ const requiredFields = ["angkatan", "gender", "usia", "freq_olahraga", "durasi_t
  */
 function readNumber(value: unknown): number | null {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string" && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
+  if (typeof value === "string") return parseDecimal(value) ?? null;
   return null;
 }
 
 /** The student's own profile: the editable fields, its completeness and the summary view. */
 export class ProfilService {
   private readonly profileByNim;
+  private readonly access: StudentAccess;
 
   constructor(private readonly db: DatabaseClient) {
+    this.access = new StudentAccess(db);
     this.profileByNim = db
       .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
       .from(mahasiswa)
@@ -102,7 +105,7 @@ export class ProfilService {
   }
 
   data(principal: Principal, nim: string) {
-    assertOwnNim(principal, nim);
+    this.access.assertMayRead(principal, nim, notFound(profilMessages.studentUnknown));
     const found = this.profileByNim.get({ nim });
     if (!found) throw notFound(profilMessages.studentUnknown);
     const { profile, program, namaDosenWali } = found;
