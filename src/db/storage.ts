@@ -1,0 +1,133 @@
+import type { Logger } from "../logger";
+
+/**
+ * What can go wrong with the disk under the service, as a person would act on it:
+ * - `full`: no space left (SQLite `SQLITE_FULL`, `ENOSPC`, a quota);
+ * - `readonly`: the file system or the file refuses writes;
+ * - `busy`: another program holds the database's write lock longer than we wait;
+ * - `damaged`: the database file is corrupt or not a database;
+ * - `io`: the disk reports an input/output error.
+ */
+export type StorageProblem = "full" | "readonly" | "busy" | "damaged" | "io";
+
+/** A failure of the storage rather than of the request: the caller answers 503/507, the CLI one Indonesian line. */
+export class StorageError extends Error {
+  constructor(
+    readonly problem: StorageProblem,
+    override readonly cause: unknown,
+    /** The file concerned, when known (the database that would not open). */
+    readonly file?: string,
+  ) {
+    super(`${storageMessages[problem]} (${describeCause(cause)})`);
+    this.name = "StorageError";
+  }
+}
+
+/** What an admin reads: the problem, the file, the cause and what to do, in one line. */
+export function describeForAdmin(error: StorageError): string {
+  const where = error.file ? ` (${error.file})` : "";
+  return `${adminSummaries[error.problem]}${where}: ${describeCause(error.cause)}. ${remedies[error.problem]}`;
+}
+
+const adminSummaries: Record<StorageProblem, string> = {
+  full: "Disk penuh",
+  readonly: "Penyimpanan hanya-baca atau tanpa izin tulis",
+  busy: "Basis data sedang dikunci program lain",
+  damaged: "Basis data rusak",
+  io: "Kesalahan baca/tulis disk",
+};
+
+const remedies: Record<StorageProblem, string> = {
+  full: "Kosongkan ruang disk; skrining pulih sendiri begitu ada ruang.",
+  readonly: "Periksa izin dan mount folder data; skrining pulih sendiri begitu dapat menulis lagi.",
+  busy: "Tutup program lain yang membuka skrining.db (sqlite3, alat cadangan); skrining pulih sendiri.",
+  damaged: "Hentikan skrining, jalankan 'skrining check --full', lalu pulihkan cadangan terakhir (docs/operations.md).",
+  io: "Periksa disk (dmesg, SMART); bila berlanjut, pindahkan folder data dari cadangan ke disk lain.",
+};
+
+/** What a client is told; each says that the server cannot store data right now. */
+export const storageMessages: Record<StorageProblem, string> = {
+  full: "Penyimpanan server penuh; data tidak dapat disimpan saat ini. Coba lagi nanti.",
+  readonly: "Server tidak dapat menyimpan data saat ini (penyimpanan hanya-baca). Coba lagi nanti.",
+  busy: "Basis data sedang dipakai program lain; data tidak dapat disimpan saat ini. Coba lagi sebentar lagi.",
+  damaged: "Basis data server rusak; data tidak dapat dibaca atau disimpan. Hubungi admin.",
+  io: "Server tidak dapat menyimpan data saat ini (kesalahan disk). Coba lagi nanti.",
+};
+
+// SQLite's primary result codes (extended codes share their prefix: SQLITE_IOERR_WRITE, ...)
+// and the errno names of Node's file system calls.
+const problemsByCode: [prefix: string, problem: StorageProblem][] = [
+  ["SQLITE_FULL", "full"],
+  ["ENOSPC", "full"],
+  ["EDQUOT", "full"],
+  ["EFBIG", "full"],
+  ["SQLITE_READONLY", "readonly"],
+  ["EROFS", "readonly"],
+  ["EACCES", "readonly"],
+  ["EPERM", "readonly"],
+  ["SQLITE_BUSY", "busy"],
+  ["SQLITE_LOCKED", "busy"],
+  ["SQLITE_CORRUPT", "damaged"],
+  ["SQLITE_NOTADB", "damaged"],
+  ["SQLITE_IOERR", "io"],
+  ["SQLITE_CANTOPEN", "io"],
+  ["EIO", "io"],
+];
+
+/** The storage problem behind an error (looking through wrappers such as drizzle's), or null. */
+export function storageProblemOf(error: unknown): StorageProblem | null {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof StorageError) return current.problem;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code !== "string") continue;
+    const found = problemsByCode.find(([prefix]) => code === prefix || code.startsWith(`${prefix}_`));
+    if (found) return found[1];
+  }
+  return null;
+}
+
+/** The error as a StorageError when it is one (naming `file` when it names none yet), else as it was. */
+export function asStorageError(error: unknown, file?: string): unknown {
+  if (error instanceof StorageError) return error.file || !file ? error : new StorageError(error.problem, error.cause, file);
+  const problem = storageProblemOf(error);
+  return problem === null ? error : new StorageError(problem, error, file);
+}
+
+/** Runs `work`; a storage failure it meets is thrown as a StorageError that names `file`. */
+export function naming<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw asStorageError(error, file);
+  }
+}
+
+function describeCause(cause: unknown): string {
+  for (let current = cause, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return `${code}: ${current.message}`;
+  }
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * Logs a storage problem once when it starts (or changes), not once per request, and once
+ * more when a write succeeds again, so the log tells an admin when the fault began and ended.
+ */
+export class StorageHealth {
+  private current: StorageProblem | null = null;
+
+  constructor(private readonly logger: Logger) {}
+
+  failed(error: StorageError): void {
+    if (this.current === error.problem) return;
+    this.current = error.problem;
+    this.logger.error(`${describeForAdmin(error)} Permintaan yang gagal karenanya dijawab 503/507.`);
+  }
+
+  succeeded(): void {
+    if (this.current === null) return;
+    this.logger.info(`Penyimpanan pulih (sebelumnya: ${this.current}); data kembali dapat disimpan.`);
+    this.current = null;
+  }
+}

@@ -1,0 +1,156 @@
+import type { Database } from "bun:sqlite";
+import { StorageError, asStorageError, type StorageHealth } from "./storage";
+
+interface Job {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export interface WriteQueueOptions {
+  /** How long to keep retrying while another program holds the write lock, before answering busy. */
+  busyWaitMilliseconds: number;
+  health?: StorageHealth;
+}
+
+/**
+ * Every write of the service goes through here, one group at a time:
+ *
+ * - Group commit: jobs that arrive in the same turn of the event loop share one IMMEDIATE
+ *   transaction and so one flush to disk (`synchronous=FULL` makes each commit wait for the
+ *   disk, which costs more than the work itself). Each job runs in its own savepoint: a job
+ *   that throws is rolled back alone and its caller gets the error, the others commit.
+ *   Jobs run one after another, so a rule that reads before it writes (the weekly limit)
+ *   sees every earlier job of the group.
+ * - A job's promise settles only after the commit: an answer is never sent for a write that
+ *   is not on disk, and a write that did not reach the disk is never reported as done.
+ *   Whatever the commit does (a full or read-only disk, SQLite rolling the transaction back
+ *   by itself), every job is settled.
+ * - The connection waits for no lock (busy_timeout 0 on the server): while another program
+ *   holds the write lock, the group is retried from timers, so reads keep being answered,
+ *   and after `busyWaitMilliseconds` its jobs fail with a busy StorageError.
+ */
+export class WriteQueue {
+  private queue: Job[] = [];
+  private scheduled = false;
+  private busy = false;
+
+  constructor(
+    private readonly client: Database,
+    private readonly options: WriteQueueOptions,
+  ) {}
+
+  run<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.busy) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.queue.length === 0) return;
+    this.busy = true;
+    try {
+      const began = await this.begin();
+      const jobs = this.queue;
+      this.queue = [];
+      if (began instanceof Error) {
+        this.failAll(jobs, began);
+      } else {
+        this.commitGroup(jobs);
+      }
+    } finally {
+      this.busy = false;
+      if (this.queue.length > 0) this.schedule();
+    }
+  }
+
+  /** BEGIN IMMEDIATE, retried with growing pauses while the lock is held elsewhere; the error when it cannot begin. */
+  private async begin(): Promise<true | Error> {
+    const deadline = Date.now() + this.options.busyWaitMilliseconds;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        this.client.run("BEGIN IMMEDIATE");
+        return true;
+      } catch (error) {
+        const failure = asStorageError(error);
+        const retry = failure instanceof StorageError && failure.problem === "busy" && Date.now() + pause <= deadline;
+        if (!retry) return failure instanceof Error ? failure : new Error(String(failure));
+      }
+      await Bun.sleep(pause);
+    }
+  }
+
+  private commitGroup(jobs: Job[]): void {
+    const outcomes: Outcome[] = [];
+    try {
+      for (const job of jobs) outcomes.push(this.runJob(job));
+      // SQLite rolls a transaction back by itself on some failures (a full disk, an I/O
+      // error): then nothing of the group is left to commit, and the jobs learn why.
+      if (!this.client.inTransaction) {
+        const cause = outcomes.find((outcome) => !outcome.ok && outcome.error instanceof StorageError);
+        throw cause && !cause.ok ? cause.error : transactionLost();
+      }
+      this.client.run("COMMIT");
+    } catch (error) {
+      if (this.client.inTransaction) {
+        try {
+          this.client.run("ROLLBACK");
+        } catch {
+          // The transaction is gone either way; the jobs learn why from the first error.
+        }
+      }
+      this.failAll(jobs, error);
+      return;
+    }
+    // A job refused by a storage problem (the disk filled up during it) says so too.
+    const storageFailure = outcomes.find((outcome) => !outcome.ok && outcome.error instanceof StorageError);
+    if (!storageFailure) this.options.health?.succeeded();
+    jobs.forEach((job, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
+  }
+
+  /** One job in its own savepoint; its own error (a rule it refused by) is its outcome. */
+  private runJob(job: Job): Outcome {
+    if (!this.client.inTransaction) return { ok: false, error: transactionLost() };
+    this.client.run("SAVEPOINT job");
+    try {
+      const value = job.work();
+      this.client.run("RELEASE job");
+      return { ok: true, value };
+    } catch (error) {
+      if (this.client.inTransaction) {
+        this.client.run("ROLLBACK TO job");
+        this.client.run("RELEASE job");
+      }
+      return { ok: false, error: this.classified(error) };
+    }
+  }
+
+  private failAll(jobs: Job[], error: unknown): void {
+    const failure = this.classified(error);
+    for (const job of jobs) job.reject(failure);
+  }
+
+  private classified(error: unknown): unknown {
+    const failure = asStorageError(error);
+    if (failure instanceof StorageError) this.options.health?.failed(failure);
+    return failure;
+  }
+}
+
+const transactionLost = () => new StorageError("io", new Error("SQLite membatalkan transaksi"));
