@@ -27,8 +27,8 @@ export function registerAccountCommands(program: Command): void {
         throw new CliError(`tidak dapat membaca ${file}: ${(error as Error).message}`);
       }
       const { accounts: rows, errors } = parseAccountsCsv(text);
-      const { config, db } = openData(command);
-      const service = new AccountsService(db, config.bcryptCost);
+      const { config, db, writes } = openData(command);
+      const service = new AccountsService(db, writes, config.bcryptCost);
       const problems = [...errors, ...service.findConflicts(rows)].sort((a, b) => a.line - b.line);
       if (problems.length > 0) {
         db.$client.close();
@@ -75,9 +75,9 @@ export function registerAccountCommands(program: Command): void {
       cells.activated = options.activated ? "true" : "false";
       const { account, errors } = validateAccountRow(1, cells);
       if (!account) throw new CliError(errors.join("; "));
-      const { config, db } = openData(command);
+      const { config, db, writes } = openData(command);
       try {
-        const service = new AccountsService(db, config.bcryptCost);
+        const service = new AccountsService(db, writes, config.bcryptCost);
         if (service.list().some((existing) => existing.username === account.username)) throw new CliError(`username ${account.username} sudah ada`);
         const conflicts = service.findConflicts([account]);
         if (conflicts.length > 0) throw new CliError(conflicts.map((conflict) => conflict.message).join("; "));
@@ -94,8 +94,8 @@ export function registerAccountCommands(program: Command): void {
     .addOption(new Option("--role <role>", "hanya peran ini").choices(roles))
     .option("--json", "keluaran JSON")
     .action((options: { role?: (typeof roles)[number]; json?: boolean }, command: Command) => {
-      const { config, db } = openData(command);
-      const list = new AccountsService(db, config.bcryptCost).list(options.role);
+      const { config, db, writes } = openData(command);
+      const list = new AccountsService(db, writes, config.bcryptCost).list(options.role);
       db.$client.close();
       if (options.json) {
         console.log(JSON.stringify(list, null, 2));
@@ -112,9 +112,9 @@ export function registerAccountCommands(program: Command): void {
     .description("mengganti password (dibaca dari stdin); token lama tidak berlaku lagi")
     .action(async (username: string, _options: unknown, command: Command) => {
       const password = (await readStdin()).replace(/\r?\n$/, "");
-      const { config, db } = openData(command);
+      const { config, db, writes } = openData(command);
       try {
-        await new AccountsService(db, config.bcryptCost).changePassword(username, password);
+        await new AccountsService(db, writes, config.bcryptCost).changePassword(username, password);
         console.log(`Password ${username} diganti.`);
       } catch (error) {
         if (error instanceof AccountsError) throw new CliError(error.message);

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { chmodSync, existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { Database } from "bun:sqlite";
+import { chmodSync, existsSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { CliError, openData } from "./common";
 
 export function registerBackupCommand(program: Command): void {
@@ -10,12 +11,29 @@ export function registerBackupCommand(program: Command): void {
     .action((file: string, _options: unknown, command: Command) => {
       const target = resolve(file);
       if (existsSync(target)) throw new CliError(`${target} sudah ada; pilih nama file lain.`);
+      // Written under a temporary name beside the target, checked, then renamed: a backup
+      // that fails half way (a full disk) leaves no file that looks like a backup.
+      const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
       const { db } = openData(command);
-      // VACUUM INTO reads one snapshot inside a read transaction, so writes that the server
-      // commits meanwhile neither block it nor tear the copy.
-      db.$client.run("VACUUM INTO ?", [target]);
-      db.$client.close();
-      chmodSync(target, 0o600);
+      try {
+        // VACUUM INTO reads one snapshot inside a read transaction, so writes that the
+        // server commits meanwhile neither block it nor tear the copy.
+        db.$client.run("VACUUM INTO ?", [temporary]);
+        chmodSync(temporary, 0o600);
+        const copy = new Database(temporary, { readonly: true });
+        try {
+          const verdict = copy.query<{ quick_check: string }, []>("PRAGMA quick_check").get();
+          if (verdict?.quick_check !== "ok") throw new CliError(`salinan tidak utuh (${verdict?.quick_check}); cadangan tidak disimpan.`);
+        } finally {
+          copy.close();
+        }
+        renameSync(temporary, target);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw error;
+      } finally {
+        db.$client.close();
+      }
       console.log(`Cadangan tersimpan di ${target}`);
     });
 }

@@ -3,10 +3,12 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import packageJson from "../package.json";
 import { registerAccountCommands } from "./accounts";
 import { registerBackupCommand } from "./backup";
+import { registerCheckCommand } from "./check";
 import { registerModelCommands } from "./model";
 import { registerQuestionCommands } from "./questions";
 import { registerStatsCommands } from "./stats";
-import { CliError, dataDirOf } from "./common";
+import { dataDirOf } from "./common";
+import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
 import { loadConfig } from "../src/config";
 import { consoleLogger } from "../src/logger";
 import { serve } from "../src/server";
@@ -39,6 +41,7 @@ program
 
 registerAccountCommands(program);
 registerBackupCommand(program);
+registerCheckCommand(program);
 registerModelCommands(program);
 registerQuestionCommands(program);
 registerStatsCommands(program);
@@ -46,7 +49,8 @@ registerStatsCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  const message = error instanceof CliError || error instanceof Error ? error.message : String(error);
+  const failure = asStorageError(error);
+  const message = failure instanceof StorageError ? describeForAdmin(failure) : failure instanceof Error ? failure.message : String(failure);
   console.error(`skrining: ${message}`);
   process.exit(1);
 }

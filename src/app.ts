@@ -30,7 +30,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
     // that answer with their own Response (the photo) set their own Cache-Control.
     .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
-    .use(errorHandler(context.logger, (path) => allowedMethods(path)))
+    .use(errorHandler(context.logger, context.health, (path) => allowedMethods(path)))
     .use(requestLog(context.config.logRequests ? context.logger : null))
     .use(corsPolicy(context.config.corsOrigins))
     .use(

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 
@@ -18,6 +18,8 @@ export interface Config {
   studentWritesPerMinute: number;
   /** The UTF-8 bytes of title and content a student's diary may hold in total. */
   diaryQuotaBytes: number;
+  /** How long the server's writes wait for another program's database lock before answering 503. */
+  busyWaitMilliseconds: number;
   corsOrigins: string[] | "lan";
   jsonBodyLimitBytes: number;
   photoLimitBytes: number;
@@ -72,16 +74,48 @@ function privateFolder(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
+/** A data folder that cannot be used as it is; the message says why and what to do. */
+export class DataFolderError extends Error {}
+
+const databaseFileName = "skrining.db";
+
+/**
+ * What a data folder holds besides its database: the secret, WAL files, photos, models,
+ * the replaceable data files. Listed by name for the message of DataFolderError.
+ */
+function dataBesidesDatabase(dataDir: string): string[] {
+  const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+  const found = entries(dataDir).filter((name) => name === "secret" || name.startsWith(`${databaseFileName}-`) || name.endsWith(".json"));
+  for (const folder of ["photos", "models"]) if (entries(join(dataDir, folder)).length > 0) found.push(`${folder}/`);
+  return found.sort();
+}
+
+/**
+ * A folder that holds data but no database is a wrong `--data` or a restore left half
+ * done: starting a new, empty database there would hand out a new admin password and
+ * treat every photo as an orphan. It is refused instead, before anything is created.
+ */
+function assertDatabaseNotMissing(dataDir: string): void {
+  if (existsSync(join(dataDir, databaseFileName))) return;
+  const found = dataBesidesDatabase(dataDir);
+  if (found.length === 0) return;
+  throw new DataFolderError(
+    `Folder data ${dataDir} berisi data (${found.join(", ")}) tetapi tidak ada ${databaseFileName}. ` +
+      "skrining tidak membuat basis data baru di atasnya: periksa --data, atau pulihkan cadangan (docs/operations.md).",
+  );
+}
+
 /** Creates the data folder layout on first use and reads every setting. */
 export function loadConfig(dataDirOption?: string, environment: Environment = process.env): Config {
   const dataDir = resolveDataDir(dataDirOption, environment);
+  assertDatabaseNotMissing(dataDir);
   const photosDir = join(dataDir, "photos");
   const modelsDir = join(dataDir, "models");
   for (const dir of [dataDir, photosDir, modelsDir]) privateFolder(dir);
   const secretPath = join(dataDir, "secret");
   return {
     dataDir,
-    databasePath: join(dataDir, "skrining.db"),
+    databasePath: join(dataDir, databaseFileName),
     photosDir,
     modelsDir,
     secretPath,
@@ -97,6 +131,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     },
     studentWritesPerMinute: integerFrom(environment, "SKRINING_STUDENT_WRITES", 30, 1),
     diaryQuotaBytes: integerFrom(environment, "SKRINING_DIARY_QUOTA", 4 * 1024 * 1024, 1024),
+    busyWaitMilliseconds: integerFrom(environment, "SKRINING_BUSY_WAIT", 1000, 0),
     corsOrigins: corsOriginsFrom(environment),
     jsonBodyLimitBytes: 1024 * 1024,
     photoLimitBytes: integerFrom(environment, "SKRINING_PHOTO_LIMIT", 2 * 1024 * 1024, 1024),

@@ -1,6 +1,8 @@
 import type { Config } from "./config";
-import { openDatabase, type DatabaseClient } from "./db";
-import { GroupCommit } from "./db/group-commit";
+import { AccountsService } from "./accounts/service";
+import { openDatabase, stopWaitingForLocks, type DatabaseClient } from "./db";
+import { StorageHealth } from "./db/storage";
+import { WriteQueue } from "./db/write-queue";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
 import { AuthService } from "./modules/auth/service";
@@ -21,6 +23,10 @@ export interface AppContext {
   config: Config;
   db: DatabaseClient;
   logger: Logger;
+  /** Every write of the process goes through it (see WriteQueue). */
+  writes: WriteQueue;
+  health: StorageHealth;
+  accounts: AccountsService;
   auth: AuthService;
   kuesioner: KuesionerService;
   skrining: SkriningService;
@@ -35,21 +41,27 @@ export interface AppContext {
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
   const db = openDatabase(config.databasePath);
-  const kuesioner = new KuesionerService(db, new GroupCommit(db.$client), new RegistryClassifier(db, config.dataDir), logger);
+  stopWaitingForLocks(db);
+  const health = new StorageHealth(logger);
+  const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health });
+  const kuesioner = new KuesionerService(db, writes, new RegistryClassifier(db, config.dataDir), logger);
   return {
     config,
     db,
     logger,
-    auth: new AuthService(db, config),
+    writes,
+    health,
+    accounts: new AccountsService(db, writes, config.bcryptCost),
+    auth: new AuthService(db, writes, config),
     kuesioner,
     skrining: new SkriningService(db, kuesioner),
     questions: new QuestionsService(config.dataDir, logger),
-    catatan: new CatatanService(db),
-    profil: new ProfilService(db),
-    foto: new FotoService(db, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
-    mood: new MoodService(db),
-    diary: new DiaryService(db, config.diaryQuotaBytes),
-    dosen: new DosenService(db, new StatisticsService(db)),
+    catatan: new CatatanService(db, writes),
+    profil: new ProfilService(db, writes),
+    foto: new FotoService(db, writes, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
+    mood: new MoodService(db, writes),
+    diary: new DiaryService(db, writes, config.diaryQuotaBytes),
+    dosen: new DosenService(db, writes, new StatisticsService(db)),
   };
 }
 

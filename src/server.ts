@@ -1,8 +1,11 @@
 import { networkInterfaces } from "node:os";
+import { join } from "node:path";
 import { createApp } from "./app";
-import { AccountsService } from "./accounts/service";
 import type { Config } from "./config";
 import { closeContext, createContext } from "./context";
+import { checkDatabase } from "./db";
+import { StorageError, naming } from "./db/storage";
+import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
 
@@ -28,12 +31,21 @@ export function lanUrls(host: string, port: number, scheme: "http" | "https"): s
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
-  const context = createContext(config, logger);
-  const orphans = context.foto.sweepOrphans();
-  if (orphans > 0) logger.info(`${orphans} file foto tanpa pemilik dihapus dari ${config.photosDir}`);
+  // Damage is looked for before anything else reads the data, and reported with the file.
+  const context = naming(config.databasePath, () => createContext(config, logger));
+  const damage = naming(config.databasePath, () => checkDatabase(context.db, false));
+  if (damage.length > 0) {
+    closeContext(context);
+    throw new StorageError("damaged", new Error(damage.slice(0, 3).join("; ")), config.databasePath);
+  }
+  const swept = context.foto.sweepOrphans();
+  if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${config.photosDir}`);
+  if (swept && swept.movedAside > 0) {
+    logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
+  }
   // The first admin's bcrypt hash runs on the thread pool while the app is built; the
   // server listens only once the admin exists.
-  const adminCreation = new AccountsService(context.db, config.bcryptCost).ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
+  const adminCreation = context.accounts.ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
   const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
   const admin = await adminCreation;

@@ -6,7 +6,7 @@ import { parseAccountsCsv } from "../src/accounts/import";
 import { AccountsService } from "../src/accounts/service";
 import { loadConfig } from "../src/config";
 import { closeContext, createContext, type AppContext } from "../src/context";
-import { silentLogger } from "../src/logger";
+import { silentLogger, type Logger } from "../src/logger";
 
 export const repositoryRoot = join(import.meta.dir, "..");
 
@@ -41,9 +41,9 @@ export class TestService {
   readonly app: ReturnType<typeof createApp>;
   address = "198.51.100.7";
 
-  constructor(environment: Record<string, string> = {}) {
+  constructor(environment: Record<string, string> = {}, logger: Logger = silentLogger) {
     this.dataDir = temporaryDir();
-    this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), silentLogger);
+    this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), logger);
     this.app = createApp(this.context, () => this.address);
   }
 
@@ -70,7 +70,7 @@ export class TestService {
   async importAccounts(csv: string): Promise<void> {
     const { accounts, errors } = parseAccountsCsv(csv);
     if (errors.length > 0) throw new Error(JSON.stringify(errors));
-    await new AccountsService(this.context.db, this.context.config.bcryptCost).upsert(accounts);
+    await this.context.accounts.upsert(accounts);
   }
 
   /**

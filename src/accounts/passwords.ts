@@ -3,6 +3,7 @@ import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import type { DatabaseClient } from "../db";
+import type { WriteQueue } from "../db/write-queue";
 import { users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
 
@@ -67,11 +68,11 @@ export function breaksPasswordRule(password: string): boolean {
   return [...password].length < 8 || Buffer.byteLength(password, "utf8") > 72 || password.trim() === "";
 }
 
-/** Stores a new password and ends every session of the user, in one transaction (decisions §9). */
-export async function replacePassword(db: DatabaseClient, userId: number, password: string, cost: number): Promise<void> {
+/** Stores a new password and ends every session of the user, in one write (decisions §9). */
+export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number): Promise<void> {
   const passwordHash = await hashPassword(password, cost);
-  db.transaction((tx) => {
-    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-    endAllSessions(tx, userId);
+  await writes.run(() => {
+    db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    endAllSessions(db, userId);
   });
 }

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { DatabaseClient } from "../db";
+import type { WriteQueue } from "../db/write-queue";
 import { dosen, jurusan, mahasiswa, users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
 import type { Role } from "../modules/auth/service";
@@ -38,6 +39,7 @@ export class AccountsError extends Error {
 export class AccountsService {
   constructor(
     private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
     private readonly bcryptCost: number,
   ) {}
 
@@ -100,65 +102,64 @@ export class AccountsService {
     const order: Record<Role, number> = { admin: 0, dosen: 1, mahasiswa: 2 };
     const ordered = accounts.map((account, index) => ({ account, hash: hashes[index] })).sort((a, b) => order[a.account.role] - order[b.account.role]);
 
-    return this.db.transaction(
-      (tx) => {
-        const result: ImportResult = { created: 0, updated: 0 };
-        const jurusanIds = new Map<string, number>();
-        for (const name of new Set(accounts.flatMap((account) => (account.jurusan ? [account.jurusan] : [])))) {
-          tx.insert(jurusan).values({ nama: name }).onConflictDoNothing().run();
-          jurusanIds.set(name, tx.select({ id: jurusan.id }).from(jurusan).where(eq(jurusan.nama, name)).get()!.id);
-        }
-        // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
-        const existingIds = new Map(tx.select({ id: users.id, username: users.username }).from(users).all().map((row) => [row.username, row.id]));
-        for (const { account, hash } of ordered) {
-          const existingId = existingIds.get(account.username);
-          let userId: number;
-          if (existingId !== undefined) {
-            userId = existingId;
-            const changes: Partial<typeof users.$inferInsert> = {};
-            if (hash !== undefined) {
-              changes.passwordHash = hash;
-              endAllSessions(tx, userId);
-            }
-            if (account.activated !== undefined) changes.isActivated = account.activated;
-            if (Object.keys(changes).length > 0) tx.update(users).set(changes).where(eq(users.id, userId)).run();
-            result.updated++;
-          } else {
-            userId = tx
-              .insert(users)
-              .values({ username: account.username, passwordHash: hash!, role: account.role, isActivated: account.activated ?? false })
-              .returning({ id: users.id })
-              .get().id;
-            result.created++;
+    return this.writes.run(() => {
+      const result: ImportResult = { created: 0, updated: 0 };
+      const jurusanIds = new Map<string, number>();
+      for (const name of new Set(accounts.flatMap((account) => (account.jurusan ? [account.jurusan] : [])))) {
+        this.db.insert(jurusan).values({ nama: name }).onConflictDoNothing().run();
+        jurusanIds.set(name, this.db.select({ id: jurusan.id }).from(jurusan).where(eq(jurusan.nama, name)).get()!.id);
+      }
+      // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
+      const existingIds = new Map(this.db.select({ id: users.id, username: users.username }).from(users).all().map((row) => [row.username, row.id]));
+      for (const { account, hash } of ordered) {
+        const existingId = existingIds.get(account.username);
+        let userId: number;
+        if (existingId !== undefined) {
+          userId = existingId;
+          const changes: Partial<typeof users.$inferInsert> = {};
+          if (hash !== undefined) {
+            changes.passwordHash = hash;
+            endAllSessions(this.db, userId);
           }
-          if (account.role === "dosen") {
-            const nama = account.nama ?? "";
-            tx.insert(dosen)
-              .values({ nip: account.nip!, nama, userId })
-              .onConflictDoUpdate({ target: dosen.nip, set: account.nama === undefined ? { userId } : { nama } })
-              .run();
-          } else if (account.role === "mahasiswa") {
-            const profile = {
-              nama: account.nama,
-              jurusanId: account.jurusan === undefined ? undefined : jurusanIds.get(account.jurusan),
-              angkatan: account.angkatan,
-              kelas: account.kelas,
-              nipDoswal: account.nipDoswal,
-              ipk: account.ipk,
-              usia: account.usia,
-              gender: account.gender,
-            };
-            const given = Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined));
-            tx.insert(mahasiswa)
-              .values({ nim: account.nim!, userId, ...given })
-              .onConflictDoUpdate({ target: mahasiswa.nim, set: Object.keys(given).length > 0 ? given : { userId } })
-              .run();
-          }
+          if (account.activated !== undefined) changes.isActivated = account.activated;
+          if (Object.keys(changes).length > 0) this.db.update(users).set(changes).where(eq(users.id, userId)).run();
+          result.updated++;
+        } else {
+          userId = this.db
+            .insert(users)
+            .values({ username: account.username, passwordHash: hash!, role: account.role, isActivated: account.activated ?? false })
+            .returning({ id: users.id })
+            .get().id;
+          result.created++;
         }
-        return result;
-      },
-      { behavior: "immediate" },
-    );
+        if (account.role === "dosen") {
+          const nama = account.nama ?? "";
+          this.db
+            .insert(dosen)
+            .values({ nip: account.nip!, nama, userId })
+            .onConflictDoUpdate({ target: dosen.nip, set: account.nama === undefined ? { userId } : { nama } })
+            .run();
+        } else if (account.role === "mahasiswa") {
+          const profile = {
+            nama: account.nama,
+            jurusanId: account.jurusan === undefined ? undefined : jurusanIds.get(account.jurusan),
+            angkatan: account.angkatan,
+            kelas: account.kelas,
+            nipDoswal: account.nipDoswal,
+            ipk: account.ipk,
+            usia: account.usia,
+            gender: account.gender,
+          };
+          const given = Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined));
+          this.db
+            .insert(mahasiswa)
+            .values({ nim: account.nim!, userId, ...given })
+            .onConflictDoUpdate({ target: mahasiswa.nim, set: Object.keys(given).length > 0 ? given : { userId } })
+            .run();
+        }
+      }
+      return result;
+    });
   }
 
   private async hashAll(passwords: readonly (string | undefined)[], onHashed: (done: number) => void): Promise<(string | undefined)[]> {
@@ -201,7 +202,7 @@ export class AccountsService {
     if (breaksPasswordRule(password)) throw new AccountsError(passwordRule);
     const user = this.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get();
     if (!user) throw new AccountsError(`akun ${username} tidak ditemukan`);
-    await replacePassword(this.db, user.id, password, this.bcryptCost);
+    await replacePassword(this.db, this.writes, user.id, password, this.bcryptCost);
   }
 
   /**
@@ -213,12 +214,9 @@ export class AccountsService {
     if (hasAdmin) return null;
     const password = givenPassword || randomBytes(12).toString("base64url");
     const passwordHash = await hashPassword(password, this.bcryptCost);
-    const inserted = this.db
-      .insert(users)
-      .values({ username: "admin", passwordHash, role: "admin", isActivated: true })
-      .onConflictDoNothing()
-      .returning({ id: users.id })
-      .get();
+    const inserted = await this.writes.run(() =>
+      this.db.insert(users).values({ username: "admin", passwordHash, role: "admin", isActivated: true }).onConflictDoNothing().returning({ id: users.id }).get(),
+    );
     if (!inserted) throw new AccountsError("belum ada admin, tetapi username admin sudah dipakai akun lain");
     return { username: "admin", password, generated: !givenPassword };
   }

@@ -1,16 +1,22 @@
 import { Elysia } from "elysia";
-import { HttpError } from "./errors";
+import { StorageError, asStorageError, storageMessages, type StorageHealth } from "../db/storage";
 import type { Logger } from "../logger";
+import { HttpError } from "./errors";
+
+/** Seconds a client is told to wait: a lock is released soon, space or a disk takes a person. */
+const retryAfterSeconds = { busy: 2, full: 60, readonly: 60, io: 60, damaged: 300 } as const;
 
 /** Answers to look up, for an unknown path or method, which methods a path does serve. */
 export type AllowedMethods = (path: string) => string[];
 
 /**
- * The single place where errors become responses. Every body is `{"error": ...}`;
- * anything unexpected is logged with its stack and answered with a generic text, so no
- * stack trace or SQL ever reaches a client.
+ * The single place where errors become responses. Every body is `{"error": ...}`; a
+ * failure of the storage (a full, read-only or failing disk, a lock held elsewhere, a
+ * damaged file) answers 507 or 503 with an Indonesian text and `Retry-After`, logged once
+ * by StorageHealth rather than once per request; anything else unexpected is logged with
+ * its stack and answered with a generic text, so no stack trace or SQL ever reaches a client.
  */
-export const errorHandler = (logger: Logger, allowedMethods: AllowedMethods) =>
+export const errorHandler = (logger: Logger, health: StorageHealth, allowedMethods: AllowedMethods) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
     // Elysia wraps what a body parser throws (the 413 of an oversized body) in its ParseError.
     const raised = code === "PARSE" && error.cause instanceof HttpError ? error.cause : error;
@@ -18,6 +24,13 @@ export const errorHandler = (logger: Logger, allowedMethods: AllowedMethods) =>
       set.status = raised.status;
       Object.assign(set.headers, raised.headers);
       return raised.body;
+    }
+    const storage = asStorageError(raised);
+    if (storage instanceof StorageError) {
+      health.failed(storage);
+      set.status = storage.problem === "full" ? 507 : 503;
+      set.headers["retry-after"] = String(retryAfterSeconds[storage.problem]);
+      return { error: storageMessages[storage.problem] };
     }
     switch (code) {
       case "NOT_FOUND": {

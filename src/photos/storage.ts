@@ -1,9 +1,12 @@
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { extensions, type ImageType } from "./image";
 
 const temporaryPrefix = ".upload-";
+
+/** Where photos no profile refers to are moved by the start-up sweep. */
+export const unreferencedFolder = "unreferenced";
 
 /**
  * Profile photo files in the data folder's `photos/`. Names are chosen here (NIM, time,
@@ -28,6 +31,8 @@ export class PhotoStore {
     const name = `${safeNim}_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}.${extensions[type]}`;
     const temporary = join(this.photosDir, `${temporaryPrefix}${randomBytes(8).toString("hex")}`);
     try {
+      // The folder is part of the layout: if it was removed while the service runs, it comes back.
+      mkdirSync(this.photosDir, { recursive: true, mode: 0o700 });
       const file = openSync(temporary, "wx", 0o600);
       try {
         let written = 0;
@@ -59,22 +64,33 @@ export class PhotoStore {
   }
 
   /**
-   * Deletes files no profile refers to: leftovers of a process killed between writing a
-   * photo and committing its path, or between committing and deleting the old file.
+   * Tidies the folder after a crash. Half-written uploads (temporary names, never
+   * referenced) are deleted. A finished photo no profile refers to is usually the leftover
+   * of a process killed between writing it and committing its path, or between committing
+   * and deleting the old file; but it may also be a photo whose database was replaced by an
+   * older copy. Nothing is deleted on a guess: such files are moved to `unreferenced/`,
+   * where an admin can look at them.
    */
-  sweep(referenced: Iterable<string | null>): number {
+  sweep(referenced: Iterable<string | null>): { deleted: number; movedAside: number } {
     const keep = new Set<string>();
     for (const path of referenced) {
       const absolute = path === null ? null : this.locate(path);
       if (absolute) keep.add(basename(absolute));
     }
-    let removed = 0;
+    const result = { deleted: 0, movedAside: 0 };
     for (const entry of readdirSync(this.photosDir, { withFileTypes: true })) {
       if (!entry.isFile() || keep.has(entry.name)) continue;
-      rmSync(join(this.photosDir, entry.name), { force: true });
-      removed++;
+      const path = join(this.photosDir, entry.name);
+      if (entry.name.startsWith(temporaryPrefix)) {
+        rmSync(path, { force: true });
+        result.deleted++;
+      } else {
+        mkdirSync(join(this.photosDir, unreferencedFolder), { recursive: true, mode: 0o700 });
+        renameSync(path, join(this.photosDir, unreferencedFolder, entry.name));
+        result.movedAside++;
+      }
     }
-    return removed;
+    return result;
   }
 
   private syncFolder(): void {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { parseAccountsCsv } from "../../src/accounts/import";
 import { AccountsService } from "../../src/accounts/service";
 import { openDatabase } from "../../src/db";
+import { WriteQueue } from "../../src/db/write-queue";
 import { repositoryRoot, standardAccounts, temporaryDir, testEnvironment } from "../helpers";
 import { cli, outputLines } from "./support";
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
         "dosen,dosen3,dosen-pass-3,,D003,Dosen Tiga,,,,,true\nmahasiswa,mhs11,mhs-pass-11,S01,,Ani,,,,D001,true\nmahasiswa,mhs12,mhs-pass-12,S02,,Budi,,,,D001,true\n",
     );
     expect(errors).toEqual([]);
-    await new AccountsService(db, 4).upsert(accounts);
+    await new AccountsService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), 4).upsert(accounts);
     const sqlite = db.$client;
     sqlite.run("UPDATE dosen SET nama_dosen = ? WHERE NIP = 'D002'", [commaName]);
     sqlite.run("UPDATE dosen SET nama_dosen = ? WHERE NIP = 'D003'", [lecturerName]);
@@ -170,7 +171,7 @@ describe("spreadsheet formulas are neutralised", () => {
       const rows = hostile.map((_, index) => `mahasiswa,f${index},mhs-pass-${index}x,F0${index},,Nama${index},,,,D001,true`).join("\n");
       const { accounts, errors } = parseAccountsCsv(standardAccounts + rows + "\n");
       expect(errors).toEqual([]);
-      await new AccountsService(db, 4).upsert(accounts);
+      await new AccountsService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), 4).upsert(accounts);
       hostile.forEach((name, index) => db.$client.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = ?", [name, `F0${index}`]));
       db.$client.run("UPDATE dosen SET nama_dosen = '=cmd|calc' WHERE NIP = 'D001'");
       db.$client.run(

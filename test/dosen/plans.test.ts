@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db";
+import { WriteQueue } from "../../src/db/write-queue";
 import { applyMigrations } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
 import { DosenService } from "../../src/modules/dosen/service";
@@ -15,7 +16,7 @@ import { temporaryDir } from "../helpers";
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
 const statistics = new StatisticsService(db);
-const dosen = new DosenService(db, statistics);
+const dosen = new DosenService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), statistics);
 
 function plan(prepared: { getQuery(): { sql: string } }): string[] {
   return db.$client

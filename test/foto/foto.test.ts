@@ -233,8 +233,24 @@ describe("DELETE /api/mahasiswa/profil/foto/<nim>", () => {
   });
 });
 
-describe("orphan sweep at start-up", () => {
-  test("removes files no profile refers to and keeps the referenced one", async () => {
+test("an upload after the photos folder was removed recreates it", async () => {
+  const own = new TestService();
+  try {
+    await own.importAccounts(standardAccounts);
+    const token = (await own.login("mhs1", "mhs-pass-1")).access;
+    rmSync(join(own.dataDir, "photos"), { recursive: true, force: true });
+    const form = new FormData();
+    form.append("foto", new File([jpegWithExif()], "a.jpg"));
+    const response = await own.request("PUT", "/api/mahasiswa/profil/foto", { token, rawBody: form });
+    expect(response.status).toBe(200);
+    expect(existsSync(join(own.dataDir, response.body.foto_profil))).toBe(true);
+  } finally {
+    own.close();
+  }
+});
+
+describe("tidying at start-up", () => {
+  test("deletes half-written uploads, moves unreferenced photos aside and keeps the referenced ones", async () => {
     const kept = (await uploadFile(jpegWithExif())).body.foto_profil.slice("photos/".length);
     writeFileSync(join(photosDir(), ".upload-deadbeef"), "half");
     writeFileSync(join(photosDir(), "N001_1_abcd0000.jpg"), "orphan");
@@ -242,7 +258,20 @@ describe("orphan sweep at start-up", () => {
       .map((row) => row.foto_profil.slice("photos/".length))
       .sort();
     expect(referenced).toContain(kept);
-    expect(service.context.foto.sweepOrphans()).toBe(2);
-    expect(photoFiles().sort()).toEqual(referenced);
+    expect(service.context.foto.sweepOrphans()).toEqual({ deleted: 1, movedAside: 1 });
+    expect(photoFiles().filter((name) => name !== "unreferenced")).toEqual(referenced);
+    // Nothing is deleted on a guess: the unreferenced photo is kept where an admin can look.
+    expect(readdirSync(join(photosDir(), "unreferenced"))).toEqual(["N001_1_abcd0000.jpg"]);
+  });
+
+  test("never runs against a database without students (a new or emptied one)", async () => {
+    const empty = new TestService();
+    try {
+      writeFileSync(join(empty.dataDir, "photos", "N001_1_abcd0000.jpg"), "a photo of a database that was replaced");
+      expect(empty.context.foto.sweepOrphans()).toBeNull();
+      expect(readdirSync(join(empty.dataDir, "photos"))).toEqual(["N001_1_abcd0000.jpg"]);
+    } finally {
+      empty.close();
+    }
   });
 });

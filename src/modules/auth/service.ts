@@ -2,6 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
+import { StorageError } from "../../db/storage";
+import type { WriteQueue } from "../../db/write-queue";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
 import { HttpError, badRequest, describeFailure, notFound, unauthorized } from "../../http/errors";
@@ -73,6 +75,7 @@ export class AuthService {
 
   constructor(
     private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
     private readonly config: Config,
   ) {
     this.tokens = new TokenService(config);
@@ -133,11 +136,11 @@ export class AuthService {
     }
 
     attempt.succeed();
-    if (check.needsRehash) {
-      const passwordHash = await hashPassword(password, this.config.bcryptCost);
-      this.db.update(users).set({ passwordHash }).where(eq(users.id, account.id)).run();
-    }
-    const sessionId = this.sessions.start(account.id);
+    const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : null;
+    const sessionId = await this.writes.run(() => {
+      if (passwordHash !== null) this.db.update(users).set({ passwordHash }).where(eq(users.id, account.id)).run();
+      return this.sessions.start(account.id);
+    });
     return {
       access_token: await this.issueAccessToken(account, sessionId),
       refresh_token: await this.tokens.issue("refresh", account.id, sessionId),
@@ -153,8 +156,8 @@ export class AuthService {
   }
 
   /** Ends the session of the presented token: its access and refresh tokens stop working. */
-  logout(claims: TokenClaims) {
-    this.sessions.end(claims.sid);
+  async logout(claims: TokenClaims) {
+    await this.writes.run(() => this.sessions.end(claims.sid));
     return { message: "Logout berhasil." };
   }
 
@@ -176,39 +179,38 @@ export class AuthService {
     const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : account.passwordHash;
 
     try {
-      const summary = this.db.transaction(
-        (tx) => {
-          tx.update(users).set({ isActivated: true, passwordHash }).where(eq(users.id, account.id)).run();
-          const profile =
-            account.role === "mahasiswa"
-              ? tx
-                  .select({
-                    nim: mahasiswa.nim,
-                    nama: mahasiswa.nama,
-                    jurusan: jurusan.nama,
-                    angkatan: mahasiswa.angkatan,
-                    kelas: mahasiswa.kelas,
-                    nipDoswal: mahasiswa.nipDoswal,
-                  })
-                  .from(mahasiswa)
-                  .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
-                  .where(eq(mahasiswa.userId, account.id))
-                  .get()
-              : undefined;
-          return {
-            username: account.username,
-            NIM: profile?.nim ?? null,
-            nama: profile?.nama || account.username,
-            jurusan: profile?.jurusan ?? "",
-            angkatan: profile?.angkatan ?? "",
-            kelas: profile?.kelas ?? "",
-            nip_doswal: profile?.nipDoswal ?? "",
-          };
-        },
-        { behavior: "immediate" },
-      );
+      const summary = await this.writes.run(() => {
+        this.db.update(users).set({ isActivated: true, passwordHash }).where(eq(users.id, account.id)).run();
+        const profile =
+          account.role === "mahasiswa"
+            ? this.db
+                .select({
+                  nim: mahasiswa.nim,
+                  nama: mahasiswa.nama,
+                  jurusan: jurusan.nama,
+                  angkatan: mahasiswa.angkatan,
+                  kelas: mahasiswa.kelas,
+                  nipDoswal: mahasiswa.nipDoswal,
+                })
+                .from(mahasiswa)
+                .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
+                .where(eq(mahasiswa.userId, account.id))
+                .get()
+            : undefined;
+        return {
+          username: account.username,
+          NIM: profile?.nim ?? null,
+          nama: profile?.nama || account.username,
+          jurusan: profile?.jurusan ?? "",
+          angkatan: profile?.angkatan ?? "",
+          kelas: profile?.kelas ?? "",
+          nip_doswal: profile?.nipDoswal ?? "",
+        };
+      });
       return { message: "Aktivasi berhasil. Silakan login.", user: summary };
     } catch (error) {
+      // A storage failure is answered as such (503/507), like on every other route.
+      if (error instanceof StorageError) throw error;
       throw new HttpError(500, { error: `Terjadi kesalahan: ${describeFailure(error)}` });
     }
   }
@@ -222,7 +224,7 @@ export class AuthService {
     if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) throw unauthorized(authMessages.wrongOldPassword);
     attempt.release();
     if (breaksPasswordRule(newPassword)) throw badRequest(passwordRule);
-    await replacePassword(this.db, principal.id, newPassword, this.config.bcryptCost);
+    await replacePassword(this.db, this.writes, principal.id, newPassword, this.config.bcryptCost);
     return { message: "Password berhasil diubah. Silakan login kembali." };
   }
 

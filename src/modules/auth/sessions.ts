@@ -5,13 +5,11 @@ import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { sessions } from "../../db/schema";
 import { nowIso } from "../../records";
 
-/** A transaction or the database itself: a password change ends sessions inside its own transaction. */
-type Writer = Pick<DatabaseClient, "update">;
-
 /**
  * Logins as rows of `sessions` (decisions §9). The database is the only truth, so a
  * logout in one process is seen by every other process on the same data folder and
- * survives a restart; reads go through a cache that empties on any write.
+ * survives a restart; reads go through a cache that empties on any write. The writing
+ * methods run inside a job of the write queue.
  */
 export class SessionStore {
   private readonly sessionById;
@@ -33,10 +31,8 @@ export class SessionStore {
   start(userId: number): string {
     const id = randomBytes(16).toString("base64url");
     const now = Math.floor(Date.now() / 1000);
-    this.db.transaction((tx) => {
-      tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-      tx.insert(sessions).values({ id, userId, createdAt: nowIso(), expiresAt: now + this.lifetimeSeconds }).run();
-    });
+    this.db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+    this.db.insert(sessions).values({ id, userId, createdAt: nowIso(), expiresAt: now + this.lifetimeSeconds }).run();
     return id;
   }
 
@@ -55,6 +51,6 @@ export class SessionStore {
 }
 
 /** Ends every session of a user (a password change, decisions §9). */
-export function endAllSessions(writer: Writer, userId: number): void {
-  writer.update(sessions).set({ endedAt: nowIso() }).where(and(eq(sessions.userId, userId), isNull(sessions.endedAt))).run();
+export function endAllSessions(db: DatabaseClient, userId: number): void {
+  db.update(sessions).set({ endedAt: nowIso() }).where(and(eq(sessions.userId, userId), isNull(sessions.endedAt))).run();
 }

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import type { WriteQueue } from "../../db/write-queue";
 import { catatanKonseling, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, forbidden, notFound } from "../../http/errors";
@@ -40,7 +41,10 @@ export class CatatanService {
   private readonly notesOf;
   private readonly noteById;
 
-  constructor(private readonly db: DatabaseClient) {
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
+  ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.notesOf = prepareNotesOfStudent(db);
     this.noteById = db.select().from(catatanKonseling).where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
@@ -74,29 +78,26 @@ export class CatatanService {
    */
   reply(principal: Principal, rawId: string, body: JsonObject, mode: "first" | "edit") {
     const id = pathId(rawId);
-    return this.db.transaction(
-      (tx) => {
-        const note = id === null ? undefined : tx.select().from(catatanKonseling).where(eq(catatanKonseling.id, id)).get();
-        if (!note) throw notFound(catatanMessages.noteUnknown);
-        if (principal.nim === null || note.nim !== principal.nim) throw forbidden(catatanMessages.notYourNote);
-        if (mode === "first" && note.reply !== "") throw badRequest(catatanMessages.alreadyReplied);
-        if (mode === "edit" && note.reply === "") throw badRequest(catatanMessages.nothingToEdit);
-        const text = typeof body.reply === "string" ? body.reply.trim() : "";
-        if (text === "") throw badRequest(catatanMessages.emptyReply);
-        if (exceedsCharacters(text, replyMaxLength)) throw badRequest(catatanMessages.replyTooLong);
+    return this.writes.run(() => {
+      const note = id === null ? undefined : this.db.select().from(catatanKonseling).where(eq(catatanKonseling.id, id)).get();
+      if (!note) throw notFound(catatanMessages.noteUnknown);
+      if (principal.nim === null || note.nim !== principal.nim) throw forbidden(catatanMessages.notYourNote);
+      if (mode === "first" && note.reply !== "") throw badRequest(catatanMessages.alreadyReplied);
+      if (mode === "edit" && note.reply === "") throw badRequest(catatanMessages.nothingToEdit);
+      const text = typeof body.reply === "string" ? body.reply.trim() : "";
+      if (text === "") throw badRequest(catatanMessages.emptyReply);
+      if (exceedsCharacters(text, replyMaxLength)) throw badRequest(catatanMessages.replyTooLong);
 
-        const updated = tx
-          .update(catatanKonseling)
-          .set({ reply: text, tanggalReply: nowIso() })
-          .where(eq(catatanKonseling.id, note.id))
-          .returning()
-          .get();
-        return {
-          message: mode === "first" ? "Balasan berhasil dikirim." : "Balasan berhasil diperbarui.",
-          data: serializeCatatan(updated!),
-        };
-      },
-      { behavior: "immediate" },
-    );
+      const updated = this.db
+        .update(catatanKonseling)
+        .set({ reply: text, tanggalReply: nowIso() })
+        .where(eq(catatanKonseling.id, note.id))
+        .returning()
+        .get();
+      return {
+        message: mode === "first" ? "Balasan berhasil dikirim." : "Balasan berhasil diperbarui.",
+        data: serializeCatatan(updated!),
+      };
+    });
   }
 }

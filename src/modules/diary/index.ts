@@ -13,8 +13,8 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 export const diaryController = (auth: AuthService, diary: DiaryService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["mahasiswa"] })
     .use(authGuard(auth))
-    .post("/diary", ({ principal, body, set }) => {
-      const entry = diary.create(principal, body as JsonObject);
+    .post("/diary", async ({ principal, body, set }) => {
+      const entry = await diary.create(principal, body as JsonObject);
       set.status = 201;
       return entry;
     }, {

@@ -1,5 +1,6 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import type { WriteQueue } from "../../db/write-queue";
 import { diaryEntries, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, notFound } from "../../http/errors";
@@ -54,6 +55,7 @@ export class DiaryService {
 
   constructor(
     private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
     private readonly quotaBytes: number,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
@@ -92,14 +94,11 @@ export class DiaryService {
     const title = readTitle(body.title);
     const content = readContent(body.content);
     if (nim === null || !this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
-    return this.db.transaction(
-      (tx) => {
-        this.assertFits(nim, 0, title, content);
-        const now = nowIso();
-        return serializeDiary(tx.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get());
-      },
-      { behavior: "immediate" },
-    );
+    return this.writes.run(() => {
+      this.assertFits(nim, 0, title, content);
+      const now = nowIso();
+      return serializeDiary(this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get());
+    });
   }
 
   /** Own-nim rule, then the student must exist, then the advisor scope; newest date first. */
@@ -113,31 +112,30 @@ export class DiaryService {
    * order of the create rules: blank content, date, title, content limits.
    */
   update(principal: Principal, rawId: string, body: JsonObject) {
-    return this.db.transaction(
-      (tx) => {
-        const entry = this.ownEntry(principal, rawId);
-        const changes: Partial<typeof diaryEntries.$inferInsert> = { updatedAt: nowIso() };
-        if (body.content !== undefined && blankContent(body.content)) throw badRequest(diaryMessages.contentEmpty);
-        if (body.date !== undefined) {
-          const date = readCalendarDate(body.date);
-          if (date === null) throw badRequest(diaryMessages.updateDateFormat);
-          changes.date = date;
-        }
-        if (body.title !== undefined) changes.title = readTitle(body.title);
-        if (body.content !== undefined) changes.content = readContent(body.content);
-        if (changes.title !== undefined || changes.content !== undefined) {
-          this.assertFits(entry.nim, entry.id, changes.title ?? entry.title, changes.content ?? entry.content);
-        }
-        const row = tx.update(diaryEntries).set(changes).where(eq(diaryEntries.id, entry.id)).returning().get();
-        return serializeDiary(row!);
-      },
-      { behavior: "immediate" },
-    );
+    return this.writes.run(() => {
+      const entry = this.ownEntry(principal, rawId);
+      const changes: Partial<typeof diaryEntries.$inferInsert> = { updatedAt: nowIso() };
+      if (body.content !== undefined && blankContent(body.content)) throw badRequest(diaryMessages.contentEmpty);
+      if (body.date !== undefined) {
+        const date = readCalendarDate(body.date);
+        if (date === null) throw badRequest(diaryMessages.updateDateFormat);
+        changes.date = date;
+      }
+      if (body.title !== undefined) changes.title = readTitle(body.title);
+      if (body.content !== undefined) changes.content = readContent(body.content);
+      if (changes.title !== undefined || changes.content !== undefined) {
+        this.assertFits(entry.nim, entry.id, changes.title ?? entry.title, changes.content ?? entry.content);
+      }
+      const row = this.db.update(diaryEntries).set(changes).where(eq(diaryEntries.id, entry.id)).returning().get();
+      return serializeDiary(row!);
+    });
   }
 
-  remove(principal: Principal, rawId: string) {
-    const entry = this.ownEntry(principal, rawId);
-    this.db.delete(diaryEntries).where(eq(diaryEntries.id, entry.id)).run();
+  async remove(principal: Principal, rawId: string) {
+    await this.writes.run(() => {
+      const entry = this.ownEntry(principal, rawId);
+      this.db.delete(diaryEntries).where(eq(diaryEntries.id, entry.id)).run();
+    });
     return { message: diaryMessages.deleted };
   }
 

@@ -30,8 +30,8 @@ export const dosenController = (auth: AuthService, dosen: DosenService) =>
       response: { 200: StatistikResponse, ...errors },
       detail: { summary: "Counts by each advisee's latest screening, and a 12-week trend", security: bearer },
     })
-    .post("/catatan", ({ principal, body, set }) => {
-      const created = dosen.createNote(principal, body as JsonObject);
+    .post("/catatan", async ({ principal, body, set }) => {
+      const created = await dosen.createNote(principal, body as JsonObject);
       set.status = 201;
       return created;
     }, {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import type { WriteQueue } from "../../db/write-queue";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { catatanKonseling, dosen, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
@@ -62,6 +63,7 @@ export class DosenService {
 
   constructor(
     private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
     private readonly statistics: StatisticsService,
   ) {
     const stamp = new DatabaseStamp(db.$client);
@@ -183,7 +185,7 @@ export class DosenService {
   }
 
   /** A new note, checks in the documented order; a rejected request writes nothing. */
-  createNote(principal: Principal, body: JsonObject) {
+  async createNote(principal: Principal, body: JsonObject) {
     const adminNip = principal.role === "admin" ? bodyKey(body.NIP) : null;
     if (adminNip === "") throw badRequest(dosenMessages.nipRequired);
     const nim = bodyKey(body.NIM);
@@ -201,11 +203,9 @@ export class DosenService {
       nip = principal.nip;
     }
 
-    const note = this.db
-      .insert(catatanKonseling)
-      .values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null })
-      .returning({ id: catatanKonseling.id })
-      .get();
+    const note = await this.writes.run(() =>
+      this.db.insert(catatanKonseling).values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null }).returning({ id: catatanKonseling.id }).get(),
+    );
     return { message: "Catatan berhasil disimpan.", id: note.id };
   }
 

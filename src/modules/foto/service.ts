@@ -2,6 +2,8 @@ import { eq, isNotNull, sql } from "drizzle-orm";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import type { DatabaseClient } from "../../db";
 import { mahasiswa } from "../../db/schema";
+import { StorageError, asStorageError } from "../../db/storage";
+import type { WriteQueue } from "../../db/write-queue";
 import { HttpError, badRequest, notFound } from "../../http/errors";
 import { assertOwnNim } from "../../http/ownership";
 import type { Logger } from "../../logger";
@@ -36,6 +38,7 @@ export class FotoService {
 
   constructor(
     private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
     private readonly store: PhotoStore,
     private readonly limitBytes: number,
     private readonly logger: Logger,
@@ -67,22 +70,22 @@ export class FotoService {
     try {
       newPath = this.store.write(nim, cleaned, type);
       const committed = newPath;
-      oldPath = this.db.transaction(
-        (tx) => {
-          const before = tx.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
-          if (!before) throw notFound(fotoMessages.studentUnknown);
-          tx.update(mahasiswa).set({ fotoProfil: committed }).where(eq(mahasiswa.nim, nim)).run();
-          return before.foto;
-        },
-        { behavior: "immediate" },
-      );
+      oldPath = await this.writes.run(() => {
+        const before = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
+        if (!before) throw notFound(fotoMessages.studentUnknown);
+        this.db.update(mahasiswa).set({ fotoProfil: committed }).where(eq(mahasiswa.nim, nim)).run();
+        return before.foto;
+      });
     } catch (error) {
-      this.store.remove(newPath);
-      if (error instanceof HttpError) throw error;
+      this.discard(newPath);
+      const failure = asStorageError(error);
+      // A refusal by a rule, and a full or read-only disk, are answered as such (503/507).
+      if (failure instanceof HttpError || failure instanceof StorageError) throw failure;
       this.logger.error(`foto ${nim} gagal disimpan: ${error instanceof Error ? error.message : String(error)}`);
       throw new HttpError(500, { error: fotoMessages.saveFailed });
     }
-    if (oldPath !== newPath) this.store.remove(oldPath);
+    // The new photo is committed: the answer says so even if the old file cannot be removed now.
+    if (oldPath !== newPath) this.discard(oldPath);
     return { message: "Foto profil berhasil diperbarui.", foto_profil: newPath };
   }
 
@@ -101,23 +104,36 @@ export class FotoService {
   }
 
   /** A student deletes only their own photo (decisions §9 tightens the interface's role-only check). */
-  remove(principal: Principal, nim: string) {
+  async remove(principal: Principal, nim: string) {
     assertOwnNim(principal, nim);
-    const oldPath = this.db.transaction(
-      (tx) => {
-        const before = tx.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
-        if (!before) throw notFound(fotoMessages.studentUnknown);
-        if (before.foto !== null) tx.update(mahasiswa).set({ fotoProfil: null }).where(eq(mahasiswa.nim, nim)).run();
-        return before.foto;
-      },
-      { behavior: "immediate" },
-    );
-    this.store.remove(oldPath);
+    const oldPath = await this.writes.run(() => {
+      const before = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
+      if (!before) throw notFound(fotoMessages.studentUnknown);
+      if (before.foto !== null) this.db.update(mahasiswa).set({ fotoProfil: null }).where(eq(mahasiswa.nim, nim)).run();
+      return before.foto;
+    });
+    // The profile no longer has a photo, and the answer says so; a file that cannot be
+    // removed now (a read-only photos folder) is left for the start-up sweep.
+    this.discard(oldPath);
     return { message: "Foto profil berhasil dihapus.", foto_profil: null };
   }
 
-  /** Removes photo files no profile refers to (see PhotoStore.sweep); run at start-up. */
-  sweepOrphans(): number {
+  /** Removes a stored file if it can; a failure is logged, never reported as the request's. */
+  private discard(storedPath: string | null): void {
+    try {
+      this.store.remove(storedPath);
+    } catch (error) {
+      this.logger.error(`file foto ${storedPath} tidak dapat dihapus dan tertinggal: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * Tidies the photos folder at start-up (see PhotoStore.sweep), but never against a
+   * database without students: a new or emptied database refers to no photo at all, and
+   * every photo would look like an orphan. Null when nothing was looked at.
+   */
+  sweepOrphans(): { deleted: number; movedAside: number } | null {
+    if (!this.db.select({ nim: mahasiswa.nim }).from(mahasiswa).limit(1).get()) return null;
     const referenced = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(isNotNull(mahasiswa.fotoProfil)).all();
     return this.store.sweep(referenced.map((row) => row.foto));
   }

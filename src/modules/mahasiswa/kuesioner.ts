@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import type { GroupCommit } from "../../db/group-commit";
+import type { WriteQueue } from "../../db/write-queue";
 import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { HttpError, badRequest, notFound } from "../../http/errors";
 import type { JsonObject } from "../../http/body";
@@ -62,7 +62,7 @@ export class KuesionerService {
 
   constructor(
     db: DatabaseClient,
-    private readonly writes: GroupCommit,
+    private readonly writes: WriteQueue,
     private readonly classifier: Classifier,
     private readonly logger: Logger,
   ) {
@@ -106,7 +106,7 @@ export class KuesionerService {
     return this.latestSubmission.get({ nim })?.tanggal;
   }
 
-  /** Settles once the record is committed to disk together with its group (see GroupCommit). */
+  /** Settles once the record is committed to disk together with its group (see WriteQueue). */
   async submit(principal: Principal, body: JsonObject) {
     const nim = this.resolveNim(principal, body);
     return this.writes.run(() => {

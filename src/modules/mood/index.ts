@@ -13,8 +13,8 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 export const moodController = (auth: AuthService, mood: MoodService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["mahasiswa"] })
     .use(authGuard(auth))
-    .post("/mood", ({ principal, body, set }) => {
-      const { created, entry } = mood.record(principal, body as JsonObject);
+    .post("/mood", async ({ principal, body, set }) => {
+      const { created, entry } = await mood.record(principal, body as JsonObject);
       set.status = created ? 201 : 200;
       return entry;
     }, {

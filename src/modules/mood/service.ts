@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import type { WriteQueue } from "../../db/write-queue";
 import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { HttpError, badRequest, notFound } from "../../http/errors";
@@ -33,7 +34,10 @@ export class MoodService {
   private readonly entryById;
   private readonly entryOnDate;
 
-  constructor(private readonly db: DatabaseClient) {
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
+  ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.access = new StudentAccess(db);
     this.entriesOf = db
@@ -64,21 +68,18 @@ export class MoodService {
     const date = readCalendarDate(body.date);
     if (date === null) throw badRequest(moodMessages.dateFormat);
 
-    return this.db.transaction(
-      (tx) => {
-        if (nim === null || !this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
-        const created = this.entryOnDate.get({ nim, date }) === undefined;
-        const now = nowIso();
-        const row = tx
-          .insert(moodEntries)
-          .values({ nim, date, moodValue, createdAt: now, updatedAt: now })
-          .onConflictDoUpdate({ target: [moodEntries.nim, moodEntries.date], set: { moodValue, updatedAt: now } })
-          .returning()
-          .get();
-        return { created, entry: serializeMood(row) };
-      },
-      { behavior: "immediate" },
-    );
+    return this.writes.run(() => {
+      if (nim === null || !this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
+      const created = this.entryOnDate.get({ nim, date }) === undefined;
+      const now = nowIso();
+      const row = this.db
+        .insert(moodEntries)
+        .values({ nim, date, moodValue, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: [moodEntries.nim, moodEntries.date], set: { moodValue, updatedAt: now } })
+        .returning()
+        .get();
+      return { created, entry: serializeMood(row) };
+    });
   }
 
   /** Own-nim rule, then the student must exist, then the advisor scope; newest date first. */
@@ -93,33 +94,32 @@ export class MoodService {
    * has answers 409 instead of breaking the one-per-date rule.
    */
   update(principal: Principal, rawId: string, body: JsonObject) {
-    return this.db.transaction(
-      (tx) => {
-        const entry = this.ownEntry(principal, rawId);
-        const changes: Partial<typeof moodEntries.$inferInsert> = { updatedAt: nowIso() };
-        if (body.mood_value !== undefined) {
-          const moodValue = readInteger(body.mood_value);
-          if (moodValue === null) throw badRequest(moodMessages.updateValueNotInteger);
-          if (!inMoodRange(moodValue)) throw badRequest(moodMessages.updateValueOutOfRange);
-          changes.moodValue = moodValue;
-        }
-        if (body.date !== undefined) {
-          const date = readCalendarDate(body.date);
-          if (date === null) throw badRequest(moodMessages.updateDateFormat);
-          const holder = this.entryOnDate.get({ nim: entry.nim, date });
-          if (holder !== undefined && holder.id !== entry.id) throw new HttpError(409, { error: moodMessages.dateTaken });
-          changes.date = date;
-        }
-        const row = tx.update(moodEntries).set(changes).where(eq(moodEntries.id, entry.id)).returning().get();
-        return serializeMood(row!);
-      },
-      { behavior: "immediate" },
-    );
+    return this.writes.run(() => {
+      const entry = this.ownEntry(principal, rawId);
+      const changes: Partial<typeof moodEntries.$inferInsert> = { updatedAt: nowIso() };
+      if (body.mood_value !== undefined) {
+        const moodValue = readInteger(body.mood_value);
+        if (moodValue === null) throw badRequest(moodMessages.updateValueNotInteger);
+        if (!inMoodRange(moodValue)) throw badRequest(moodMessages.updateValueOutOfRange);
+        changes.moodValue = moodValue;
+      }
+      if (body.date !== undefined) {
+        const date = readCalendarDate(body.date);
+        if (date === null) throw badRequest(moodMessages.updateDateFormat);
+        const holder = this.entryOnDate.get({ nim: entry.nim, date });
+        if (holder !== undefined && holder.id !== entry.id) throw new HttpError(409, { error: moodMessages.dateTaken });
+        changes.date = date;
+      }
+      const row = this.db.update(moodEntries).set(changes).where(eq(moodEntries.id, entry.id)).returning().get();
+      return serializeMood(row!);
+    });
   }
 
-  remove(principal: Principal, rawId: string) {
-    const entry = this.ownEntry(principal, rawId);
-    this.db.delete(moodEntries).where(eq(moodEntries.id, entry.id)).run();
+  async remove(principal: Principal, rawId: string) {
+    await this.writes.run(() => {
+      const entry = this.ownEntry(principal, rawId);
+      this.db.delete(moodEntries).where(eq(moodEntries.id, entry.id)).run();
+    });
     return { message: moodMessages.deleted };
   }
 

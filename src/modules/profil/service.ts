@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
+import type { WriteQueue } from "../../db/write-queue";
 import { dosen, jurusan, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { badRequest, notFound } from "../../http/errors";
@@ -43,7 +44,10 @@ export class ProfilService {
   private readonly profileByNim;
   private readonly access: StudentAccess;
 
-  constructor(private readonly db: DatabaseClient) {
+  constructor(
+    private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
+  ) {
     this.access = new StudentAccess(db);
     this.profileByNim = db
       .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
@@ -64,7 +68,7 @@ export class ProfilService {
    * Interface profile update rules: usia before IPK, then the text fields. A field that is
    * absent, null or "" is left as it is: a blank form field never erases stored data.
    */
-  update(principal: Principal, body: JsonObject) {
+  async update(principal: Principal, body: JsonObject) {
     const profile = this.ownProfile(principal);
     const changes: Partial<typeof mahasiswa.$inferInsert> = {};
 
@@ -94,7 +98,7 @@ export class ProfilService {
     const updated =
       Object.keys(changes).length === 0
         ? profile
-        : this.db.update(mahasiswa).set(changes).where(eq(mahasiswa.nim, profile.nim)).returning().get()!;
+        : await this.writes.run(() => this.db.update(mahasiswa).set(changes).where(eq(mahasiswa.nim, profile.nim)).returning().get()!);
     return { message: "Profil berhasil diperbarui.", data: serializeMahasiswa(updated) };
   }
 

@@ -1,0 +1,28 @@
+import type { Command } from "commander";
+import { checkDatabase } from "../src/db";
+import { CliError, openData } from "./common";
+
+export function registerCheckCommand(program: Command): void {
+  program
+    .command("check")
+    .description("memeriksa kerusakan basis data (quick_check; --full: integrity_check, lebih lama)")
+    .option("--full", "pemeriksaan penuh: juga setiap indeks terhadap tabelnya")
+    .action((options: { full?: boolean }, command: Command) => {
+      const { config, db } = openData(command);
+      let problems: string[];
+      try {
+        problems = checkDatabase(db, options.full === true);
+      } finally {
+        db.$client.close();
+      }
+      const kind = options.full ? "integrity_check" : "quick_check";
+      if (problems.length === 0) {
+        console.log(`Basis data ${config.databasePath} baik (${kind}).`);
+        return;
+      }
+      for (const problem of problems) console.error(problem);
+      throw new CliError(
+        `Basis data ${config.databasePath} rusak (${kind}: ${problems.length} masalah). Hentikan skrining dan pulihkan cadangan terakhir (docs/operations.md).`,
+      );
+    });
+}
