@@ -2,18 +2,14 @@ import { type Command, Option } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { readFileSync } from "node:fs";
 import { parseAccountsCsv } from "../src/accounts/import";
-import { AccountsError, AccountsService } from "../src/accounts/service";
-import { validateAccountRow, type AccountColumn, type RowError } from "../src/accounts/validation";
-import { CliError, openData, readStdin } from "./common";
+import { AccountsService, rowsRefused } from "../src/accounts/service";
+import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
+import { conflict, invalid } from "../src/errors";
+import { openData, printTable, type CommandIo } from "./common";
 
 const roles = ["mahasiswa", "dosen", "admin"] as const;
 
-function reportRowErrors(errors: RowError[]): never {
-  for (const error of errors) console.error(`baris ${error.line}: ${error.message}`);
-  throw new CliError(`${new Set(errors.map((error) => error.line)).size} baris tidak valid; tidak ada yang disimpan.`);
-}
-
-export function registerAccountCommands(program: Command): void {
+export function registerAccountCommands(program: Command, io: CommandIo): void {
   const accounts = program.command("accounts").description("mengelola akun");
 
   accounts
@@ -24,29 +20,25 @@ export function registerAccountCommands(program: Command): void {
       try {
         text = readFileSync(file, "utf8");
       } catch (error) {
-        throw new CliError(`tidak dapat membaca ${file}: ${(error as Error).message}`);
+        throw invalid(`tidak dapat membaca ${file}: ${(error as Error).message}`);
       }
       const { accounts: rows, errors } = parseAccountsCsv(text);
-      const { config, db, writes } = openData(command);
-      const service = new AccountsService(db, writes, config.bcryptCost);
-      const problems = [...errors, ...service.findConflicts(rows)].sort((a, b) => a.line - b.line);
-      if (problems.length > 0) {
-        db.$client.close();
-        reportRowErrors(problems);
-      }
-
-      const bar = process.stderr.isTTY ? new SingleBar({ format: "hashing password {bar} {value}/{total} ({eta}s)", stream: process.stderr }, Presets.shades_classic) : undefined;
-      bar?.start(rows.length, 0);
-      const started = performance.now();
+      const { config, db, writes } = openData(command, io);
       try {
-        const result = await service.upsert(rows, (done) => bar?.update(done));
-        bar?.stop();
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        console.log(`Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui (${seconds} s).`);
-      } catch (error) {
-        bar?.stop();
-        if (error instanceof AccountsError && error.rowErrors.length > 0) reportRowErrors(error.rowErrors);
-        throw error;
+        const service = new AccountsService(db, writes, config.bcryptCost);
+        const problems = [...errors, ...service.findConflicts(rows)];
+        if (problems.length > 0) throw rowsRefused(problems);
+
+        const bar = io.errIsTerminal ? new SingleBar({ format: "hashing password {bar} {value}/{total} ({eta}s)", stream: process.stderr }, Presets.shades_classic) : undefined;
+        bar?.start(rows.length, 0);
+        const started = performance.now();
+        try {
+          const result = await service.upsert(rows, (done) => bar?.update(done));
+          const seconds = ((performance.now() - started) / 1000).toFixed(1);
+          io.out(`Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui (${seconds} s).\n`);
+        } finally {
+          bar?.stop();
+        }
       } finally {
         db.$client.close();
       }
@@ -74,15 +66,15 @@ export function registerAccountCommands(program: Command): void {
       if (typeof options.nipDoswal === "string") cells.nip_doswal = options.nipDoswal;
       cells.activated = options.activated ? "true" : "false";
       const { account, errors } = validateAccountRow(1, cells);
-      if (!account) throw new CliError(errors.join("; "));
-      const { config, db, writes } = openData(command);
+      if (!account) throw invalid(errors.join("; "));
+      const { config, db, writes } = openData(command, io);
       try {
         const service = new AccountsService(db, writes, config.bcryptCost);
-        if (service.list().some((existing) => existing.username === account.username)) throw new CliError(`username ${account.username} sudah ada`);
+        if (service.list().some((existing) => existing.username === account.username)) throw conflict(`username ${account.username} sudah ada`);
         const conflicts = service.findConflicts([account]);
-        if (conflicts.length > 0) throw new CliError(conflicts.map((conflict) => conflict.message).join("; "));
+        if (conflicts.length > 0) throw invalid(conflicts.map((problem) => problem.message).join("; "));
         await service.upsert([account]);
-        console.log(`Akun ${account.username} (${account.role}) dibuat.`);
+        io.out(`Akun ${account.username} (${account.role}) dibuat.\n`);
       } finally {
         db.$client.close();
       }
@@ -94,31 +86,26 @@ export function registerAccountCommands(program: Command): void {
     .addOption(new Option("--role <role>", "hanya peran ini").choices(roles))
     .option("--json", "keluaran JSON")
     .action((options: { role?: (typeof roles)[number]; json?: boolean }, command: Command) => {
-      const { config, db, writes } = openData(command);
+      const { config, db, writes } = openData(command, io);
       const list = new AccountsService(db, writes, config.bcryptCost).list(options.role);
       db.$client.close();
       if (options.json) {
-        console.log(JSON.stringify(list, null, 2));
+        io.out(`${JSON.stringify(list, null, 2)}\n`);
         return;
       }
       const rows = list.map((account) => [String(account.id), account.username, account.role, account.activated ? "ya" : "tidak", account.nim ?? account.nip ?? "", account.nama ?? ""]);
-      const header = ["ID", "USERNAME", "ROLE", "AKTIF", "NIM/NIP", "NAMA"];
-      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-      for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
+      printTable(io, ["ID", "USERNAME", "ROLE", "AKTIF", "NIM/NIP", "NAMA"], rows);
     });
 
   accounts
     .command("passwd <username>")
-    .description("mengganti password (dibaca dari stdin); token lama tidak berlaku lagi")
+    .description("mengganti password (dibaca dari stdin); semua sesi akun itu berakhir")
     .action(async (username: string, _options: unknown, command: Command) => {
-      const password = (await readStdin()).replace(/\r?\n$/, "");
-      const { config, db, writes } = openData(command);
+      const password = (await io.readStdin()).replace(/\r?\n$/, "");
+      const { config, db, writes } = openData(command, io);
       try {
         await new AccountsService(db, writes, config.bcryptCost).changePassword(username, password);
-        console.log(`Password ${username} diganti.`);
-      } catch (error) {
-        if (error instanceof AccountsError) throw new CliError(error.message);
-        throw error;
+        io.out(`Password ${username} diganti.\n`);
       } finally {
         db.$client.close();
       }

@@ -1,14 +1,15 @@
 import type { Command } from "commander";
 import { checkDatabase } from "../src/db";
-import { CliError, openData } from "./common";
+import { invalid } from "../src/errors";
+import { openData, type CommandIo } from "./common";
 
-export function registerCheckCommand(program: Command): void {
+export function registerCheckCommand(program: Command, io: CommandIo): void {
   program
     .command("check")
     .description("memeriksa kerusakan basis data (quick_check; --full: integrity_check, lebih lama)")
     .option("--full", "pemeriksaan penuh: juga setiap indeks terhadap tabelnya")
     .action((options: { full?: boolean }, command: Command) => {
-      const { config, db } = openData(command);
+      const { config, db } = openData(command, io);
       let problems: string[];
       try {
         problems = checkDatabase(db, options.full === true);
@@ -17,11 +18,11 @@ export function registerCheckCommand(program: Command): void {
       }
       const kind = options.full ? "integrity_check" : "quick_check";
       if (problems.length === 0) {
-        console.log(`Basis data ${config.databasePath} baik (${kind}).`);
+        io.out(`Basis data ${config.databasePath} baik (${kind}).\n`);
         return;
       }
-      for (const problem of problems) console.error(problem);
-      throw new CliError(
+      for (const problem of problems) io.err(`${problem}\n`);
+      throw invalid(
         `Basis data ${config.databasePath} rusak (${kind}: ${problems.length} masalah). Hentikan skrining dan pulihkan cadangan terakhir (docs/operations.md).`,
       );
     });

@@ -1,32 +1,23 @@
 import { type Command, Option } from "commander";
 import { readFileSync, writeFileSync } from "node:fs";
-import { BatchError, predictCsv } from "../src/models/batch";
-import { ModelFileError, readModelSource } from "../src/models/files";
-import { ModelFormatError } from "../src/models/format";
-import { PredictionError } from "../src/models/predict";
-import { ModelRegistry, ModelRegistryError, type ModelRecord } from "../src/models/registry";
-import { ConversionError } from "../src/models/sklearn/convert";
-import { PickleError } from "../src/models/sklearn/pickle";
-import { CliError, openData } from "./common";
+import { invalid } from "../src/errors";
+import { predictCsv } from "../src/models/batch";
+import { readModelSource } from "../src/models/files";
+import { ModelRegistry, type ModelRecord } from "../src/models/registry";
+import { openData, printTable, type CommandIo } from "./common";
 
 const types = ["stress", "motivasi"] as const;
 
-/** Failures of reading, converting or using a model become one-line CLI errors. */
-const modelErrors = [ModelRegistryError, ModelFileError, ModelFormatError, ConversionError, PickleError, PredictionError, BatchError];
-
 function modelId(value: string): number {
   const id = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw new CliError(`id model harus bilangan bulat positif, bukan ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw invalid(`id model harus bilangan bulat positif, bukan ${JSON.stringify(value)}`);
   return id;
 }
 
-function withRegistry<T>(command: Command, run: (registry: ModelRegistry) => T): T {
-  const { config, db } = openData(command);
+function withRegistry<T>(command: Command, io: CommandIo, use: (registry: ModelRegistry) => T): T {
+  const { config, db } = openData(command, io);
   try {
-    return run(new ModelRegistry(db, config.dataDir, config.modelsDir));
-  } catch (error) {
-    if (modelErrors.some((type) => error instanceof type)) throw new CliError((error as Error).message);
-    throw error;
+    return use(new ModelRegistry(db, config.dataDir, config.modelsDir));
   } finally {
     db.$client.close();
   }
@@ -50,14 +41,12 @@ function serializeRecord(record: ModelRecord) {
   };
 }
 
-function printTable(records: ModelRecord[]): void {
+function printRecords(io: CommandIo, records: ModelRecord[]): void {
   const rows = records.map((record) => [String(record.id), record.type, record.isActive ? "ya" : "tidak", record.algorithm, record.version, record.createdAt, record.filePath]);
-  const header = ["ID", "JENIS", "AKTIF", "ALGORITMA", "VERSI", "DIBUAT", "FILE"];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
+  printTable(io, ["ID", "JENIS", "AKTIF", "ALGORITMA", "VERSI", "DIBUAT", "FILE"], rows);
 }
 
-export function registerModelCommands(program: Command): void {
+export function registerModelCommands(program: Command, io: CommandIo): void {
   const model = program.command("model").description("mengelola model prediksi");
 
   model
@@ -67,8 +56,8 @@ export function registerModelCommands(program: Command): void {
     .requiredOption("--file <file>", "file model")
     .option("--activate", "langsung aktifkan")
     .action((options: { type: (typeof types)[number]; file: string; activate?: boolean }, command: Command) => {
-      const { record } = withRegistry(command, (registry) => registry.add(options));
-      console.log(record.id);
+      const { record } = withRegistry(command, io, (registry) => registry.add(options));
+      io.out(`${record.id}\n`);
     });
 
   model
@@ -76,25 +65,25 @@ export function registerModelCommands(program: Command): void {
     .description("menampilkan model yang terdaftar")
     .option("--json", "keluaran JSON")
     .action((options: { json?: boolean }, command: Command) => {
-      const records = withRegistry(command, (registry) => registry.list());
-      if (options.json) console.log(JSON.stringify(records.map(serializeRecord), null, 2));
-      else printTable(records);
+      const records = withRegistry(command, io, (registry) => registry.list());
+      if (options.json) io.out(`${JSON.stringify(records.map(serializeRecord), null, 2)}\n`);
+      else printRecords(io, records);
     });
 
   model
     .command("activate <id>")
     .description("mengaktifkan model (model lain sejenis dinonaktifkan)")
     .action((id: string, _options: unknown, command: Command) => {
-      const record = withRegistry(command, (registry) => registry.activate(modelId(id)));
-      console.log(`Model ${record.id} (${record.type}) aktif.`);
+      const record = withRegistry(command, io, (registry) => registry.activate(modelId(id)));
+      io.out(`Model ${record.id} (${record.type}) aktif.\n`);
     });
 
   model
     .command("deactivate <id>")
     .description("menonaktifkan model; skrining memakai ambang batas")
     .action((id: string, _options: unknown, command: Command) => {
-      const record = withRegistry(command, (registry) => registry.deactivate(modelId(id)));
-      console.log(`Model ${record.id} (${record.type}) tidak aktif.`);
+      const record = withRegistry(command, io, (registry) => registry.deactivate(modelId(id)));
+      io.out(`Model ${record.id} (${record.type}) tidak aktif.\n`);
     });
 
   model
@@ -102,8 +91,8 @@ export function registerModelCommands(program: Command): void {
     .description("menghapus model yang tidak aktif beserta filenya")
     .option("--force", "hapus walau sudah dipakai skrining (rujukannya dikosongkan)")
     .action((id: string, options: { force?: boolean }, command: Command) => {
-      const { record, screenings } = withRegistry(command, (registry) => registry.remove(modelId(id), options));
-      console.log(`Model ${record.id} (${record.type}) dihapus${screenings > 0 ? `; ${screenings} skrining tidak lagi merujuk model` : ""}.`);
+      const { record, screenings } = withRegistry(command, io, (registry) => registry.remove(modelId(id), options));
+      io.out(`Model ${record.id} (${record.type}) dihapus${screenings > 0 ? `; ${screenings} skrining tidak lagi merujuk model` : ""}.\n`);
     });
 
   model
@@ -117,16 +106,10 @@ export function registerModelCommands(program: Command): void {
       try {
         input = readFileSync(options.input, "utf8");
       } catch (error) {
-        throw new CliError(`tidak dapat membaca ${options.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw invalid(`tidak dapat membaca ${options.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      let output: string;
-      try {
-        output = predictCsv(readModelSource(options.file).model, input);
-      } catch (error) {
-        if (modelErrors.some((type) => error instanceof type)) throw new CliError((error as Error).message);
-        throw error;
-      }
+      const output = predictCsv(readModelSource(options.file).model, input);
       if (options.out) writeFileSync(options.out, output, { mode: 0o600 });
-      else process.stdout.write(output);
+      else io.out(output);
     });
 }

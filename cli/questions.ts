@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
-import { loadConfig } from "../src/config";
 import { silentLogger } from "../src/logger";
 import { QuestionsService } from "../src/modules/kuesioner/service";
-import { CliError, dataDirOf } from "./common";
+import { invalid } from "../src/errors";
+import { configOf, type CommandIo } from "./common";
 
-export function registerQuestionCommands(program: Command): void {
+export function registerQuestionCommands(program: Command, io: CommandIo): void {
   const questions = program.command("questions").description("mengelola teks butir kuesioner");
 
   questions
@@ -16,22 +16,22 @@ export function registerQuestionCommands(program: Command): void {
       try {
         value = JSON.parse(readFileSync(file, "utf8"));
       } catch (error) {
-        throw new CliError(`tidak dapat membaca ${file} sebagai JSON: ${(error as Error).message}`);
+        throw invalid(`tidak dapat membaca ${file} sebagai JSON: ${(error as Error).message}`);
       }
-      const service = new QuestionsService(loadConfig(dataDirOf(command)).dataDir, silentLogger);
+      const service = new QuestionsService(configOf(command, io).dataDir, silentLogger);
       const { questions: stored, errors } = service.replace(value);
       if (!stored) {
-        for (const error of errors) console.error(error);
-        throw new CliError(`${errors.length} masalah ditemukan; teks pertanyaan tidak diganti.`);
+        for (const error of errors) io.err(`${error}\n`);
+        throw invalid(`${errors.length} masalah ditemukan; teks pertanyaan tidak diganti.`);
       }
-      console.log(`Teks ${stored.length} butir kuesioner diganti.`);
+      io.out(`Teks ${stored.length} butir kuesioner diganti.\n`);
     });
 
   questions
     .command("export")
     .description("mencetak teks butir kuesioner yang berlaku sebagai JSON (titik awal untuk diubah)")
     .action((_options: unknown, command: Command) => {
-      const service = new QuestionsService(loadConfig(dataDirOf(command)).dataDir, silentLogger);
-      console.log(JSON.stringify(service.list(), null, 2));
+      const service = new QuestionsService(configOf(command, io).dataDir, silentLogger);
+      io.out(`${JSON.stringify(service.list(), null, 2)}\n`);
     });
 }

@@ -1,7 +1,9 @@
 import { type Command, Option } from "commander";
 import { chmodSync, writeFileSync } from "node:fs";
 import { type AdviseeLatest, type LecturerStatistics, StatisticsService } from "../src/modules/dosen/statistics";
-import { CliError, openData } from "./common";
+import { asStorageError } from "../src/db/storage";
+import { ServiceError, invalid } from "../src/errors";
+import { openData, type CommandIo } from "./common";
 
 type Cell = string | number | boolean | null;
 
@@ -64,7 +66,7 @@ function exportText(statistics: StatisticsService, options: ExportOptions): stri
   const lecturers = (rows: LecturerStatistics[]) => (options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : toCsv(lecturerHeader, rows.map(lecturerRow)));
   if (options.nip === undefined) return lecturers(statistics.countsForAll());
   const lecturer = statistics.lecturer(options.nip.trim());
-  if (!lecturer) throw new CliError(`dosen dengan NIP ${JSON.stringify(options.nip)} tidak ditemukan.`);
+  if (!lecturer) throw invalid(`dosen dengan NIP ${JSON.stringify(options.nip)} tidak ditemukan.`);
   if (options.students) {
     const rows = statistics.adviseesLatest(lecturer.nip);
     return options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : toCsv(studentHeader, rows.map(studentRow));
@@ -72,7 +74,7 @@ function exportText(statistics: StatisticsService, options: ExportOptions): stri
   return lecturers([{ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...statistics.countsFor(lecturer.nip) }]);
 }
 
-export function registerStatsCommands(program: Command): void {
+export function registerStatsCommands(program: Command, io: CommandIo): void {
   const stats = program.command("stats").description("statistik skrining");
 
   stats
@@ -83,8 +85,8 @@ export function registerStatsCommands(program: Command): void {
     .option("--out <file>", "tulis ke file ini (default: stdout)")
     .option("--students", "per mahasiswa bimbingan: skrining terakhir dan early_warning (perlu --nip)")
     .action(async (options: ExportOptions, command: Command) => {
-      if (options.students && options.nip === undefined) throw new CliError("--students memerlukan --nip.");
-      const { db } = openData(command);
+      if (options.students && options.nip === undefined) throw invalid("--students memerlukan --nip.");
+      const { db } = openData(command, io);
       let text: string;
       try {
         text = exportText(new StatisticsService(db), options);
@@ -92,14 +94,16 @@ export function registerStatsCommands(program: Command): void {
         db.$client.close();
       }
       if (options.out === undefined) {
-        await Bun.write(Bun.stdout, text);
+        io.out(text);
         return;
       }
       try {
         writeFileSync(options.out, text, { mode: 0o600 });
         chmodSync(options.out, 0o600);
       } catch (error) {
-        throw new CliError(`tidak dapat menulis ${options.out}: ${(error as Error).message}`);
+        // A full or read-only disk is reported as such; anything else names the file.
+        const failure = asStorageError(error);
+        throw failure instanceof ServiceError ? failure : invalid(`tidak dapat menulis ${options.out}: ${(error as Error).message}`);
       }
     });
 }

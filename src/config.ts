@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import { InvalidInput } from "./errors";
 
 /** Everything the service can be tuned with; built once from options and the environment. */
 export interface Config {
@@ -75,7 +76,7 @@ function privateFolder(dir: string): void {
 }
 
 /** A data folder that cannot be used as it is; the message says why and what to do. */
-export class DataFolderError extends Error {}
+export class DataFolderError extends InvalidInput {}
 
 const databaseFileName = "skrining.db";
 

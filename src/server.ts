@@ -29,7 +29,7 @@ export function lanUrls(host: string, port: number, scheme: "http" | "https"): s
 }
 
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
-export async function serve(config: Config, options: ServeOptions, logger: Logger): Promise<void> {
+export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
   // Damage is looked for before anything else reads the data, and reported with the file.
   const context = naming(config.databasePath, () => createContext(config, logger));
@@ -45,7 +45,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   }
   // The first admin's bcrypt hash runs on the thread pool while the app is built; the
   // server listens only once the admin exists.
-  const adminCreation = context.accounts.ensureAdmin(process.env.SKRINING_ADMIN_PASSWORD);
+  const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
   const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
   const admin = await adminCreation;

@@ -8,6 +8,7 @@ import { endAllSessions } from "../modules/auth/sessions";
 import type { Role } from "../modules/auth/service";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
 import type { AccountInput, RowError } from "./validation";
+import { InvalidInput, conflict, invalid, notFound } from "../errors";
 
 export interface ImportResult {
   created: number;
@@ -25,14 +26,12 @@ export interface AccountSummary {
   createdAt: string;
 }
 
-/** A failure the CLI reports as one line and a non-zero exit. */
-export class AccountsError extends Error {
-  constructor(
-    message: string,
-    readonly rowErrors: RowError[] = [],
-  ) {
-    super(message);
-  }
+/** Rows refused by the checks: every problem on its own line (`baris N: ...`), then how many rows, and that nothing was written. */
+export function rowsRefused(errors: readonly RowError[]): InvalidInput {
+  const sorted = [...errors].sort((a, b) => a.line - b.line);
+  return new InvalidInput(`${new Set(sorted.map((error) => error.line)).size} baris tidak valid; tidak ada yang disimpan.`, {
+    lines: sorted.map((error) => `baris ${error.line}: ${error.message}`),
+  });
 }
 
 /** Account administration shared by the CLI commands and the first start of the server. */
@@ -96,7 +95,7 @@ export class AccountsService {
    */
   async upsert(accounts: readonly AccountInput[], onHashed: (done: number) => void = () => {}): Promise<ImportResult> {
     const conflicts = this.findConflicts(accounts);
-    if (conflicts.length > 0) throw new AccountsError(`${conflicts.length} baris tidak valid; tidak ada yang disimpan.`, conflicts);
+    if (conflicts.length > 0) throw rowsRefused(conflicts);
 
     const hashes = await this.hashAll(accounts.map((account) => account.password), onHashed);
     const order: Record<Role, number> = { admin: 0, dosen: 1, mahasiswa: 2 };
@@ -199,9 +198,9 @@ export class AccountsService {
   }
 
   async changePassword(username: string, password: string): Promise<void> {
-    if (breaksPasswordRule(password)) throw new AccountsError(passwordRule);
+    if (breaksPasswordRule(password)) throw invalid(passwordRule);
     const user = this.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get();
-    if (!user) throw new AccountsError(`akun ${username} tidak ditemukan`);
+    if (!user) throw notFound(`akun ${username} tidak ditemukan`);
     await replacePassword(this.db, this.writes, user.id, password, this.bcryptCost);
   }
 
@@ -217,7 +216,7 @@ export class AccountsService {
     const inserted = await this.writes.run(() =>
       this.db.insert(users).values({ username: "admin", passwordHash, role: "admin", isActivated: true }).onConflictDoNothing().returning({ id: users.id }).get(),
     );
-    if (!inserted) throw new AccountsError("belum ada admin, tetapi username admin sudah dipakai akun lain");
+    if (!inserted) throw conflict("belum ada admin, tetapi username admin sudah dipakai akun lain");
     return { username: "admin", password, generated: !givenPassword };
   }
 }

@@ -1,3 +1,4 @@
+import { ServiceError } from "../errors";
 import type { Logger } from "../logger";
 
 /**
@@ -10,16 +11,21 @@ import type { Logger } from "../logger";
  */
 export type StorageProblem = "full" | "readonly" | "busy" | "damaged" | "io";
 
-/** A failure of the storage rather than of the request: the caller answers 503/507, the CLI one Indonesian line. */
-export class StorageError extends Error {
+/** Seconds a client is told to wait: a lock is released soon, space or a disk takes a person. */
+const retryAfterSeconds: Record<StorageProblem, number> = { busy: 2, full: 60, readonly: 60, io: 60, damaged: 300 };
+
+/**
+ * A failure of the storage rather than of the request: a client is told the server cannot
+ * store data now (507 for no space, 503 otherwise), an admin the cause and the remedy.
+ */
+export class StorageError extends ServiceError {
   constructor(
     readonly problem: StorageProblem,
     override readonly cause: unknown,
     /** The file concerned, when known (the database that would not open). */
     readonly file?: string,
   ) {
-    super(`${storageMessages[problem]} (${describeCause(cause)})`);
-    this.name = "StorageError";
+    super(problem === "full" ? "storage_full" : "unavailable", storageMessages[problem], { retryAfterSeconds: retryAfterSeconds[problem] }, { cause });
   }
 }
 

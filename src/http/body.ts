@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { HttpError } from "./errors";
+import { ServiceError, invalid } from "../errors";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ export function parseJsonObject(text: string): JsonObject {
     return {};
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
-  if (depthExceeds(value, maxBodyDepth)) throw new HttpError(400, { error: `Struktur data terlalu dalam (paling banyak ${maxBodyDepth} tingkat).` });
+  if (depthExceeds(value, maxBodyDepth)) throw invalid(`Struktur data terlalu dalam (paling banyak ${maxBodyDepth} tingkat).`);
   return value as JsonObject;
 }
 
@@ -59,7 +59,7 @@ function depthExceeds(root: object, limit: number): boolean {
   return false;
 }
 
-function tooLarge(limit: number): HttpError {
+function tooLarge(limit: number): ServiceError {
   const megabytes = (limit / (1024 * 1024)).toFixed(limit % (1024 * 1024) === 0 ? 0 : 1);
-  return new HttpError(413, { error: `Ukuran data melebihi batas ${megabytes} MB.` });
+  return new ServiceError("too_large", `Ukuran data melebihi batas ${megabytes} MB.`);
 }

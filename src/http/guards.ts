@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AuthService, Principal, Role } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
-import { forbidden } from "./errors";
+import { forbidden } from "../errors";
 
 /** Who may call a route, and what a caller of another role is told. */
 export interface AccessRule {

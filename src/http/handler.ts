@@ -1,36 +1,42 @@
 import { Elysia } from "elysia";
-import { StorageError, asStorageError, storageMessages, type StorageHealth } from "../db/storage";
+import { StorageError, asStorageError, type StorageHealth } from "../db/storage";
+import { ServiceError, type ErrorCode } from "../errors";
 import type { Logger } from "../logger";
-import { HttpError } from "./errors";
 
-/** Seconds a client is told to wait: a lock is released soon, space or a disk takes a person. */
-const retryAfterSeconds = { busy: 2, full: 60, readonly: 60, io: 60, damaged: 300 } as const;
+/** The one HTTP status of each error code. */
+export const statusOf: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  too_many: 429,
+  failed: 500,
+  unavailable: 503,
+  storage_full: 507,
+};
 
 /** Answers to look up, for an unknown path or method, which methods a path does serve. */
 export type AllowedMethods = (path: string) => string[];
 
 /**
- * The single place where errors become responses. Every body is `{"error": ...}`; a
- * failure of the storage (a full, read-only or failing disk, a lock held elsewhere, a
- * damaged file) answers 507 or 503 with an Indonesian text and `Retry-After`, logged once
- * by StorageHealth rather than once per request; anything else unexpected is logged with
- * its stack and answered with a generic text, so no stack trace or SQL ever reaches a client.
+ * The single place where errors become responses. Every body is `{"error": ...}`: a
+ * ServiceError answers its code's status with its message (and its details' extra keys
+ * and `Retry-After`); a failure of the storage (a full, read-only or failing disk, a lock
+ * held elsewhere, a damaged file) is one too, logged once by StorageHealth rather than once
+ * per request; anything else unexpected is logged with its stack and answered with a
+ * generic text, so no stack trace or SQL ever reaches a client.
  */
 export const errorHandler = (logger: Logger, health: StorageHealth, allowedMethods: AllowedMethods) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request, path }) => {
     // Elysia wraps what a body parser throws (the 413 of an oversized body) in its ParseError.
-    const raised = code === "PARSE" && error.cause instanceof HttpError ? error.cause : error;
-    if (raised instanceof HttpError) {
-      set.status = raised.status;
-      Object.assign(set.headers, raised.headers);
-      return raised.body;
-    }
-    const storage = asStorageError(raised);
-    if (storage instanceof StorageError) {
-      health.failed(storage);
-      set.status = storage.problem === "full" ? 507 : 503;
-      set.headers["retry-after"] = String(retryAfterSeconds[storage.problem]);
-      return { error: storageMessages[storage.problem] };
+    const raised = asStorageError(code === "PARSE" && error.cause instanceof ServiceError ? error.cause : error);
+    if (raised instanceof ServiceError) {
+      if (raised instanceof StorageError) health.failed(raised);
+      set.status = statusOf[raised.code];
+      if (raised.details.retryAfterSeconds !== undefined) set.headers["retry-after"] = String(raised.details.retryAfterSeconds);
+      return { error: raised.message, ...raised.details.body };
     }
     switch (code) {
       case "NOT_FOUND": {

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../db";
 import { mahasiswa } from "../db/schema";
 import type { Principal } from "../modules/auth/service";
-import { HttpError, forbidden } from "./errors";
+import { ServiceError, forbidden } from "../errors";
 
 export const ownershipMessages = {
   denied: "Akses ditolak.",
@@ -34,7 +34,7 @@ export class StudentAccess {
    * without its own 404 for an unknown student passes null: to a lecturer an unknown NIM
    * is then simply not an advisee.
    */
-  assertMayRead(principal: Principal, nim: string, unknownStudent: HttpError | null): void {
+  assertMayRead(principal: Principal, nim: string, unknownStudent: ServiceError | null): void {
     assertOwnNim(principal, nim);
     if (unknownStudent === null && principal.role !== "dosen") return;
     const student = this.advisorOf.get({ nim });

@@ -1,5 +1,5 @@
 import type { Principal } from "../modules/auth/service";
-import { badRequest } from "./errors";
+import { invalid } from "../errors";
 
 // Typed values read out of JSON bodies. The readers answer null for a value they do not
 // accept, so that every route keeps its own error text and its own order of checks.
@@ -53,6 +53,6 @@ export function exceedsCharacters(text: string, limit: number): boolean {
 export function bodyStudentNim(principal: Principal, value: unknown): string | null {
   if (principal.role === "mahasiswa") return principal.nim;
   const nim = typeof value === "string" ? value.trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
-  if (nim === "") throw badRequest("NIM wajib disertakan oleh admin.");
+  if (nim === "") throw invalid("NIM wajib disertakan oleh admin.");
   return nim;
 }

@@ -1,4 +1,4 @@
-import { HttpError } from "./errors";
+import { ServiceError } from "../errors";
 
 /**
  * Fair use (decisions §10): the writes of one student account are limited by a token
@@ -21,7 +21,7 @@ export class StudentWriteLimit {
     bucket.at = now;
     if (bucket.tokens < 1) {
       const seconds = Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMillisecond / 1000));
-      throw new HttpError(429, { error: `Terlalu banyak permintaan. Coba lagi dalam ${seconds} detik.` }, { "retry-after": String(seconds) });
+      throw new ServiceError("too_many", `Terlalu banyak permintaan. Coba lagi dalam ${seconds} detik.`, { retryAfterSeconds: seconds });
     }
     bucket.tokens -= 1;
     this.buckets.set(userId, bucket);

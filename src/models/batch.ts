@@ -1,6 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { parseDecimal } from "../numbers";
 import { PredictionError, type Cell, type CompiledModel } from "./predict";
+import { InvalidInput } from "../errors";
 
 /**
  * `model predict`: rows of a CSV file (model inputs matched by header name, in any order,
@@ -8,7 +9,7 @@ import { PredictionError, type Cell, type CompiledModel } from "./predict";
  * are missing values, which only an imputing model accepts.
  */
 
-export class BatchError extends Error {}
+export class BatchError extends InvalidInput {}
 
 function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

@@ -5,6 +5,7 @@ import { parseModelJson, type ModelDocument } from "./format";
 import { CompiledModel } from "./predict";
 import { convertSklearnModel } from "./sklearn/convert";
 import { readJoblib } from "./sklearn/joblib";
+import { InvalidInput } from "../errors";
 
 /** A model file of either supported kind, read completely and converted to the JSON format. */
 export interface ModelSource {
@@ -14,7 +15,7 @@ export interface ModelSource {
   kind: "json" | "joblib";
 }
 
-export class ModelFileError extends Error {}
+export class ModelFileError extends InvalidInput {}
 
 function readBytes(path: string): Uint8Array {
   try {

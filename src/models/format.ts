@@ -1,6 +1,7 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
+import { InvalidInput } from "../errors";
 
 /**
  * The project's own model format (docs/models.md): one JSON document that says which
@@ -160,7 +161,7 @@ const variantChecks = new Map(
   Object.entries({ ...transformVariants, ...estimatorVariants, column_transformer: columnTransformer }).map(([name, schema]) => [name, TypeCompiler.Compile(schema, references)]),
 );
 
-export class ModelFormatError extends Error {}
+export class ModelFormatError extends InvalidInput {}
 
 /**
  * The first problem, explained inside the variant its `kind` names: a union alone would

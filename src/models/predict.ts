@@ -1,5 +1,6 @@
 import { ModelFormatError, type CategoryValue, type ClassList, type Estimator, type InputType, type ModelDocument, type Transform, type TreeArrays } from "./format";
 import { parseDecimal } from "../numbers";
+import { InvalidInput } from "../errors";
 
 /**
  * Prediction exactly as scikit-learn's `predict`: preprocessing in float64, then every
@@ -16,7 +17,7 @@ export interface ClassValue {
   type: ClassList["type"];
 }
 
-export class PredictionError extends Error {}
+export class PredictionError extends InvalidInput {}
 
 function invalid(message: string): never {
   throw new ModelFormatError(message);

@@ -9,6 +9,7 @@ import type { Classification, Classifier, ModelFeatures, ModelType } from "./cla
 import { documentCategories, stringifyModelDocument, type CategoryValue, type ClassList, type Estimator, type ModelDocument } from "./format";
 import { loadJsonModel, readModelSource, type ModelSource } from "./files";
 import { CompiledModel, formatClassValue, type Cell } from "./predict";
+import { InvalidInput } from "../errors";
 
 /**
  * Model records (table `prediction_models`) and their files in the data folder's
@@ -19,7 +20,7 @@ import { CompiledModel, formatClassValue, type Cell } from "./predict";
 
 const levels: readonly Level[] = ["Rendah", "Sedang", "Tinggi"];
 
-export class ModelRegistryError extends Error {}
+export class ModelRegistryError extends InvalidInput {}
 
 export type ModelRecord = typeof predictionModels.$inferSelect;
 

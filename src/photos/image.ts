@@ -6,6 +6,8 @@
  * and nothing else.
  */
 
+import { InvalidInput } from "../errors";
+
 export type ImageType = "jpeg" | "png" | "gif" | "webp";
 
 export const mediaTypes: Record<ImageType, string> = {
@@ -23,10 +25,9 @@ export const extensions: Record<ImageType, string> = {
 };
 
 /** The file is not a well-formed image of the type it claims to be. */
-export class PhotoFormatError extends Error {
+export class PhotoFormatError extends InvalidInput {
   constructor(message = "File gambar rusak atau tidak lengkap.") {
     super(message);
-    this.name = "PhotoFormatError";
   }
 }
 
@@ -37,7 +38,6 @@ export const maxImageSide = 8000;
 export class PhotoTooLargeError extends PhotoFormatError {
   constructor() {
     super("Ukuran gambar terlalu besar.");
-    this.name = "PhotoTooLargeError";
   }
 }
 

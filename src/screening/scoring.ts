@@ -1,4 +1,4 @@
-import { badRequest } from "../http/errors";
+import { invalid } from "../errors";
 
 export type Level = "Rendah" | "Sedang" | "Tinggi";
 
@@ -25,9 +25,9 @@ function answerValue(value: unknown): number | null {
 export function readAnswers(jawaban: Record<string, unknown>): Answers {
   const read = (keys: string[], max: number) =>
     keys.map((key) => {
-      if (!(key in jawaban) || jawaban[key] === null || jawaban[key] === "") throw badRequest(`Jawaban ${key} wajib diisi.`);
+      if (!(key in jawaban) || jawaban[key] === null || jawaban[key] === "") throw invalid(`Jawaban ${key} wajib diisi.`);
       const value = answerValue(jawaban[key]);
-      if (value === null || value < 1 || value > max) throw badRequest(`Jawaban ${key} harus bilangan bulat 1-${max}.`);
+      if (value === null || value < 1 || value > max) throw invalid(`Jawaban ${key} harus bilangan bulat 1-${max}.`);
       return value;
     });
   return { stress: read(stressKeys, 5), motivation: read(motivationKeys, 7) };

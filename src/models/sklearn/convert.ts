@@ -14,6 +14,7 @@ import {
 } from "../format";
 import { NdArray } from "./numpy";
 import { PyObject, describe } from "./pickle";
+import { InvalidInput } from "../../errors";
 
 /**
  * Turns the inert objects of a scikit-learn joblib file into the project's JSON model
@@ -22,7 +23,7 @@ import { PyObject, describe } from "./pickle";
  * indicators, custom functions) is refused by name.
  */
 
-export class ConversionError extends Error {}
+export class ConversionError extends InvalidInput {}
 
 function fail(message: string): never {
   throw new ConversionError(message);

@@ -5,7 +5,9 @@
  * in a file is ever executed.
  */
 
-export class PickleError extends Error {}
+import { InvalidInput } from "../../errors";
+
+export class PickleError extends InvalidInput {}
 
 /** Python tuples are frozen arrays, lists are ordinary arrays, dicts are Maps. */
 export type PyTuple = readonly unknown[];

@@ -6,7 +6,7 @@ import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
-import { HttpError, badRequest, describeFailure, notFound, unauthorized } from "../../http/errors";
+import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../../errors";
 import type { JsonObject } from "../../http/body";
 import { SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
@@ -100,14 +100,14 @@ export class AuthService {
 
   /** Resolves a bearer token into its claims and the caller; every failure is a 401. */
   async authenticate(authorization: string | undefined, expectedType: TokenType): Promise<{ claims: TokenClaims; principal: Principal }> {
-    if (!authorization) throw unauthorized(tokenErrors.missing);
+    if (!authorization) throw unauthenticated(tokenErrors.missing);
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw unauthorized(tokenErrors.invalid);
+    if (!match) throw unauthenticated(tokenErrors.invalid);
     const claims = await this.tokens.verify(match[1]!, expectedType);
     const id = Number(claims.sub);
     const principal = Number.isSafeInteger(id) ? this.findPrincipal(id) : undefined;
-    if (!principal) throw unauthorized(tokenErrors.unknownUser);
-    if (!this.sessions.isActive(claims.sid, principal.id)) throw unauthorized(tokenErrors.revoked);
+    if (!principal) throw unauthenticated(tokenErrors.unknownUser);
+    if (!this.sessions.isActive(claims.sid, principal.id)) throw unauthenticated(tokenErrors.revoked);
     return { claims, principal };
   }
 
@@ -115,7 +115,7 @@ export class AuthService {
    * Counts the attempt before anything is checked (decisions §10); a username too long to
    * be anyone's is counted against the address alone and refused before any lookup.
    */
-  private reserveAttempt(username: string, address: string, refusal: HttpError): Attempt {
+  private reserveAttempt(username: string, address: string, refusal: ServiceError): Attempt {
     if (username.length <= maxUsernameLength) return this.throttle.reserve(username, address);
     this.throttle.reserveAddress(address);
     throw refusal;
@@ -124,15 +124,15 @@ export class AuthService {
   async login(body: JsonObject, address: string) {
     const username = text(body.username).trim();
     const password = text(body.password);
-    if (!username || !password.trim()) throw badRequest(authMessages.credentialsRequired);
-    const attempt = this.reserveAttempt(username, address, unauthorized(authMessages.badCredentials));
+    if (!username || !password.trim()) throw invalid(authMessages.credentialsRequired);
+    const attempt = this.reserveAttempt(username, address, unauthenticated(authMessages.badCredentials));
 
     const account = this.principalByUsername.get({ username });
     const check = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash));
-    if (!account || !check.ok) throw unauthorized(authMessages.badCredentials);
+    if (!account || !check.ok) throw unauthenticated(authMessages.badCredentials);
     if (!account.isActivated) {
       attempt.release();
-      throw new HttpError(403, { error: authMessages.notActivated });
+      throw forbidden(authMessages.notActivated);
     }
 
     attempt.succeed();
@@ -164,17 +164,17 @@ export class AuthService {
   async activate(body: JsonObject, address: string) {
     const username = text(body.username).trim();
     const password = text(body.password);
-    if (!username || !password.trim()) throw badRequest(authMessages.credentialsRequired);
+    if (!username || !password.trim()) throw invalid(authMessages.credentialsRequired);
     const attempt = this.reserveAttempt(username, address, notFound(authMessages.unknownAccount));
 
     const account = this.principalByUsername.get({ username });
     if (!account) throw notFound(authMessages.unknownAccount);
     if (account.isActivated) {
       attempt.release();
-      throw badRequest(authMessages.alreadyActivated);
+      throw invalid(authMessages.alreadyActivated);
     }
     const check = await verifyPassword(password, account.passwordHash);
-    if (!check.ok) throw unauthorized(authMessages.wrongActivationPassword);
+    if (!check.ok) throw unauthenticated(authMessages.wrongActivationPassword);
     attempt.succeed();
     const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : account.passwordHash;
 
@@ -211,19 +211,19 @@ export class AuthService {
     } catch (error) {
       // A storage failure is answered as such (503/507), like on every other route.
       if (error instanceof StorageError) throw error;
-      throw new HttpError(500, { error: `Terjadi kesalahan: ${describeFailure(error)}` });
+      throw new ServiceError("failed", `Terjadi kesalahan: ${describeFailure(error)}`);
     }
   }
 
   async changePassword(principal: Principal, body: JsonObject, address: string) {
     const oldPassword = text(body.old_password);
     const newPassword = text(body.new_password);
-    if (!oldPassword || !newPassword) throw badRequest(authMessages.passwordsRequired);
+    if (!oldPassword || !newPassword) throw invalid(authMessages.passwordsRequired);
     const attempt = this.throttle.reserve(principal.username, address);
     const account = this.principalById.get({ id: principal.id });
-    if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) throw unauthorized(authMessages.wrongOldPassword);
+    if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) throw unauthenticated(authMessages.wrongOldPassword);
     attempt.release();
-    if (breaksPasswordRule(newPassword)) throw badRequest(passwordRule);
+    if (breaksPasswordRule(newPassword)) throw invalid(passwordRule);
     await replacePassword(this.db, this.writes, principal.id, newPassword, this.config.bcryptCost);
     return { message: "Password berhasil diubah. Silakan login kembali." };
   }

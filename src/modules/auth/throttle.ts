@@ -1,4 +1,4 @@
-import { HttpError } from "../../http/errors";
+import { ServiceError } from "../../errors";
 
 export interface ThrottleLimits {
   perUsername: number;
@@ -48,11 +48,7 @@ export class LoginThrottle {
     const now = Date.now();
     const wait = Math.max(...keys.map(([key, limit]) => this.waitSeconds(key, limit, now)));
     if (wait > 0) {
-      throw new HttpError(
-        429,
-        { error: `Terlalu banyak percobaan. Coba lagi dalam ${Math.ceil(wait / 60)} menit.` },
-        { "retry-after": String(wait) },
-      );
+      throw new ServiceError("too_many", `Terlalu banyak percobaan. Coba lagi dalam ${Math.ceil(wait / 60)} menit.`, { retryAfterSeconds: wait });
     }
     for (const [key] of keys) this.add(key, now);
     const uncount = () => {

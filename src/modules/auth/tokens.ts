@@ -1,7 +1,7 @@
 import { jwt } from "@elysiajs/jwt";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../../config";
-import { unauthorized } from "../../http/errors";
+import { unauthenticated } from "../../errors";
 
 export type TokenType = "access" | "refresh";
 
@@ -60,14 +60,14 @@ export class TokenService {
   /** Checks signature, expiry and type, answering the texts of decisions §1. */
   async verify(token: string, expectedType: TokenType): Promise<TokenClaims> {
     const payload = this.verified.get(token) ?? (await this.checkSignature(token));
-    if (payload.exp <= Date.now() / 1000) throw unauthorized(tokenErrors.expired);
-    if (payload.type !== expectedType) throw unauthorized(tokenErrors.wrongType);
+    if (payload.exp <= Date.now() / 1000) throw unauthenticated(tokenErrors.expired);
+    if (payload.type !== expectedType) throw unauthenticated(tokenErrors.wrongType);
     return payload;
   }
 
   private async checkSignature(token: string): Promise<TokenClaims> {
     const payload = await this.signer.verify(token, { algorithms: ["HS256"], clockTolerance: tolerateAnyAge });
-    if (!payload || !isClaims(payload)) throw unauthorized(tokenErrors.invalid);
+    if (!payload || !isClaims(payload)) throw unauthenticated(tokenErrors.invalid);
     if (this.verified.size >= verifiedCacheSize) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, payload);
     return payload;

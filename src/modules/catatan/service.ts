@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { catatanKonseling, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { forbidden, invalid, notFound } from "../../errors";
 import { pathId } from "../../http/params";
 import { exceedsCharacters } from "../../http/values";
 import { nowIso, serializeCatatan } from "../../records";
@@ -53,7 +53,7 @@ export class CatatanService {
   /** The student's own notes, or for an admin those of the `nim` named in the query; newest first. */
   list(principal: Principal, query: Record<string, string | undefined>) {
     const nim = principal.role === "mahasiswa" ? principal.nim : query.nim?.trim();
-    if (principal.role !== "mahasiswa" && !nim) throw badRequest(catatanMessages.nimRequired);
+    if (principal.role !== "mahasiswa" && !nim) throw invalid(catatanMessages.nimRequired);
     if (!nim || !this.studentExists.get({ nim })) throw notFound(catatanMessages.studentUnknown);
     return this.notesOf.all({ nim }).map(serializeCatatan);
   }
@@ -82,11 +82,11 @@ export class CatatanService {
       const note = id === null ? undefined : this.db.select().from(catatanKonseling).where(eq(catatanKonseling.id, id)).get();
       if (!note) throw notFound(catatanMessages.noteUnknown);
       if (principal.nim === null || note.nim !== principal.nim) throw forbidden(catatanMessages.notYourNote);
-      if (mode === "first" && note.reply !== "") throw badRequest(catatanMessages.alreadyReplied);
-      if (mode === "edit" && note.reply === "") throw badRequest(catatanMessages.nothingToEdit);
+      if (mode === "first" && note.reply !== "") throw invalid(catatanMessages.alreadyReplied);
+      if (mode === "edit" && note.reply === "") throw invalid(catatanMessages.nothingToEdit);
       const text = typeof body.reply === "string" ? body.reply.trim() : "";
-      if (text === "") throw badRequest(catatanMessages.emptyReply);
-      if (exceedsCharacters(text, replyMaxLength)) throw badRequest(catatanMessages.replyTooLong);
+      if (text === "") throw invalid(catatanMessages.emptyReply);
+      if (exceedsCharacters(text, replyMaxLength)) throw invalid(catatanMessages.replyTooLong);
 
       const updated = this.db
         .update(catatanKonseling)

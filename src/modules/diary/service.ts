@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { diaryEntries, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
-import { badRequest, notFound } from "../../http/errors";
+import { invalid, notFound } from "../../errors";
 import { StudentAccess, assertOwnNim } from "../../http/ownership";
 import { pathId } from "../../http/params";
 import { bodyStudentNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
@@ -34,14 +34,14 @@ const blankContent = (value: unknown) => isBlank(value) || (typeof value === "st
 /** A title as stored: absent or null is the default empty title. */
 function readTitle(value: unknown): string {
   if (value === undefined || value === null) return "";
-  if (typeof value !== "string") throw badRequest(diaryMessages.titleNotText);
-  if (exceedsCharacters(value, titleMaxCharacters)) throw badRequest(diaryMessages.titleTooLong);
+  if (typeof value !== "string") throw invalid(diaryMessages.titleNotText);
+  if (exceedsCharacters(value, titleMaxCharacters)) throw invalid(diaryMessages.titleTooLong);
   return value;
 }
 
 function readContent(value: unknown): string {
-  if (typeof value !== "string") throw badRequest(diaryMessages.contentNotText);
-  if (exceedsCharacters(value, contentMaxCharacters)) throw badRequest(diaryMessages.contentTooLong);
+  if (typeof value !== "string") throw invalid(diaryMessages.contentNotText);
+  if (exceedsCharacters(value, contentMaxCharacters)) throw invalid(diaryMessages.contentTooLong);
   return value;
 }
 
@@ -78,7 +78,7 @@ export class DiaryService {
   /** decisions §10: a student's diary holds at most the quota of UTF-8 text, title and content together. */
   private assertFits(nim: string, except: number, title: string, content: string): void {
     const stored = this.storedBytes.get({ nim, except })?.bytes ?? 0;
-    if (stored + Buffer.byteLength(title, "utf8") + Buffer.byteLength(content, "utf8") > this.quotaBytes) throw badRequest(diaryMessages.quotaFull);
+    if (stored + Buffer.byteLength(title, "utf8") + Buffer.byteLength(content, "utf8") > this.quotaBytes) throw invalid(diaryMessages.quotaFull);
   }
 
   /**
@@ -88,9 +88,9 @@ export class DiaryService {
    */
   create(principal: Principal, body: JsonObject) {
     const nim = bodyStudentNim(principal, body.nim);
-    if (isBlank(body.date) || blankContent(body.content)) throw badRequest(diaryMessages.required);
+    if (isBlank(body.date) || blankContent(body.content)) throw invalid(diaryMessages.required);
     const date = readCalendarDate(body.date);
-    if (date === null) throw badRequest(diaryMessages.dateFormat);
+    if (date === null) throw invalid(diaryMessages.dateFormat);
     const title = readTitle(body.title);
     const content = readContent(body.content);
     if (nim === null || !this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
@@ -115,10 +115,10 @@ export class DiaryService {
     return this.writes.run(() => {
       const entry = this.ownEntry(principal, rawId);
       const changes: Partial<typeof diaryEntries.$inferInsert> = { updatedAt: nowIso() };
-      if (body.content !== undefined && blankContent(body.content)) throw badRequest(diaryMessages.contentEmpty);
+      if (body.content !== undefined && blankContent(body.content)) throw invalid(diaryMessages.contentEmpty);
       if (body.date !== undefined) {
         const date = readCalendarDate(body.date);
-        if (date === null) throw badRequest(diaryMessages.updateDateFormat);
+        if (date === null) throw invalid(diaryMessages.updateDateFormat);
         changes.date = date;
       }
       if (body.title !== undefined) changes.title = readTitle(body.title);

@@ -4,7 +4,7 @@ import type { WriteQueue } from "../../db/write-queue";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { catatanKonseling, dosen, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
-import { badRequest, forbidden, notFound } from "../../http/errors";
+import { forbidden, invalid, notFound } from "../../errors";
 import { StudentAccess } from "../../http/ownership";
 import { readPagination, totalPages } from "../../http/pagination";
 import { exceedsCharacters } from "../../http/values";
@@ -187,11 +187,11 @@ export class DosenService {
   /** A new note, checks in the documented order; a rejected request writes nothing. */
   async createNote(principal: Principal, body: JsonObject) {
     const adminNip = principal.role === "admin" ? bodyKey(body.NIP) : null;
-    if (adminNip === "") throw badRequest(dosenMessages.nipRequired);
+    if (adminNip === "") throw invalid(dosenMessages.nipRequired);
     const nim = bodyKey(body.NIM);
     const isi = typeof body.isi_catatan === "string" ? body.isi_catatan.trim() : "";
-    if (!nim || !isi) throw badRequest(dosenMessages.noteFieldsRequired);
-    if (exceedsCharacters(isi, noteMaxLength)) throw badRequest(dosenMessages.noteTooLong);
+    if (!nim || !isi) throw invalid(dosenMessages.noteFieldsRequired);
+    if (exceedsCharacters(isi, noteMaxLength)) throw invalid(dosenMessages.noteTooLong);
     const student = this.assertStudent(nim);
     let nip: string;
     if (adminNip !== null) {

@@ -4,7 +4,7 @@ import type { DatabaseClient } from "../../db";
 import { mahasiswa } from "../../db/schema";
 import { StorageError, asStorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
-import { HttpError, badRequest, notFound } from "../../http/errors";
+import { ServiceError, invalid, notFound } from "../../errors";
 import { assertOwnNim } from "../../http/ownership";
 import type { Logger } from "../../logger";
 import { PhotoFormatError, mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
@@ -48,17 +48,17 @@ export class FotoService {
 
   async upload(principal: Principal, form: unknown) {
     const part = form instanceof FormData ? form.get("foto") : null;
-    if (!(part instanceof File)) throw badRequest(fotoMessages.noFile);
-    if (!part.name) throw badRequest(fotoMessages.emptyName);
-    if (part.size > this.limitBytes) throw badRequest(`Ukuran foto melebihi batas ${formatMegabytes(this.limitBytes)} MB.`);
+    if (!(part instanceof File)) throw invalid(fotoMessages.noFile);
+    if (!part.name) throw invalid(fotoMessages.emptyName);
+    if (part.size > this.limitBytes) throw invalid(`Ukuran foto melebihi batas ${formatMegabytes(this.limitBytes)} MB.`);
     const bytes = new Uint8Array(await part.arrayBuffer());
     const type = sniffImageType(bytes);
-    if (type === null) throw badRequest(fotoMessages.wrongType);
+    if (type === null) throw invalid(fotoMessages.wrongType);
     let cleaned: Uint8Array;
     try {
       cleaned = stripMetadata(bytes, type);
     } catch (error) {
-      if (error instanceof PhotoFormatError) throw badRequest(error.message);
+      if (error instanceof PhotoFormatError) throw invalid(error.message);
       throw error;
     }
 
@@ -80,9 +80,9 @@ export class FotoService {
       this.discard(newPath);
       const failure = asStorageError(error);
       // A refusal by a rule, and a full or read-only disk, are answered as such (503/507).
-      if (failure instanceof HttpError || failure instanceof StorageError) throw failure;
+      if (failure instanceof ServiceError) throw failure;
       this.logger.error(`foto ${nim} gagal disimpan: ${error instanceof Error ? error.message : String(error)}`);
-      throw new HttpError(500, { error: fotoMessages.saveFailed });
+      throw new ServiceError("failed", fotoMessages.saveFailed);
     }
     // The new photo is committed: the answer says so even if the old file cannot be removed now.
     if (oldPath !== newPath) this.discard(oldPath);

@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
-import { HttpError, badRequest, notFound } from "../../http/errors";
+import { ServiceError, invalid, notFound } from "../../errors";
 import type { JsonObject } from "../../http/body";
 import type { Logger } from "../../logger";
 import type { Classifier, ModelFeatures, ModelType } from "../../models/classifier";
@@ -31,6 +31,10 @@ export const kuesionerMessages = {
   jawabanNotObject: "jawaban harus berupa objek.",
 } as const;
 
+/** What the student is told while the weekly limit holds, by can_submit and by the questionnaire. */
+export const weeklyLimitMessage = (daysRemaining: number) =>
+  `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${daysRemaining} hari.`;
+
 /** The weekly rule as can_submit and the questionnaire both state it. */
 export function weeklyWindow(lastSubmission: string | undefined, now = Date.now()) {
   if (lastSubmission === undefined) return { blocked: false as const };
@@ -43,7 +47,7 @@ export function weeklyWindow(lastSubmission: string | undefined, now = Date.now(
 function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi_tidur"): string | undefined {
   if (!(key in jawaban)) return undefined;
   const value = jawaban[key];
-  if (typeof value !== "string" || value.length > 50) throw badRequest(`${key} harus teks maksimal 50 karakter.`);
+  if (typeof value !== "string" || value.length > 50) throw invalid(`${key} harus teks maksimal 50 karakter.`);
   return value;
 }
 
@@ -116,17 +120,18 @@ export class KuesionerService {
       if (principal.role === "mahasiswa") {
         const window = weeklyWindow(this.lastSubmissionOf(nim));
         if (window.blocked) {
-          throw new HttpError(403, {
-            error: kuesionerMessages.weeklyLimit,
-            message: `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${window.daysRemaining} hari.`,
-            last_submission_date: window.lastSubmission,
-            days_remaining: window.daysRemaining,
+          throw new ServiceError("forbidden", kuesionerMessages.weeklyLimit, {
+            body: {
+              message: weeklyLimitMessage(window.daysRemaining),
+              last_submission_date: window.lastSubmission,
+              days_remaining: window.daysRemaining,
+            },
           });
         }
       }
 
       const jawaban = body.jawaban;
-      if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw badRequest(kuesionerMessages.jawabanNotObject);
+      if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw invalid(kuesionerMessages.jawabanNotObject);
       const answers = readAnswers(jawaban as JsonObject);
       const freqOlahraga = optionalProfileText(jawaban as JsonObject, "freq_olahraga");
       const durasiTidur = optionalProfileText(jawaban as JsonObject, "durasi_tidur");
@@ -170,7 +175,7 @@ export class KuesionerService {
   private resolveNim(principal: Principal, body: JsonObject): string {
     if (principal.role !== "mahasiswa") {
       const given = typeof body.NIM === "string" ? body.NIM.trim() : typeof body.NIM === "number" ? String(body.NIM) : "";
-      if (!given) throw badRequest(kuesionerMessages.nimRequired);
+      if (!given) throw invalid(kuesionerMessages.nimRequired);
       return given;
     }
     if (principal.nim === null) throw notFound(kuesionerMessages.studentUnknown);

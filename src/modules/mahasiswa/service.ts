@@ -2,13 +2,13 @@ import { count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { mahasiswa, riwayatSkrining } from "../../db/schema";
-import { badRequest, notFound } from "../../http/errors";
+import { invalid, notFound } from "../../errors";
 import { StudentAccess } from "../../http/ownership";
 import { readPagination, totalPages } from "../../http/pagination";
 import { serializeSkrining } from "../../records";
 import { suggestionsFor } from "../../screening/suggestions";
 import type { Principal } from "../auth/service";
-import { weeklyWindow, type KuesionerService } from "./kuesioner";
+import { weeklyLimitMessage, weeklyWindow, type KuesionerService } from "./kuesioner";
 
 export const mahasiswaMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -53,7 +53,7 @@ export class SkriningService {
     }
     return {
       can_submit: false,
-      message: `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${window.daysRemaining} hari.`,
+      message: weeklyLimitMessage(window.daysRemaining),
       last_submission_date: window.lastSubmission,
       days_remaining: window.daysRemaining,
     };
@@ -71,7 +71,7 @@ export class SkriningService {
 
   history(principal: Principal, query: Record<string, string | undefined>) {
     const nim = principal.role === "mahasiswa" ? principal.nim : query.nim?.trim();
-    if (principal.role !== "mahasiswa" && !nim) throw badRequest(mahasiswaMessages.nimRequired);
+    if (principal.role !== "mahasiswa" && !nim) throw invalid(mahasiswaMessages.nimRequired);
     if (!nim) throw notFound(mahasiswaMessages.studentUnknown);
     this.assertStudent(nim);
     const { page, perPage, offset } = readPagination(query, 10);
@@ -90,7 +90,7 @@ export class SkriningService {
   suggestions(query: Record<string, string | undefined>) {
     const stress = query.stress?.trim();
     const motivation = query.motivation?.trim();
-    if (!stress || !motivation) throw badRequest(mahasiswaMessages.suggestionParameters);
+    if (!stress || !motivation) throw invalid(mahasiswaMessages.suggestionParameters);
     return { suggestions: suggestionsFor(stress, motivation).detailed_suggestions };
   }
 }

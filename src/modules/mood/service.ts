@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
-import { HttpError, badRequest, notFound } from "../../http/errors";
+import { conflict, invalid, notFound } from "../../errors";
 import { StudentAccess, assertOwnNim } from "../../http/ownership";
 import { pathId } from "../../http/params";
 import { bodyStudentNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
@@ -61,12 +61,12 @@ export class MoodService {
    */
   record(principal: Principal, body: JsonObject) {
     const nim = bodyStudentNim(principal, body.nim);
-    if (isBlank(body.date) || isBlank(body.mood_value)) throw badRequest(moodMessages.required);
+    if (isBlank(body.date) || isBlank(body.mood_value)) throw invalid(moodMessages.required);
     const moodValue = readInteger(body.mood_value);
-    if (moodValue === null) throw badRequest(moodMessages.valueNotInteger);
-    if (!inMoodRange(moodValue)) throw badRequest(moodMessages.valueOutOfRange);
+    if (moodValue === null) throw invalid(moodMessages.valueNotInteger);
+    if (!inMoodRange(moodValue)) throw invalid(moodMessages.valueOutOfRange);
     const date = readCalendarDate(body.date);
-    if (date === null) throw badRequest(moodMessages.dateFormat);
+    if (date === null) throw invalid(moodMessages.dateFormat);
 
     return this.writes.run(() => {
       if (nim === null || !this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
@@ -99,15 +99,15 @@ export class MoodService {
       const changes: Partial<typeof moodEntries.$inferInsert> = { updatedAt: nowIso() };
       if (body.mood_value !== undefined) {
         const moodValue = readInteger(body.mood_value);
-        if (moodValue === null) throw badRequest(moodMessages.updateValueNotInteger);
-        if (!inMoodRange(moodValue)) throw badRequest(moodMessages.updateValueOutOfRange);
+        if (moodValue === null) throw invalid(moodMessages.updateValueNotInteger);
+        if (!inMoodRange(moodValue)) throw invalid(moodMessages.updateValueOutOfRange);
         changes.moodValue = moodValue;
       }
       if (body.date !== undefined) {
         const date = readCalendarDate(body.date);
-        if (date === null) throw badRequest(moodMessages.updateDateFormat);
+        if (date === null) throw invalid(moodMessages.updateDateFormat);
         const holder = this.entryOnDate.get({ nim: entry.nim, date });
-        if (holder !== undefined && holder.id !== entry.id) throw new HttpError(409, { error: moodMessages.dateTaken });
+        if (holder !== undefined && holder.id !== entry.id) throw conflict(moodMessages.dateTaken);
         changes.date = date;
       }
       const row = this.db.update(moodEntries).set(changes).where(eq(moodEntries.id, entry.id)).returning().get();

@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { dosen, jurusan, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
-import { badRequest, notFound } from "../../http/errors";
+import { invalid, notFound } from "../../errors";
 import { StudentAccess } from "../../http/ownership";
 import { exceedsCharacters, isBlank, readInteger } from "../../http/values";
 import { parseDecimal } from "../../numbers";
@@ -74,14 +74,14 @@ export class ProfilService {
 
     if (!isBlank(body.usia)) {
       const usia = readInteger(body.usia);
-      if (usia === null) throw badRequest(profilMessages.usiaNotNumber);
-      if (usia < 10 || usia > 100) throw badRequest(profilMessages.usiaRange);
+      if (usia === null) throw invalid(profilMessages.usiaNotNumber);
+      if (usia < 10 || usia > 100) throw invalid(profilMessages.usiaRange);
       changes.usia = usia;
     }
     if (!isBlank(body.IPK)) {
       const ipk = readNumber(body.IPK);
-      if (ipk === null) throw badRequest(profilMessages.ipkNotNumber);
-      if (ipk < 0 || ipk > 4) throw badRequest(profilMessages.ipkRange);
+      if (ipk === null) throw invalid(profilMessages.ipkNotNumber);
+      if (ipk < 0 || ipk > 4) throw invalid(profilMessages.ipkRange);
       changes.ipk = ipk;
     }
     for (const [key, column] of textFields) {
@@ -90,7 +90,7 @@ export class ProfilService {
       // Older clients send the year as a number.
       const text = key === "angkatan" && typeof value === "number" && Number.isInteger(value) ? String(value) : value;
       if (typeof text !== "string" || exceedsCharacters(text.trim(), textMaxLength) || text.trim() === "") {
-        throw badRequest(`${key} harus berupa teks 1-${textMaxLength} karakter.`);
+        throw invalid(`${key} harus berupa teks 1-${textMaxLength} karakter.`);
       }
       changes[column] = text.trim();
     }

@@ -1,0 +1,88 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import packageJson from "../package.json";
+import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
+import { ServiceError } from "../src/errors";
+import { serve } from "../src/server";
+import { registerAccountCommands } from "./accounts";
+import { registerBackupCommand } from "./backup";
+import { registerCheckCommand } from "./check";
+import { configOf, ioLogger, type CommandIo } from "./common";
+import { registerModelCommands } from "./model";
+import { registerQuestionCommands } from "./questions";
+import { registerStatsCommands } from "./stats";
+
+/**
+ * Exit codes: 0 done; 1 refused (a wrong command line, bad input, a rule, something not
+ * found); 3 the storage failed (full, read-only, locked, damaged); 70 a fault of the
+ * program itself, printed with its stack.
+ */
+export const exitCodes = { refused: 1, storage: 3, internal: 70 } as const;
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError("port harus 0–65535");
+  return number;
+}
+
+/** The whole `skrining` program, printing through `io`; tests run it in-process. */
+export function buildProgram(io: CommandIo): Command {
+  const program = new Command("skrining")
+    .description("Layanan skrining stres dan motivasi mahasiswa")
+    .version(packageJson.version, "-V, --version")
+    .option("--data <dir>", "folder data (default ./data, atau SKRINING_DATA)")
+    // Subcommands inherit both: commander's own messages go through `io`, and its exits become errors for run().
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+
+  program
+    .command("serve")
+    .description("menjalankan layanan HTTP")
+    .option("--host <host>", "alamat yang didengarkan", "0.0.0.0")
+    .addOption(new Option("--port <port>", "port").default(5000).argParser(port))
+    .option("--tls-cert <file>", "sertifikat TLS (PEM)")
+    .option("--tls-key <file>", "kunci privat TLS (PEM)")
+    .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string }, command: Command) => {
+      await serve(configOf(command, io), options, ioLogger(io), io.environment);
+    });
+
+  registerAccountCommands(program, io);
+  registerBackupCommand(program, io);
+  registerCheckCommand(program, io);
+  registerModelCommands(program, io);
+  registerQuestionCommands(program, io);
+  registerStatsCommands(program, io);
+  return program;
+}
+
+/**
+ * Runs the program and turns whatever it throws into a message and an exit code: the one
+ * place where the command line reports errors.
+ */
+export async function run(args: readonly string[], io: CommandIo): Promise<number> {
+  // Everything the program creates (database, WAL, backups, exports) is its owner's alone,
+  // whatever umask the shell or service manager set (decisions §9).
+  process.umask(0o077);
+  try {
+    await buildProgram(io).parseAsync([...args], { from: "user" });
+    return 0;
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function report(error: unknown, io: CommandIo): number {
+  // Commander has already printed its own message (a wrong option, --help, --version).
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : exitCodes.refused;
+  const failure = asStorageError(error);
+  if (failure instanceof StorageError) {
+    io.err(`skrining: ${describeForAdmin(failure)}\n`);
+    return exitCodes.storage;
+  }
+  if (failure instanceof ServiceError) {
+    for (const line of failure.details.lines ?? []) io.err(`${line}\n`);
+    io.err(`skrining: ${failure.message}\n`);
+    return exitCodes.refused;
+  }
+  io.err(`skrining: kesalahan tak terduga (mohon laporkan): ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
+  return exitCodes.internal;
+}
