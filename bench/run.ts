@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bcryptCost, bcryptHashesPerSecond, measureImport } from "./accounts";
 import { benchPassword, generateDataset, scaledShape, type Dataset } from "./dataset";
-import { runLoad, type LoadResult, type LoadSpec } from "./load";
+import { runLoad, type LoadSpec } from "./load";
 import { measureModel } from "./model";
 import { freePort, median, residentMiB, runTimed, stopChild, waitForHttp, withPeakResident, type Child } from "./processes";
 import { cpuTimes, loadAverage, machineInfo, markdown, problems, type EndpointResult, type Figure, type LargeResult } from "./report";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { silentLogger } from "../src/logger";
-import { QuestionsService } from "../src/modules/kuesioner/service";
+import { QuestionsService } from "../src/modules/questions/service";
 import { invalid } from "../src/errors";
 import { configOf, type CommandIo } from "./common";
 

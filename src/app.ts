@@ -6,15 +6,15 @@ import { corsPolicy } from "./http/cors";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { openApiPage } from "./http/openapi-page";
 import { requestLog } from "./http/request-log";
+import { routeGuards } from "./http/guards";
 import { authController } from "./modules/auth";
-import { catatanController } from "./modules/catatan";
-import { dosenController } from "./modules/dosen";
-import { fotoController } from "./modules/foto";
-import { profilController } from "./modules/profil";
 import { diaryController } from "./modules/diary";
-import { kuesionerController } from "./modules/kuesioner";
-import { mahasiswaController } from "./modules/mahasiswa";
+import { dosenController } from "./modules/dosen";
 import { moodController } from "./modules/mood";
+import { notesController } from "./modules/notes";
+import { profilController } from "./modules/profil";
+import { questionsController } from "./modules/questions";
+import { skriningController } from "./modules/skrining";
 import packageJson from "../package.json";
 
 /** Routes that read a multipart form; every other body is read as a JSON object. */
@@ -26,6 +26,7 @@ const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
  */
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
   let allowedMethods: AllowedMethods = () => [];
+  const guards = routeGuards(context.auth, context.db);
   const app = new Elysia()
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
     // that answer with their own Response (the photo) set their own Cache-Control.
@@ -52,15 +53,14 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(authController(context.auth, clientAddress))
-    .use(mahasiswaController(context.auth, context.kuesioner, context.skrining))
-    .use(kuesionerController(context.auth, context.questions))
-    .use(catatanController(context.auth, context.catatan))
-    .use(profilController(context.auth, context.profil))
-    .use(fotoController(context.auth, context.foto))
-    .use(moodController(context.auth, context.mood))
-    .use(diaryController(context.auth, context.diary))
-    .use(dosenController(context.auth, context.dosen));
+    .use(authController(guards, context.auth, clientAddress))
+    .use(skriningController(guards, context.submission, context.skrining))
+    .use(questionsController(guards, context.questions))
+    .use(profilController(guards, context.profil, context.photos))
+    .use(moodController(guards, context.mood))
+    .use(diaryController(guards, context.diary))
+    .use(notesController(guards, context.notes))
+    .use(dosenController(guards, context.dosen));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

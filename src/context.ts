@@ -1,22 +1,22 @@
-import type { Config } from "./config";
 import { AccountsService } from "./accounts/service";
+import type { Config } from "./config";
 import { openDatabase, stopWaitingForLocks, type DatabaseClient } from "./db";
 import { StorageHealth } from "./db/storage";
 import { WriteQueue } from "./db/write-queue";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
 import { AuthService } from "./modules/auth/service";
-import { CatatanService } from "./modules/catatan/service";
+import { DiaryService } from "./modules/diary/service";
 import { DosenService } from "./modules/dosen/service";
 import { StatisticsService } from "./modules/dosen/statistics";
-import { FotoService } from "./modules/foto/service";
-import { ProfilService } from "./modules/profil/service";
-import { PhotoStore } from "./photos/storage";
-import { DiaryService } from "./modules/diary/service";
-import { QuestionsService } from "./modules/kuesioner/service";
-import { KuesionerService } from "./modules/mahasiswa/kuesioner";
-import { SkriningService } from "./modules/mahasiswa/service";
 import { MoodService } from "./modules/mood/service";
+import { NotesService } from "./modules/notes/service";
+import { PhotoService } from "./modules/profil/photo";
+import { ProfilService } from "./modules/profil/service";
+import { QuestionsService } from "./modules/questions/service";
+import { SkriningService } from "./modules/skrining/service";
+import { SubmissionService } from "./modules/skrining/submission";
+import { PhotoStore } from "./photos/storage";
 
 /** The long-lived pieces one process shares: configuration, database and services. */
 export interface AppContext {
@@ -28,14 +28,14 @@ export interface AppContext {
   health: StorageHealth;
   accounts: AccountsService;
   auth: AuthService;
-  kuesioner: KuesionerService;
+  submission: SubmissionService;
   skrining: SkriningService;
   questions: QuestionsService;
-  catatan: CatatanService;
   profil: ProfilService;
-  foto: FotoService;
+  photos: PhotoService;
   mood: MoodService;
   diary: DiaryService;
+  notes: NotesService;
   dosen: DosenService;
 }
 
@@ -44,7 +44,8 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   stopWaitingForLocks(db);
   const health = new StorageHealth(logger);
   const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health });
-  const kuesioner = new KuesionerService(db, writes, new RegistryClassifier(db, config.dataDir), logger);
+  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger);
+  const notes = new NotesService(db, writes);
   return {
     config,
     db,
@@ -53,15 +54,15 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     health,
     accounts: new AccountsService(db, writes, config.bcryptCost),
     auth: new AuthService(db, writes, config),
-    kuesioner,
-    skrining: new SkriningService(db, kuesioner),
+    submission,
+    skrining: new SkriningService(db, submission),
     questions: new QuestionsService(config.dataDir, logger),
-    catatan: new CatatanService(db, writes),
     profil: new ProfilService(db, writes),
-    foto: new FotoService(db, writes, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
+    photos: new PhotoService(db, writes, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
     mood: new MoodService(db, writes),
     diary: new DiaryService(db, writes, config.diaryQuotaBytes),
-    dosen: new DosenService(db, writes, new StatisticsService(db)),
+    notes,
+    dosen: new DosenService(db, new StatisticsService(db), notes),
   };
 }
 

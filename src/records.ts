@@ -1,8 +1,32 @@
+import { t, type Static } from "elysia";
 import type { catatanKonseling, diaryEntries, mahasiswa, moodEntries, riwayatSkrining } from "./db/schema";
 
-// The serialized keys of decisions §2, in one place for every module that returns records.
+// The serialized records of decisions §2, each once: its schema (the OpenAPI document and
+// the response check) beside the function that builds it from a row, typed by that schema,
+// so that the two cannot drift apart.
 
-export function serializeMahasiswa(row: typeof mahasiswa.$inferSelect) {
+export const level = t.Union([t.Literal("Rendah"), t.Literal("Sedang"), t.Literal("Tinggi")]);
+
+export const MahasiswaRecord = t.Object(
+  {
+    NIM: t.String(),
+    nama_mahasiswa: t.Nullable(t.String()),
+    kelas: t.Nullable(t.String()),
+    id_jurusan: t.Nullable(t.Integer()),
+    IPK: t.Nullable(t.Number()),
+    NIP_doswal: t.Nullable(t.String()),
+    Id_User: t.Integer(),
+    foto_profil: t.Nullable(t.String()),
+    angkatan: t.Nullable(t.String()),
+    gender: t.Nullable(t.String()),
+    usia: t.Nullable(t.Integer()),
+    freq_olahraga: t.Nullable(t.String()),
+    durasi_tidur: t.Nullable(t.String()),
+  },
+  { additionalProperties: false },
+);
+
+export function serializeMahasiswa(row: typeof mahasiswa.$inferSelect): Static<typeof MahasiswaRecord> {
   return {
     NIM: row.nim,
     nama_mahasiswa: row.nama,
@@ -20,18 +44,23 @@ export function serializeMahasiswa(row: typeof mahasiswa.$inferSelect) {
   };
 }
 
-export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, options: { withAnswers?: boolean } = {}) {
-  const record: {
-    Id_skrining: number;
-    NIM: string;
-    tanggal_skrining: string;
-    tingkat_stres: typeof row.tingkatStres;
-    tingkat_motivasi: typeof row.tingkatMotivasi;
-    saran: string;
-    score_stress: number;
-    score_sdi: number;
-    input_jawaban?: Record<string, unknown>;
-  } = {
+export const SkriningRecord = t.Object(
+  {
+    Id_skrining: t.Integer(),
+    NIM: t.String(),
+    tanggal_skrining: t.String(),
+    tingkat_stres: level,
+    tingkat_motivasi: level,
+    saran: t.String(),
+    score_stress: t.Number(),
+    score_sdi: t.Number(),
+    input_jawaban: t.Optional(t.Record(t.String(), t.Any(), { description: "the answers as submitted; detail views only" })),
+  },
+  { additionalProperties: false },
+);
+
+export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, options: { withAnswers?: boolean } = {}): Static<typeof SkriningRecord> {
+  const record: Static<typeof SkriningRecord> = {
     Id_skrining: row.id,
     NIM: row.nim,
     tanggal_skrining: row.tanggal,
@@ -45,7 +74,21 @@ export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, opti
   return record;
 }
 
-export function serializeCatatan(row: typeof catatanKonseling.$inferSelect) {
+export const CatatanRecord = t.Object(
+  {
+    Id_catatan: t.Integer(),
+    NIM: t.String(),
+    NIP: t.String(),
+    isi_catatan: t.String(),
+    tanggal_catat: t.String(),
+    reply: t.String({ description: "empty until the student replies" }),
+    tanggal_reply: t.Nullable(t.String()),
+    status: t.Union([t.Literal("sudah_dibalas"), t.Literal("belum_dibalas")]),
+  },
+  { additionalProperties: false },
+);
+
+export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Static<typeof CatatanRecord> {
   return {
     Id_catatan: row.id,
     NIM: row.nim,
@@ -54,15 +97,40 @@ export function serializeCatatan(row: typeof catatanKonseling.$inferSelect) {
     tanggal_catat: row.tanggalCatat,
     reply: row.reply,
     tanggal_reply: row.tanggalReply,
-    status: row.reply ? ("sudah_dibalas" as const) : ("belum_dibalas" as const),
+    status: row.reply ? "sudah_dibalas" : "belum_dibalas",
   };
 }
 
-export function serializeMood(row: typeof moodEntries.$inferSelect) {
+export const MoodEntry = t.Object(
+  {
+    id: t.Integer(),
+    nim: t.String(),
+    date: t.String({ description: "YYYY-MM-DD" }),
+    mood_value: t.Integer({ minimum: 1, maximum: 5 }),
+    created_at: t.String(),
+    updated_at: t.String(),
+  },
+  { additionalProperties: false },
+);
+
+export function serializeMood(row: typeof moodEntries.$inferSelect): Static<typeof MoodEntry> {
   return { id: row.id, nim: row.nim, date: row.date, mood_value: row.moodValue, created_at: row.createdAt, updated_at: row.updatedAt };
 }
 
-export function serializeDiary(row: typeof diaryEntries.$inferSelect) {
+export const DiaryEntry = t.Object(
+  {
+    id: t.Integer(),
+    nim: t.String(),
+    date: t.String({ description: "YYYY-MM-DD" }),
+    title: t.String(),
+    content: t.String(),
+    created_at: t.String(),
+    updated_at: t.String(),
+  },
+  { additionalProperties: false },
+);
+
+export function serializeDiary(row: typeof diaryEntries.$inferSelect): Static<typeof DiaryEntry> {
   return { id: row.id, nim: row.nim, date: row.date, title: row.title, content: row.content, created_at: row.createdAt, updated_at: row.updatedAt };
 }
 

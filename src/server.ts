@@ -38,7 +38,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     closeContext(context);
     throw new StorageError("damaged", new Error(damage.slice(0, 3).join("; ")), config.databasePath);
   }
-  const swept = context.foto.sweepOrphans();
+  const swept = context.photos.sweepOrphans();
   if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${config.photosDir}`);
   if (swept && swept.movedAside > 0) {
     logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);

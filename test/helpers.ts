@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app";
 import { parseAccountsCsv } from "../src/accounts/import";
-import { AccountsService } from "../src/accounts/service";
 import { loadConfig } from "../src/config";
 import { closeContext, createContext, type AppContext } from "../src/context";
 import { silentLogger, type Logger } from "../src/logger";

@@ -5,7 +5,7 @@ import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { dosen, jurusan, mahasiswa, users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
-import type { Role } from "../modules/auth/service";
+import type { Role } from "../db/schema";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
 import type { AccountInput, RowError } from "./validation";
 import { InvalidInput, conflict, invalid, notFound } from "../errors";

@@ -1,4 +1,4 @@
-import type { Role } from "../modules/auth/service";
+import type { Role } from "../db/schema";
 import { breaksPasswordRule, passwordRule } from "./passwords";
 
 /** One account as the CSV import and `accounts add` describe it, after validation. */

@@ -11,13 +11,16 @@ export const jurusan = sqliteTable("jurusan", {
   nama: text("nama_jurusan").notNull().unique(),
 });
 
+export const roles = ["mahasiswa", "dosen", "admin"] as const;
+export type Role = (typeof roles)[number];
+
 export const users = sqliteTable(
   "users",
   {
     id: integer("Id_User").primaryKey({ autoIncrement: true }),
     username: text("username").notNull().unique(),
     passwordHash: text("password_hash").notNull(),
-    role: text("role", { enum: ["mahasiswa", "dosen", "admin"] }).notNull(),
+    role: text("role", { enum: roles }).notNull(),
     isActivated: integer("is_activated", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(nowIso),
   },

@@ -1,7 +1,11 @@
+import { eq, sql } from "drizzle-orm";
 import { Elysia } from "elysia";
-import type { AuthService, Principal, Role } from "../modules/auth/service";
+import type { DatabaseClient } from "../db";
+import { mahasiswa, type Role } from "../db/schema";
+import { forbidden, notFound } from "../errors";
+import type { AuthService } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
-import { forbidden } from "../errors";
+import type { Principal } from "./principal";
 
 /** Who may call a route, and what a caller of another role is told. */
 export interface AccessRule {
@@ -9,36 +13,51 @@ export interface AccessRule {
   denied: string;
 }
 
+export const guardMessages = {
+  denied: "Akses ditolak.",
+  notAdvisee: "Mahasiswa bukan bimbingan Anda.",
+} as const;
+
 export const access = {
-  any: { roles: "any", denied: "Akses ditolak." },
-  mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: "Akses ditolak." },
-  dosenOrAdmin: { roles: ["dosen", "admin"], denied: "Akses ditolak." },
+  any: { roles: "any", denied: guardMessages.denied },
+  mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: guardMessages.denied },
+  dosenOrAdmin: { roles: ["dosen", "admin"], denied: guardMessages.denied },
   mahasiswaOnly: (denied = "Hanya mahasiswa yang dapat mengakses.") => ({ roles: ["mahasiswa"], denied }) satisfies AccessRule,
 } satisfies Record<string, AccessRule | ((denied?: string) => AccessRule)>;
 
 /**
- * Route options `access: rule` (an access token whose role fits) and `refreshToken: true`
- * (a refresh token). Both put the caller in the context as `principal`, with the token's
- * `claims`. `studentWrite: true` beside `access` counts the request against the student's
- * write limit (decisions §10) once the caller is known.
+ * The interface's own-nim rule: a student may only name their own NIM; other roles are not
+ * restricted by it. A student account without a profile owns no NIM.
  */
-export const authGuard = (auth: AuthService) =>
-  new Elysia({ name: "auth-guard", seed: auth.instanceId }).macro({
+export function assertOwnNim(principal: Principal, nim: string): void {
+  if (principal.role === "mahasiswa" && principal.nim !== nim) throw forbidden(guardMessages.denied);
+}
+
+type Caller = { principal: Principal; params: Record<string, string> };
+
+/**
+ * The route options that say who may call a route, so that a route reads like its row in
+ * the interface table. They run in the order they are written in the route's options:
+ *
+ * - `access: rule`: an access token whose role fits (401, then 403 with the rule's text);
+ *   puts the caller in the context as `principal`, with the token's `claims`.
+ * - `refreshToken: true`: the same for a refresh token.
+ * - `studentWrite: true`: a student's write, counted against the fair-use limit (429).
+ * - `ownNim: true`: the own-nim rule for the `:nim` of the path (403), before anything else
+ *   about that student, so a student naming an unknown NIM learns nothing.
+ * - `advisee: { unknownStudent?: text }`: decisions §9, for the `:nim` of the path: a route
+ *   that answers 404 for an unknown student names its text and keeps that answer first;
+ *   then a lecturer passes only for their own advisees (403). Admins are not restricted.
+ */
+export const routeGuards = (auth: AuthService, db: DatabaseClient) => {
+  const advisorOf = db.select({ nip: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+  return new Elysia({ name: "route-guards", seed: auth.instanceId }).macro({
     access(rule: AccessRule) {
       return {
         async resolve({ headers }): Promise<{ principal: Principal; claims: TokenClaims }> {
           const caller = await auth.authenticate(headers.authorization, "access");
           if (rule.roles !== "any" && !rule.roles.includes(caller.principal.role)) throw forbidden(rule.denied);
           return caller;
-        },
-      };
-    },
-    studentWrite(enabled: true) {
-      return {
-        beforeHandle(context) {
-          void enabled;
-          const { principal } = context as unknown as { principal: Principal };
-          if (principal.role === "mahasiswa") auth.studentWrites.take(principal.id);
         },
       };
     },
@@ -50,4 +69,38 @@ export const authGuard = (auth: AuthService) =>
         },
       };
     },
+    studentWrite(enabled: true) {
+      return {
+        beforeHandle(context) {
+          void enabled;
+          const { principal } = context as unknown as Caller;
+          if (principal.role === "mahasiswa") auth.studentWrites.take(principal.id);
+        },
+      };
+    },
+    ownNim(enabled: true) {
+      return {
+        beforeHandle(context) {
+          void enabled;
+          const { principal, params } = context as unknown as Caller;
+          assertOwnNim(principal, params.nim!);
+        },
+      };
+    },
+    advisee(rule: { unknownStudent?: string }) {
+      return {
+        beforeHandle(context) {
+          const { principal, params } = context as unknown as Caller;
+          if (rule.unknownStudent === undefined && principal.role !== "dosen") return;
+          const student = advisorOf.get({ nim: params.nim! });
+          if (!student && rule.unknownStudent !== undefined) throw notFound(rule.unknownStudent);
+          if (principal.role === "dosen" && (!student || principal.nip === null || student.nip !== principal.nip)) {
+            throw forbidden(guardMessages.notAdvisee);
+          }
+        },
+      };
+    },
   });
+};
+
+export type RouteGuards = ReturnType<typeof routeGuards>;

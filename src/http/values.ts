@@ -1,4 +1,4 @@
-import type { Principal } from "../modules/auth/service";
+import type { Principal } from "./principal";
 import { invalid } from "../errors";
 
 // Typed values read out of JSON bodies. The readers answer null for a value they do not
@@ -45,14 +45,21 @@ export function exceedsCharacters(text: string, limit: number): boolean {
   return false;
 }
 
+/** A key (NIM, NIP) named in a body or a query: a trimmed string, or a number's digits; "" when absent. */
+export function readKey(value: unknown): string {
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return "";
+}
+
 /**
- * The student a mood or diary body is about: a student's own NIM (null for an account
- * without a profile; the caller answers 404 once the body is checked), or the `nim` an
- * admin must name, as a trimmed string or a number's digits.
+ * The student a request is about: a student's own NIM (null for an account without a
+ * profile; the caller answers its own 404), or the NIM an admin (or any other role) must
+ * name in `value`, the body's `NIM`/`nim` or the query's `nim` (else 400).
  */
-export function bodyStudentNim(principal: Principal, value: unknown): string | null {
+export function requestedNim(principal: Principal, value: unknown): string | null {
   if (principal.role === "mahasiswa") return principal.nim;
-  const nim = typeof value === "string" ? value.trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+  const nim = readKey(value);
   if (nim === "") throw invalid("NIM wajib disertakan oleh admin.");
   return nim;
 }

@@ -6,6 +6,7 @@ import { applyMigrations } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
 import { DosenService } from "../../src/modules/dosen/service";
 import { StatisticsService } from "../../src/modules/dosen/statistics";
+import { NotesService } from "../../src/modules/notes/service";
 import { temporaryDir } from "../helpers";
 
 // The lecturer queries must cost in proportion to one lecturer's advisees, never to the
@@ -16,7 +17,7 @@ import { temporaryDir } from "../helpers";
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
 const statistics = new StatisticsService(db);
-const dosen = new DosenService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), statistics);
+const dosen = new DosenService(db, statistics, new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })));
 
 function plan(prepared: { getQuery(): { sql: string } }): string[] {
   return db.$client

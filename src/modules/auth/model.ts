@@ -21,8 +21,6 @@ export const PasswordChangeBody = t.Object(
   { additionalProperties: true },
 );
 
-export const ErrorResponse = t.Object({ error: t.String() }, { additionalProperties: true });
-
 export const UserResponse = t.Object(
   {
     Id_User: t.Integer(),
@@ -55,5 +53,3 @@ export const ActivationResponse = t.Object({
     nip_doswal: t.String(),
   }),
 });
-
-export const MessageResponse = t.Object({ message: t.String() });

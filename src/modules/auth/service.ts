@@ -6,27 +6,14 @@ import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
+import type { Role } from "../../db/schema";
+import type { Principal } from "../../http/principal";
 import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../../errors";
 import type { JsonObject } from "../../http/body";
 import { SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
 import { StudentWriteLimit } from "../../http/write-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
-
-export type Role = "mahasiswa" | "dosen" | "admin";
-
-/** The caller of a request: the account and, when it has one, its profile. */
-export interface Principal {
-  id: number;
-  username: string;
-  role: Role;
-  isActivated: boolean;
-  createdAt: string;
-  nim: string | null;
-  nip: string | null;
-  /** The student's or lecturer's name from the profile. */
-  nama: string | null;
-}
 
 export const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",

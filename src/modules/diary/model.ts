@@ -1,21 +1,9 @@
 import { t } from "elysia";
+import { DiaryEntry } from "../../records";
 
 // Bodies are read leniently and checked by the service with the interface's exact texts
 // and order; these schemas describe the documented fields for the OpenAPI document.
 const anyValue = (description: string) => t.Optional(t.Any({ description }));
-
-export const DiaryEntry = t.Object(
-  {
-    id: t.Integer(),
-    nim: t.String(),
-    date: t.String({ description: "YYYY-MM-DD" }),
-    title: t.String(),
-    content: t.String(),
-    created_at: t.String(),
-    updated_at: t.String(),
-  },
-  { additionalProperties: false },
-);
 
 export const DiaryList = t.Array(DiaryEntry);
 

@@ -4,11 +4,11 @@ import type { WriteQueue } from "../../db/write-queue";
 import { diaryEntries, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { invalid, notFound } from "../../errors";
-import { StudentAccess, assertOwnNim } from "../../http/ownership";
+import { assertOwnNim } from "../../http/guards";
 import { pathId } from "../../http/params";
-import { bodyStudentNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
+import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
 import { nowIso, serializeDiary } from "../../records";
-import type { Principal } from "../auth/service";
+import type { Principal } from "../../http/principal";
 
 const titleMaxCharacters = 200;
 const contentMaxCharacters = 20000;
@@ -48,7 +48,6 @@ function readContent(value: unknown): string {
 /** A student's diary: many entries per date, text kept as written. */
 export class DiaryService {
   private readonly studentExists;
-  private readonly access: StudentAccess;
   private readonly entriesOf;
   private readonly entryById;
   private readonly storedBytes;
@@ -59,7 +58,6 @@ export class DiaryService {
     private readonly quotaBytes: number,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.access = new StudentAccess(db);
     this.entriesOf = db
       .select()
       .from(diaryEntries)
@@ -87,7 +85,7 @@ export class DiaryService {
    * parallel writes cannot overfill the diary together.
    */
   create(principal: Principal, body: JsonObject) {
-    const nim = bodyStudentNim(principal, body.nim);
+    const nim = requestedNim(principal, body.nim);
     if (isBlank(body.date) || blankContent(body.content)) throw invalid(diaryMessages.required);
     const date = readCalendarDate(body.date);
     if (date === null) throw invalid(diaryMessages.dateFormat);
@@ -101,9 +99,8 @@ export class DiaryService {
     });
   }
 
-  /** Own-nim rule, then the student must exist, then the advisor scope; newest date first. */
-  list(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, notFound(diaryMessages.studentUnknown));
+  /** Newest date first (the route's `ownNim` and `advisee` options have checked the caller). */
+  list(nim: string) {
     return this.entriesOf.all({ nim }).map(serializeDiary);
   }
 

@@ -1,47 +1,28 @@
 import { Elysia } from "elysia";
-import type { JsonObject } from "../../http/body";
-import { access, authGuard } from "../../http/guards";
-import { ErrorResponse } from "../auth/model";
-import type { AuthService } from "../auth/service";
-import { CatatanList } from "../catatan/model";
-import { CatatanBody, CatatanCreated, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
-import type { DosenService } from "./service";
+import { bearer, errorResponses } from "../../http/documentation";
+import { access, type RouteGuards } from "../../http/guards";
+import { NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
+import { dosenMessages, type DosenService } from "./service";
 
-const bearer = [{ bearer: [] }];
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
-
-export const dosenController = (auth: AuthService, dosen: DosenService) =>
+/** An advisor's view: their advisees, one advisee in full, and the statistics. */
+export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
   new Elysia({ prefix: "/api/dosen", tags: ["dosen"] })
-    .use(authGuard(auth))
+    .use(guards)
     .get("/mahasiswa", ({ principal, query }) => dosen.students(principal, query), {
       access: access.dosenOrAdmin,
       query: StudentsQuery,
-      response: { 200: StudentList, ...errors },
+      response: { 200: StudentList, ...errorResponses },
       detail: { summary: "Advisees with their latest screening and early warning, paginated", security: bearer },
     })
-    .get("/mahasiswa/:nim", ({ principal, params }) => dosen.student(principal, params.nim), {
+    .get("/mahasiswa/:nim", ({ params }) => dosen.student(params.nim), {
       access: access.dosenOrAdmin,
-      response: { 200: StudentDetail, ...errors },
+      advisee: { unknownStudent: dosenMessages.studentUnknown },
+      response: { 200: StudentDetail, ...errorResponses },
       detail: { summary: "One student with all screenings and notes, newest first", security: bearer },
     })
     .get("/statistik", ({ principal, query }) => dosen.statistik(principal, query), {
       access: access.dosenOrAdmin,
       query: NipQuery,
-      response: { 200: StatistikResponse, ...errors },
+      response: { 200: StatistikResponse, ...errorResponses },
       detail: { summary: "Counts by each advisee's latest screening, and a 12-week trend", security: bearer },
-    })
-    .post("/catatan", async ({ principal, body, set }) => {
-      const created = await dosen.createNote(principal, body as JsonObject);
-      set.status = 201;
-      return created;
-    }, {
-      access: access.dosenOrAdmin,
-      body: CatatanBody,
-      response: { 201: CatatanCreated, ...errors },
-      detail: { summary: "Write a counselling note for an advisee (admin names the author NIP)", security: bearer },
-    })
-    .get("/catatan/:nim", ({ principal, params }) => dosen.notes(principal, params.nim), {
-      access: access.dosenOrAdmin,
-      response: { 200: CatatanList, ...errors },
-      detail: { summary: "A student's counselling notes, newest first", security: bearer },
     });

@@ -1,7 +1,5 @@
 import { t } from "elysia";
-import { CatatanList } from "../catatan/model";
-import { SkriningRecord } from "../mahasiswa/model";
-import { MahasiswaRecord } from "../profil/model";
+import { CatatanRecord, MahasiswaRecord, SkriningRecord } from "../../records";
 
 const text = (description: string) => t.Optional(t.String({ description }));
 
@@ -34,7 +32,7 @@ export const StudentItem = t.Object(
 
 export const StudentList = t.Object({ data: t.Array(StudentItem), total: t.Integer(), page: t.Integer(), total_pages: t.Integer() });
 
-export const StudentDetail = t.Object({ mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: CatatanList });
+export const StudentDetail = t.Object({ mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: t.Array(CatatanRecord) });
 
 const LevelCounts = t.Object({ Rendah: t.Integer(), Sedang: t.Integer(), Tinggi: t.Integer() }, { additionalProperties: false });
 
@@ -64,14 +62,3 @@ export const StatistikResponse = t.Union([
     { additionalProperties: false, description: "no advisees" },
   ),
 ]);
-
-export const CatatanBody = t.Object(
-  {
-    NIM: t.Optional(t.Any({ description: "string, required" })),
-    isi_catatan: t.Optional(t.Any({ description: "string, trimmed, 1-5000 characters" })),
-    NIP: t.Optional(t.Any({ description: "string, required for admin (the author)" })),
-  },
-  { additionalProperties: true },
-);
-
-export const CatatanCreated = t.Object({ message: t.String(), id: t.Integer() });

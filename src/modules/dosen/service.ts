@@ -1,28 +1,18 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import type { WriteQueue } from "../../db/write-queue";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
-import { catatanKonseling, dosen, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
-import type { JsonObject } from "../../http/body";
-import { forbidden, invalid, notFound } from "../../errors";
-import { StudentAccess } from "../../http/ownership";
+import { latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { readPagination, totalPages } from "../../http/pagination";
-import { exceedsCharacters } from "../../http/values";
-import { nowIso, serializeCatatan, serializeMahasiswa, serializeSkrining } from "../../records";
-import type { Principal } from "../auth/service";
-import { prepareNotesOfStudent } from "../catatan/service";
+import { notFound } from "../../errors";
+import type { Principal } from "../../http/principal";
+import { serializeMahasiswa, serializeSkrining } from "../../records";
+import type { NotesService } from "../notes/service";
 import { earlyWarning, isoWeekStart, latestOfStudent, latestScreening, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
-  notAdvisee: "Mahasiswa bukan bimbingan Anda.",
-  nipRequired: "NIP wajib disertakan oleh admin.",
-  lecturerUnknown: "Dosen tidak ditemukan.",
-  noteFieldsRequired: "NIM dan isi_catatan wajib diisi.",
-  noteTooLong: "isi_catatan paling banyak 5000 karakter.",
 } as const;
 
-const noteMaxLength = 5000;
 const defaultPerPage = 20;
 
 /** The interface's exact shape for a lecturer without advisees: no belum_skrining, empty distributions. */
@@ -34,24 +24,14 @@ export function containsPattern(q: string | undefined): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-/** A body value naming a key: a trimmed string, or a number's digits; "" when absent. */
-function bodyKey(value: unknown): string {
-  if (typeof value === "string") return value.trim();
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return "";
-}
-
 /**
- * The lecturer routes: advisees with their latest screening, one student in full,
- * statistics and counselling notes. The population is always the advisees of the acting
- * NIP: a lecturer's own, or for an admin the `NIP` of the query.
+ * The lecturer routes: advisees with their latest screening, one student in full, and
+ * statistics. The population is always the advisees of the acting NIP: a lecturer's own,
+ * or for an admin the `NIP` of the query.
  */
 export class DosenService {
   private readonly studentByNim;
-  private readonly access: StudentAccess;
-  private readonly lecturerExists;
   private readonly screeningsOf;
-  private readonly notesOf;
   private readonly adviseeCount;
   private readonly pageByNim;
   private readonly pageByRisk;
@@ -62,23 +42,20 @@ export class DosenService {
   private readonly statistikAnswers: ReadCache<string, ReturnType<DosenService["readStatistik"]>>;
 
   constructor(
-    private readonly db: DatabaseClient,
-    private readonly writes: WriteQueue,
+    db: DatabaseClient,
     private readonly statistics: StatisticsService,
+    private readonly notes: NotesService,
   ) {
     const stamp = new DatabaseStamp(db.$client);
     this.pages = new ReadCache(stamp, 1000);
     this.statistikAnswers = new ReadCache(stamp, 1000);
     this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.access = new StudentAccess(db);
-    this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
     this.screeningsOf = db
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
       .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
       .prepare();
-    this.notesOf = prepareNotesOfStudent(db);
 
     // The advisees of `nip` whose NIM or name contains `pattern` (see containsPattern).
     // LIKE ignores case for ASCII letters.
@@ -121,11 +98,6 @@ export class DosenService {
     return principal.nip;
   }
 
-  private assertStudent(nim: string) {
-    const student = this.studentByNim.get({ nim });
-    if (!student) throw notFound(dosenMessages.studentUnknown);
-    return student;
-  }
 
   /**
    * Advisees by NIM, or with `sort=risk` early warnings first, then the newest latest
@@ -158,14 +130,15 @@ export class DosenService {
     return { data, total, page, total_pages: totalPages(total, perPage) };
   }
 
-  /** One student in full; a lecturer sees only their own advisees, an admin anyone. */
-  student(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, notFound(dosenMessages.studentUnknown));
-    const student = this.assertStudent(nim);
+  /** One student in full (the route's `advisee` option has checked the student and the caller). */
+  student(nim: string) {
+    const student = this.studentByNim.get({ nim });
+    // Deleted since the route's check: the same answer as an unknown student.
+    if (!student) throw notFound(dosenMessages.studentUnknown);
     return {
       mahasiswa: serializeMahasiswa(student),
       riwayat: this.screeningsOf.all({ nim }).map((row) => serializeSkrining(row)),
-      catatan: this.notesOf.all({ nim }).map(serializeCatatan),
+      catatan: this.notes.ofStudent(nim),
     };
   }
 
@@ -182,36 +155,5 @@ export class DosenService {
     const counts = this.statistics.countsFor(nip);
     if (counts.total_mahasiswa === 0) return emptyStatistics();
     return { ...counts, trend: this.statistics.trend(nip, now) };
-  }
-
-  /** A new note, checks in the documented order; a rejected request writes nothing. */
-  async createNote(principal: Principal, body: JsonObject) {
-    const adminNip = principal.role === "admin" ? bodyKey(body.NIP) : null;
-    if (adminNip === "") throw invalid(dosenMessages.nipRequired);
-    const nim = bodyKey(body.NIM);
-    const isi = typeof body.isi_catatan === "string" ? body.isi_catatan.trim() : "";
-    if (!nim || !isi) throw invalid(dosenMessages.noteFieldsRequired);
-    if (exceedsCharacters(isi, noteMaxLength)) throw invalid(dosenMessages.noteTooLong);
-    const student = this.assertStudent(nim);
-    let nip: string;
-    if (adminNip !== null) {
-      if (!this.lecturerExists.get({ nip: adminNip })) throw notFound(dosenMessages.lecturerUnknown);
-      nip = adminNip;
-    } else {
-      // A lecturer account without a profile advises nobody.
-      if (principal.nip === null || student.nipDoswal !== principal.nip) throw forbidden(dosenMessages.notAdvisee);
-      nip = principal.nip;
-    }
-
-    const note = await this.writes.run(() =>
-      this.db.insert(catatanKonseling).values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null }).returning({ id: catatanKonseling.id }).get(),
-    );
-    return { message: "Catatan berhasil disimpan.", id: note.id };
-  }
-
-  /** All notes of a student, newest first; a lecturer reads only their advisees' (decisions §9). */
-  notes(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, notFound(dosenMessages.studentUnknown));
-    return this.notesOf.all({ nim }).map(serializeCatatan);
   }
 }

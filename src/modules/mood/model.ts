@@ -1,20 +1,9 @@
 import { t } from "elysia";
+import { MoodEntry } from "../../records";
 
 // Bodies are read leniently and checked by the service with the interface's exact texts
 // and order; these schemas describe the documented fields for the OpenAPI document.
 const anyValue = (description: string) => t.Optional(t.Any({ description }));
-
-export const MoodEntry = t.Object(
-  {
-    id: t.Integer(),
-    nim: t.String(),
-    date: t.String({ description: "YYYY-MM-DD" }),
-    mood_value: t.Integer({ minimum: 1, maximum: 5 }),
-    created_at: t.String(),
-    updated_at: t.String(),
-  },
-  { additionalProperties: false },
-);
 
 export const MoodList = t.Array(MoodEntry);
 

@@ -4,11 +4,11 @@ import type { WriteQueue } from "../../db/write-queue";
 import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { conflict, invalid, notFound } from "../../errors";
-import { StudentAccess, assertOwnNim } from "../../http/ownership";
+import { assertOwnNim } from "../../http/guards";
 import { pathId } from "../../http/params";
-import { bodyStudentNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
+import { requestedNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
 import { nowIso, serializeMood } from "../../records";
-import type { Principal } from "../auth/service";
+import type { Principal } from "../../http/principal";
 
 export const moodMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -29,7 +29,6 @@ const inMoodRange = (value: number) => value >= 1 && value <= 5;
 /** A student's daily mood: one entry per (nim, date), written by POST as an upsert. */
 export class MoodService {
   private readonly studentExists;
-  private readonly access: StudentAccess;
   private readonly entriesOf;
   private readonly entryById;
   private readonly entryOnDate;
@@ -39,7 +38,6 @@ export class MoodService {
     private readonly writes: WriteQueue,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.access = new StudentAccess(db);
     this.entriesOf = db
       .select()
       .from(moodEntries)
@@ -60,7 +58,7 @@ export class MoodService {
    * (nim, date) row in between, so parallel requests leave one row and exactly one 201.
    */
   record(principal: Principal, body: JsonObject) {
-    const nim = bodyStudentNim(principal, body.nim);
+    const nim = requestedNim(principal, body.nim);
     if (isBlank(body.date) || isBlank(body.mood_value)) throw invalid(moodMessages.required);
     const moodValue = readInteger(body.mood_value);
     if (moodValue === null) throw invalid(moodMessages.valueNotInteger);
@@ -82,9 +80,8 @@ export class MoodService {
     });
   }
 
-  /** Own-nim rule, then the student must exist, then the advisor scope; newest date first. */
-  list(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, notFound(moodMessages.studentUnknown));
+  /** Newest date first (the route's `ownNim` and `advisee` options have checked the caller). */
+  list(nim: string) {
     return this.entriesOf.all({ nim }).map(serializeMood);
   }
 

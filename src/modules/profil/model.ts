@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { MahasiswaRecord } from "../../records";
 
 const optional = (description: string) => t.Optional(t.Any({ description }));
 
@@ -12,25 +13,6 @@ export const ProfilBody = t.Object(
     IPK: optional("number 0.00-4.00"),
   },
   { additionalProperties: true },
-);
-
-export const MahasiswaRecord = t.Object(
-  {
-    NIM: t.String(),
-    nama_mahasiswa: t.Nullable(t.String()),
-    kelas: t.Nullable(t.String()),
-    id_jurusan: t.Nullable(t.Integer()),
-    IPK: t.Nullable(t.Number()),
-    NIP_doswal: t.Nullable(t.String()),
-    Id_User: t.Integer(),
-    foto_profil: t.Nullable(t.String()),
-    angkatan: t.Nullable(t.String()),
-    gender: t.Nullable(t.String()),
-    usia: t.Nullable(t.Integer()),
-    freq_olahraga: t.Nullable(t.String()),
-    durasi_tidur: t.Nullable(t.String()),
-  },
-  { additionalProperties: false },
 );
 
 export const ProfilUpdateResponse = t.Object({ message: t.String(), data: MahasiswaRecord });
@@ -55,3 +37,16 @@ export const ProfilDataResponse = t.Object(
   },
   { additionalProperties: false },
 );
+
+export const PhotoUploadResponse = t.Object({ message: t.String(), foto_profil: t.String({ description: "path relative to the data folder" }) });
+
+export const PhotoDeleteResponse = t.Object({ message: t.String(), foto_profil: t.Null() });
+
+/** For the OpenAPI document only: the body is read by the multipart parser, not validated here. */
+export const photoRequestBody = {
+  content: {
+    "multipart/form-data": {
+      schema: { type: "object", properties: { foto: { type: "string", format: "binary", description: "JPEG, PNG, GIF or WebP, at most 2 MiB" } } },
+    },
+  },
+} as const;

@@ -4,11 +4,10 @@ import type { WriteQueue } from "../../db/write-queue";
 import { dosen, jurusan, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { invalid, notFound } from "../../errors";
-import { StudentAccess } from "../../http/ownership";
 import { exceedsCharacters, isBlank, readInteger } from "../../http/values";
 import { parseDecimal } from "../../numbers";
 import { serializeMahasiswa } from "../../records";
-import type { Principal } from "../auth/service";
+import type { Principal } from "../../http/principal";
 
 export const profilMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -42,13 +41,11 @@ function readNumber(value: unknown): number | null {
 /** The student's own profile: the editable fields, its completeness and the summary view. */
 export class ProfilService {
   private readonly profileByNim;
-  private readonly access: StudentAccess;
 
   constructor(
     private readonly db: DatabaseClient,
     private readonly writes: WriteQueue,
   ) {
-    this.access = new StudentAccess(db);
     this.profileByNim = db
       .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
       .from(mahasiswa)
@@ -108,8 +105,8 @@ export class ProfilService {
     return { is_complete: missing_fields.length === 0, missing_fields };
   }
 
-  data(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, notFound(profilMessages.studentUnknown));
+  /** The summary view (the route's `ownNim` and `advisee` options have checked the caller). */
+  data(nim: string) {
     const found = this.profileByNim.get({ nim });
     if (!found) throw notFound(profilMessages.studentUnknown);
     const { profile, program, namaDosenWali } = found;

@@ -1,58 +1,59 @@
 import { Elysia, t } from "elysia";
 import type { JsonObject } from "../../http/body";
-import { access, authGuard } from "../../http/guards";
-import type { AuthService } from "../auth/service";
-import { ErrorResponse } from "../auth/model";
-import type { KuesionerService } from "./kuesioner";
+import { ErrorResponse, bearer, errorResponses } from "../../http/documentation";
+import { access, type RouteGuards } from "../../http/guards";
+import { SkriningRecord } from "../../records";
 import {
   CanSubmitResponse,
   HistoryQuery,
   HistoryResponse,
   KuesionerBody,
   KuesionerResponse,
-  SkriningRecord,
   SuggestionsQuery,
   SuggestionsResponse,
   WeeklyLimitResponse,
 } from "./model";
-import type { SkriningService } from "./service";
+import { skriningMessages, type SkriningService } from "./service";
+import type { SubmissionService } from "./submission";
 
-const bearer = [{ bearer: [] }];
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
-
-export const mahasiswaController = (auth: AuthService, kuesioner: KuesionerService, skrining: SkriningService) =>
-  new Elysia({ prefix: "/api/mahasiswa", tags: ["mahasiswa"] })
-    .use(authGuard(auth))
-    .get("/can_submit/:nim", ({ principal, params }) => skrining.canSubmit(principal, params.nim), {
+/** The questionnaire: eligibility, submission, the latest result, the history and suggestions. */
+export const skriningController = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>
+  new Elysia({ prefix: "/api/mahasiswa", tags: ["skrining"] })
+    .use(guards)
+    .get("/can_submit/:nim", ({ params }) => skrining.canSubmit(params.nim), {
       access: access.any,
-      response: { 200: CanSubmitResponse, ...errors },
+      ownNim: true,
+      advisee: { unknownStudent: skriningMessages.studentUnknown },
+      response: { 200: CanSubmitResponse, ...errorResponses },
       detail: { summary: "Whether the student may submit the questionnaire now", security: bearer },
     })
     .post("/kuesioner", async ({ principal, body, set }) => {
-      const result = await kuesioner.submit(principal, body as JsonObject);
+      const result = await submission.submit(principal, body as JsonObject);
       set.status = 201;
       return result;
     }, {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
       body: KuesionerBody,
-      response: { 201: KuesionerResponse, ...errors, 403: t.Union([WeeklyLimitResponse, ErrorResponse]) },
+      response: { 201: KuesionerResponse, ...errorResponses, 403: t.Union([WeeklyLimitResponse, ErrorResponse]) },
       detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer },
     })
-    .get("/hasil/:nim", ({ principal, params }) => skrining.latest(principal, params.nim), {
+    .get("/hasil/:nim", ({ params }) => skrining.latest(params.nim), {
       access: access.any,
-      response: { 200: SkriningRecord, ...errors },
+      ownNim: true,
+      advisee: {},
+      response: { 200: SkriningRecord, ...errorResponses },
       detail: { summary: "The student's latest screening", security: bearer },
     })
     .get("/history", ({ principal, query }) => skrining.history(principal, query), {
       access: access.mahasiswaOrAdmin,
       query: HistoryQuery,
-      response: { 200: HistoryResponse, ...errors },
+      response: { 200: HistoryResponse, ...errorResponses },
       detail: { summary: "Screening history, newest first, paginated", security: bearer },
     })
     .get("/suggestions/detail", ({ query }) => skrining.suggestions(query), {
       access: access.any,
       query: SuggestionsQuery,
-      response: { 200: SuggestionsResponse, ...errors },
+      response: { 200: SuggestionsResponse, ...errorResponses },
       detail: { summary: "Detailed suggestions for a (stress, motivation) pair", security: bearer },
     });

@@ -2,16 +2,15 @@ import { eq, isNotNull, sql } from "drizzle-orm";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import type { DatabaseClient } from "../../db";
 import { mahasiswa } from "../../db/schema";
-import { StorageError, asStorageError } from "../../db/storage";
+import { asStorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { ServiceError, invalid, notFound } from "../../errors";
-import { assertOwnNim } from "../../http/ownership";
 import type { Logger } from "../../logger";
-import { PhotoFormatError, mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
+import { mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
 import type { PhotoStore } from "../../photos/storage";
-import type { Principal } from "../auth/service";
+import type { Principal } from "../../http/principal";
 
-export const fotoMessages = {
+export const photoMessages = {
   noFile: "Tidak ada file foto yang dikirim.",
   emptyName: "Nama file kosong.",
   wrongType: "Tipe file tidak diizinkan. Gunakan JPG, PNG, GIF, atau WebP.",
@@ -33,7 +32,7 @@ export interface StoredPhoto {
  * the truth: a new file is written before its path is committed, and an old file is
  * deleted only after the path that replaced it is committed.
  */
-export class FotoService {
+export class PhotoService {
   private readonly photoOf;
 
   constructor(
@@ -48,22 +47,17 @@ export class FotoService {
 
   async upload(principal: Principal, form: unknown) {
     const part = form instanceof FormData ? form.get("foto") : null;
-    if (!(part instanceof File)) throw invalid(fotoMessages.noFile);
-    if (!part.name) throw invalid(fotoMessages.emptyName);
+    if (!(part instanceof File)) throw invalid(photoMessages.noFile);
+    if (!part.name) throw invalid(photoMessages.emptyName);
     if (part.size > this.limitBytes) throw invalid(`Ukuran foto melebihi batas ${formatMegabytes(this.limitBytes)} MB.`);
     const bytes = new Uint8Array(await part.arrayBuffer());
     const type = sniffImageType(bytes);
-    if (type === null) throw invalid(fotoMessages.wrongType);
-    let cleaned: Uint8Array;
-    try {
-      cleaned = stripMetadata(bytes, type);
-    } catch (error) {
-      if (error instanceof PhotoFormatError) throw invalid(error.message);
-      throw error;
-    }
+    if (type === null) throw invalid(photoMessages.wrongType);
+    // A broken or too large picture is refused with its own text (PhotoFormatError, a 400).
+    const cleaned = stripMetadata(bytes, type);
 
     const nim = principal.nim;
-    if (nim === null || !this.photoOf.get({ nim })) throw notFound(fotoMessages.studentUnknown);
+    if (nim === null || !this.photoOf.get({ nim })) throw notFound(photoMessages.studentUnknown);
 
     let newPath: string | null = null;
     let oldPath: string | null;
@@ -72,7 +66,7 @@ export class FotoService {
       const committed = newPath;
       oldPath = await this.writes.run(() => {
         const before = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
-        if (!before) throw notFound(fotoMessages.studentUnknown);
+        if (!before) throw notFound(photoMessages.studentUnknown);
         this.db.update(mahasiswa).set({ fotoProfil: committed }).where(eq(mahasiswa.nim, nim)).run();
         return before.foto;
       });
@@ -82,7 +76,7 @@ export class FotoService {
       // A refusal by a rule, and a full or read-only disk, are answered as such (503/507).
       if (failure instanceof ServiceError) throw failure;
       this.logger.error(`foto ${nim} gagal disimpan: ${error instanceof Error ? error.message : String(error)}`);
-      throw new ServiceError("failed", fotoMessages.saveFailed);
+      throw new ServiceError("failed", photoMessages.saveFailed);
     }
     // The new photo is committed: the answer says so even if the old file cannot be removed now.
     if (oldPath !== newPath) this.discard(oldPath);
@@ -92,10 +86,10 @@ export class FotoService {
   /** The stored photo of `nim`, with the 404 texts of the interface for each missing piece. */
   find(nim: string): StoredPhoto {
     const student = this.photoOf.get({ nim });
-    if (!student) throw notFound(fotoMessages.studentUnknown);
-    if (!student.foto) throw notFound(fotoMessages.noPhoto);
+    if (!student) throw notFound(photoMessages.studentUnknown);
+    if (!student.foto) throw notFound(photoMessages.noPhoto);
     const path = this.store.locate(student.foto);
-    if (path === null || !existsSync(path)) throw notFound(fotoMessages.fileMissing);
+    if (path === null || !existsSync(path)) throw notFound(photoMessages.fileMissing);
     const stats = statSync(path);
     // Stored files are never rewritten in place (every upload gets a new name), so the
     // name, size and time identify the content without reading it.
@@ -103,12 +97,11 @@ export class FotoService {
     return { path, mediaType: mediaTypeOf(path), etag };
   }
 
-  /** A student deletes only their own photo (decisions §9 tightens the interface's role-only check). */
-  async remove(principal: Principal, nim: string) {
-    assertOwnNim(principal, nim);
+  /** A student deletes only their own photo (the route's `ownNim` option, decisions §9). */
+  async remove(nim: string) {
     const oldPath = await this.writes.run(() => {
       const before = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, nim)).get();
-      if (!before) throw notFound(fotoMessages.studentUnknown);
+      if (!before) throw notFound(photoMessages.studentUnknown);
       if (before.foto !== null) this.db.update(mahasiswa).set({ fotoProfil: null }).where(eq(mahasiswa.nim, nim)).run();
       return before.foto;
     });

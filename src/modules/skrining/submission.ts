@@ -19,13 +19,13 @@ import {
   type Level,
 } from "../../screening/scoring";
 import { suggestionsFor } from "../../screening/suggestions";
-import type { Principal } from "../auth/service";
+import type { Principal } from "../../http/principal";
+import { requestedNim } from "../../http/values";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
 
-export const kuesionerMessages = {
-  nimRequired: "NIM wajib disertakan oleh admin.",
+export const submissionMessages = {
   studentUnknown: "Data mahasiswa tidak ditemukan.",
   weeklyLimit: "Batasan Mingguan",
   jawabanNotObject: "jawaban harus berupa objek.",
@@ -57,7 +57,7 @@ function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi
  * one savepoint per submission): two submissions by one student are serialised and only
  * the first can pass the weekly check, and a rejected submission writes nothing.
  */
-export class KuesionerService {
+export class SubmissionService {
   // Prepared once: building and preparing these on every submission cost more than running them.
   private readonly latestSubmission;
   private readonly studentWithJurusan;
@@ -112,15 +112,16 @@ export class KuesionerService {
 
   /** Settles once the record is committed to disk together with its group (see WriteQueue). */
   async submit(principal: Principal, body: JsonObject) {
-    const nim = this.resolveNim(principal, body);
+    const nim = requestedNim(principal, body.NIM);
+    if (nim === null) throw notFound(submissionMessages.studentUnknown);
     return this.writes.run(() => {
       const student = this.studentWithJurusan.get({ nim });
-      if (!student) throw notFound(kuesionerMessages.studentUnknown);
+      if (!student) throw notFound(submissionMessages.studentUnknown);
 
       if (principal.role === "mahasiswa") {
         const window = weeklyWindow(this.lastSubmissionOf(nim));
         if (window.blocked) {
-          throw new ServiceError("forbidden", kuesionerMessages.weeklyLimit, {
+          throw new ServiceError("forbidden", submissionMessages.weeklyLimit, {
             body: {
               message: weeklyLimitMessage(window.daysRemaining),
               last_submission_date: window.lastSubmission,
@@ -131,7 +132,7 @@ export class KuesionerService {
       }
 
       const jawaban = body.jawaban;
-      if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw invalid(kuesionerMessages.jawabanNotObject);
+      if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw invalid(submissionMessages.jawabanNotObject);
       const answers = readAnswers(jawaban as JsonObject);
       const freqOlahraga = optionalProfileText(jawaban as JsonObject, "freq_olahraga");
       const durasiTidur = optionalProfileText(jawaban as JsonObject, "durasi_tidur");
@@ -170,16 +171,6 @@ export class KuesionerService {
         detailed_suggestions,
       };
     });
-  }
-
-  private resolveNim(principal: Principal, body: JsonObject): string {
-    if (principal.role !== "mahasiswa") {
-      const given = typeof body.NIM === "string" ? body.NIM.trim() : typeof body.NIM === "number" ? String(body.NIM) : "";
-      if (!given) throw invalid(kuesionerMessages.nimRequired);
-      return given;
-    }
-    if (principal.nim === null) throw notFound(kuesionerMessages.studentUnknown);
-    return principal.nim;
   }
 
   /** A model's answer, or the thresholds when there is none or it fails (logged, never a 500). */

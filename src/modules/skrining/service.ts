@@ -3,34 +3,31 @@ import type { DatabaseClient } from "../../db";
 import { DatabaseStamp, ReadCache } from "../../db/read-cache";
 import { mahasiswa, riwayatSkrining } from "../../db/schema";
 import { invalid, notFound } from "../../errors";
-import { StudentAccess } from "../../http/ownership";
 import { readPagination, totalPages } from "../../http/pagination";
 import { serializeSkrining } from "../../records";
 import { suggestionsFor } from "../../screening/suggestions";
-import type { Principal } from "../auth/service";
-import { weeklyLimitMessage, weeklyWindow, type KuesionerService } from "./kuesioner";
+import type { Principal } from "../../http/principal";
+import { requestedNim } from "../../http/values";
+import { weeklyLimitMessage, weeklyWindow, type SubmissionService } from "./submission";
 
-export const mahasiswaMessages = {
+export const skriningMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
   noScreening: "Belum ada data skrining.",
-  nimRequired: "NIM wajib disertakan oleh admin.",
   suggestionParameters: "Parameter stress dan motivation wajib diisi.",
 } as const;
 
 /** Screening reads of the student routes: eligibility, latest result, history, suggestions. */
 export class SkriningService {
   private readonly studentExists;
-  private readonly access: StudentAccess;
   private readonly latestRecord;
   // The result page is what students and the app reload most; kept until the next write.
   private readonly latestAnswers: ReadCache<string, ReturnType<typeof serializeSkrining> | null>;
 
   constructor(
     private readonly db: DatabaseClient,
-    private readonly kuesioner: KuesionerService,
+    private readonly submission: SubmissionService,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.access = new StudentAccess(db);
     this.latestAnswers = new ReadCache(new DatabaseStamp(db.$client), 5000);
     this.latestRecord = db
       .select()
@@ -41,13 +38,9 @@ export class SkriningService {
       .prepare();
   }
 
-  private assertStudent(nim: string): void {
-    if (!this.studentExists.get({ nim })) throw notFound(mahasiswaMessages.studentUnknown);
-  }
-
-  canSubmit(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, notFound(mahasiswaMessages.studentUnknown));
-    const window = weeklyWindow(this.kuesioner.lastSubmissionOf(nim));
+  /** The caller may read `nim` (the route's `ownNim` and `advisee` options have said so). */
+  canSubmit(nim: string) {
+    const window = weeklyWindow(this.submission.lastSubmissionOf(nim));
     if (!window.blocked) {
       return { can_submit: true, message: "Anda dapat mengisi kuesioner.", last_submission_date: null, days_remaining: 0 };
     }
@@ -59,21 +52,18 @@ export class SkriningService {
     };
   }
 
-  latest(principal: Principal, nim: string) {
-    this.access.assertMayRead(principal, nim, null);
+  latest(nim: string) {
     const record = this.latestAnswers.get(nim, () => {
       const row = this.latestRecord.get({ nim });
       return row ? serializeSkrining(row, { withAnswers: true }) : null;
     });
-    if (!record) throw notFound(mahasiswaMessages.noScreening);
+    if (!record) throw notFound(skriningMessages.noScreening);
     return record;
   }
 
   history(principal: Principal, query: Record<string, string | undefined>) {
-    const nim = principal.role === "mahasiswa" ? principal.nim : query.nim?.trim();
-    if (principal.role !== "mahasiswa" && !nim) throw invalid(mahasiswaMessages.nimRequired);
-    if (!nim) throw notFound(mahasiswaMessages.studentUnknown);
-    this.assertStudent(nim);
+    const nim = requestedNim(principal, query.nim);
+    if (nim === null || !this.studentExists.get({ nim })) throw notFound(skriningMessages.studentUnknown);
     const { page, perPage, offset } = readPagination(query, 10);
     const total = this.db.select({ total: count() }).from(riwayatSkrining).where(eq(riwayatSkrining.nim, nim)).get()?.total ?? 0;
     const rows = this.db
@@ -90,7 +80,7 @@ export class SkriningService {
   suggestions(query: Record<string, string | undefined>) {
     const stress = query.stress?.trim();
     const motivation = query.motivation?.trim();
-    if (!stress || !motivation) throw invalid(mahasiswaMessages.suggestionParameters);
+    if (!stress || !motivation) throw invalid(skriningMessages.suggestionParameters);
     return { suggestions: suggestionsFor(stress, motivation).detailed_suggestions };
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { addNote, countRows, type Lecturers, lecturerService, texts } from "./support";
+import { addNote, countRows, type Lecturers, lecturerService, texts } from "../dosen/support";
 
 let lecturers: Lecturers;
 

@@ -258,7 +258,7 @@ describe("tidying at start-up", () => {
       .map((row) => row.foto_profil.slice("photos/".length))
       .sort();
     expect(referenced).toContain(kept);
-    expect(service.context.foto.sweepOrphans()).toEqual({ deleted: 1, movedAside: 1 });
+    expect(service.context.photos.sweepOrphans()).toEqual({ deleted: 1, movedAside: 1 });
     expect(photoFiles().filter((name) => name !== "unreferenced")).toEqual(referenced);
     // Nothing is deleted on a guess: the unreferenced photo is kept where an admin can look.
     expect(readdirSync(join(photosDir(), "unreferenced"))).toEqual(["N001_1_abcd0000.jpg"]);
@@ -268,7 +268,7 @@ describe("tidying at start-up", () => {
     const empty = new TestService();
     try {
       writeFileSync(join(empty.dataDir, "photos", "N001_1_abcd0000.jpg"), "a photo of a database that was replaced");
-      expect(empty.context.foto.sweepOrphans()).toBeNull();
+      expect(empty.context.photos.sweepOrphans()).toBeNull();
       expect(readdirSync(join(empty.dataDir, "photos"))).toEqual(["N001_1_abcd0000.jpg"]);
     } finally {
       empty.close();

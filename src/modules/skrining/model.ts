@@ -1,6 +1,5 @@
 import { t } from "elysia";
-
-const level = t.Union([t.Literal("Rendah"), t.Literal("Sedang"), t.Literal("Tinggi")]);
+import { SkriningRecord, level } from "../../records";
 
 export const KuesionerBody = t.Object(
   {
@@ -34,21 +33,6 @@ export const CanSubmitResponse = t.Object({
   last_submission_date: t.Nullable(t.String()),
   days_remaining: t.Integer(),
 });
-
-export const SkriningRecord = t.Object(
-  {
-    Id_skrining: t.Integer(),
-    NIM: t.String(),
-    tanggal_skrining: t.String(),
-    tingkat_stres: level,
-    tingkat_motivasi: level,
-    saran: t.String(),
-    score_stress: t.Number(),
-    score_sdi: t.Number(),
-    input_jawaban: t.Optional(t.Record(t.String(), t.Any())),
-  },
-  { additionalProperties: false },
-);
 
 export const HistoryResponse = t.Object({
   data: t.Array(SkriningRecord),

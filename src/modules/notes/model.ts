@@ -1,18 +1,5 @@
 import { t } from "elysia";
-
-export const CatatanRecord = t.Object(
-  {
-    Id_catatan: t.Integer(),
-    NIM: t.String(),
-    NIP: t.String(),
-    isi_catatan: t.String(),
-    tanggal_catat: t.String(),
-    reply: t.String({ description: "empty until the student replies" }),
-    tanggal_reply: t.Nullable(t.String()),
-    status: t.Union([t.Literal("sudah_dibalas"), t.Literal("belum_dibalas")]),
-  },
-  { additionalProperties: false },
-);
+import { CatatanRecord } from "../../records";
 
 export const CatatanList = t.Array(CatatanRecord);
 
@@ -24,3 +11,14 @@ export const ReplyBody = t.Object(
 );
 
 export const ReplyResponse = t.Object({ message: t.String(), data: CatatanRecord });
+
+export const CatatanBody = t.Object(
+  {
+    NIM: t.Optional(t.Any({ description: "string, required" })),
+    isi_catatan: t.Optional(t.Any({ description: "string, trimmed, 1-5000 characters" })),
+    NIP: t.Optional(t.Any({ description: "string, required for admin (the author)" })),
+  },
+  { additionalProperties: true },
+);
+
+export const CatatanCreated = t.Object({ message: t.String(), id: t.Integer() });

@@ -1,0 +1,17 @@
+import type { Role } from "../db/schema";
+
+/**
+ * The caller of a request, resolved once from its token by the `access` route option:
+ * the account and, when it has one, its student or lecturer profile.
+ */
+export interface Principal {
+  id: number;
+  username: string;
+  role: Role;
+  isActivated: boolean;
+  createdAt: string;
+  nim: string | null;
+  nip: string | null;
+  /** The student's or lecturer's name from the profile. */
+  nama: string | null;
+}
