@@ -34,7 +34,7 @@ export const ioLogger = (io: CommandIo): Logger => ({
 });
 
 /** The global `--data` option, read from the root program whatever the nesting. */
-export function dataDirOf(command: Command): string | undefined {
+function dataDirOf(command: Command): string | undefined {
   let root = command;
   while (root.parent) root = root.parent;
   return root.opts<{ data?: string }>().data;

@@ -16,7 +16,7 @@ import { registerStatsCommands } from "./stats";
  * found); 3 the storage failed (full, read-only, locked, damaged); 70 a fault of the
  * program itself, printed with its stack.
  */
-export const exitCodes = { refused: 1, storage: 3, internal: 70 } as const;
+const exitCodes = { refused: 1, storage: 3, internal: 70 } as const;
 
 function port(value: string): number {
   const number = Number(value);

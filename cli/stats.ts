@@ -3,22 +3,11 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { type AdviseeLatest, type LecturerStatistics, StatisticsService } from "../src/modules/dosen/statistics";
 import { asStorageError } from "../src/db/storage";
 import { ServiceError, invalid } from "../src/errors";
+import { csvField, type CsvCell } from "../src/csv";
 import { openData, type CommandIo } from "./common";
 
-type Cell = string | number | boolean | null;
-
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes
- * doubled. A text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
- * a tab or a carriage return) gets a leading `'` (decisions §10); numbers are written as numbers.
- */
-export function csvField(value: Cell): string {
-  const text = value === null ? "" : typeof value === "string" && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** UTF-8 CSV with a BOM (so spreadsheet programs read the names right) and CRLF line ends. */
-export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
   return "\uFEFF" + [header, ...rows].map((row) => row.map(csvField).join(",") + "\r\n").join("");
 }
 
@@ -36,7 +25,7 @@ const lecturerHeader = [
   "motivasi_tinggi",
 ] as const;
 
-const lecturerRow = (row: LecturerStatistics): Cell[] => [
+const lecturerRow = (row: LecturerStatistics): CsvCell[] => [
   row.NIP,
   row.nama_dosen,
   row.total_mahasiswa,
@@ -52,7 +41,7 @@ const lecturerRow = (row: LecturerStatistics): Cell[] => [
 
 const studentHeader = ["NIM", "nama_mahasiswa", "tanggal_skrining", "tingkat_stres", "tingkat_motivasi", "score_stress", "score_sdi", "early_warning"] as const;
 
-const studentRow = (row: AdviseeLatest): Cell[] => studentHeader.map((column) => row[column]);
+const studentRow = (row: AdviseeLatest): CsvCell[] => studentHeader.map((column) => row[column]);
 
 interface ExportOptions {
   nip?: string;

@@ -39,7 +39,7 @@ function integerFrom(environment: Environment, name: string, fallback: number, m
   return value;
 }
 
-export function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
+function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
   return resolve(option ?? environment.SKRINING_DATA ?? "./data");
 }
 
@@ -76,7 +76,7 @@ function privateFolder(dir: string): void {
 }
 
 /** A data folder that cannot be used as it is; the message says why and what to do. */
-export class DataFolderError extends InvalidInput {}
+class DataFolderError extends InvalidInput {}
 
 const databaseFileName = "skrining.db";
 

@@ -24,7 +24,7 @@ export type ErrorCode =
   /** 507: no space left to store data. */
   | "storage_full";
 
-export interface ErrorDetails {
+interface ErrorDetails {
   /** Further keys of the answer's body; the weekly limit adds `message`, `last_submission_date`, `days_remaining`. */
   body?: Record<string, unknown>;
   /** Seconds before a retry can succeed (`Retry-After`). */

@@ -9,7 +9,7 @@ import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
 
-export interface ServeOptions {
+interface ServeOptions {
   host: string;
   port: number;
   tlsCert?: string;
@@ -17,7 +17,7 @@ export interface ServeOptions {
 }
 
 /** The addresses a student's phone or a lab PC on the LAN can open. */
-export function lanUrls(host: string, port: number, scheme: "http" | "https"): string[] {
+function lanUrls(host: string, port: number, scheme: "http" | "https"): string[] {
   const wildcard = host === "0.0.0.0" || host === "::" || host === "";
   const hosts = wildcard
     ? Object.values(networkInterfaces())

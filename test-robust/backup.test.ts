@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { runCli, temporaryDir } from "../test/helpers";
+import { spawnCli, temporaryDir } from "../test/helpers";
 import { started, startServer, stop } from "../test/server-process";
 import { adminToken, emptyAcknowledged, preparedDataDir, writeLoad } from "./support";
 
@@ -20,7 +20,7 @@ test("a backup taken during a write load is intact and holds every write acknowl
   await Bun.sleep(800);
   const before = { diary: [...acknowledged.diary], screenings: [...acknowledged.screenings], moods: [...acknowledged.moods.keys()] };
   const target = join(temporaryDir("skrining-backup-"), "copy.db");
-  const backup = await runCli(["--data", dataDir, "backup", target]);
+  const backup = await spawnCli(["--data", dataDir, "backup", target]);
   await Bun.sleep(300);
   done = true;
   await load;

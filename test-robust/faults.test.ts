@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync, closeSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, temporaryDir } from "../test/helpers";
+import { spawnCli, temporaryDir } from "../test/helpers";
 import { started, startServer, stop, type Running } from "../test/server-process";
 import { jpegWithExif } from "../test/photos/fixtures";
 import { jawaban, preparedDataDir } from "./support";
@@ -158,7 +158,7 @@ describe("a read-only file system", () => {
     mountTmpfs(mountPoint, "24m");
     const dataDir = await dataFolderOn(mountPoint);
     remount(mountPoint, "ro");
-    const result = await runCli(["--data", dataDir, "serve", "--port", "0"]);
+    const result = await spawnCli(["--data", dataDir, "serve", "--port", "0"]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain("hanya-baca");
     expect(result.stderr).toContain("Periksa izin dan mount folder data");
@@ -237,7 +237,7 @@ describe("a missing database", () => {
     renameSync(join(dataDir, "skrining.db"), join(temporaryDir(), "skrining.db"));
 
     for (const args of [["serve", "--port", "0"], ["accounts", "list"]]) {
-      const result = await runCli(["--data", dataDir, ...args]);
+      const result = await spawnCli(["--data", dataDir, ...args]);
       expect(result.exitCode).not.toBe(0);
       expect(result.stderr).toContain("tidak ada skrining.db");
       expect(result.stderr).toContain("photos/");
@@ -273,7 +273,7 @@ describe("a damaged database", () => {
     Bun.write(photo, jpegWithExif());
     damage(join(dataDir, "skrining.db"));
 
-    const served = await runCli(["--data", dataDir, "serve", "--port", "0"]);
+    const served = await spawnCli(["--data", dataDir, "serve", "--port", "0"]);
     expect(served.exitCode).not.toBe(0);
     expect(served.stderr).toContain("Basis data rusak");
     expect(served.stderr).toContain(join(dataDir, "skrining.db"));
@@ -281,7 +281,7 @@ describe("a damaged database", () => {
     expect(served.stderr).not.toMatch(/database disk image is malformed\s*$/m);
     expect(existsSync(photo)).toBe(true);
 
-    const checked = await runCli(["--data", dataDir, "check", "--full"]);
+    const checked = await spawnCli(["--data", dataDir, "check", "--full"]);
     expect(checked.exitCode).not.toBe(0);
     expect(checked.stderr).toContain("rusak");
   }, 30_000);
@@ -289,7 +289,7 @@ describe("a damaged database", () => {
   test("a file that is not a database is reported the same way", async () => {
     const dataDir = temporaryDir();
     await Bun.write(join(dataDir, "skrining.db"), "bukan basis data ".repeat(500));
-    const result = await runCli(["--data", dataDir, "accounts", "list"]);
+    const result = await spawnCli(["--data", dataDir, "accounts", "list"]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain("Basis data rusak");
     expect(result.stderr).toContain(join(dataDir, "skrining.db"));
@@ -303,7 +303,7 @@ describe("a damaged database", () => {
     db.close();
     const target = temporaryDir("skrining-backup-full-");
     mountTmpfs(target, "256k");
-    const result = await runCli(["--data", dataDir, "backup", join(target, "cadangan.db")]);
+    const result = await spawnCli(["--data", dataDir, "backup", join(target, "cadangan.db")]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain("Disk penuh");
     expect(readdirSync(target)).toEqual([]);

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, temporaryDir } from "../test/helpers";
+import { spawnCli, temporaryDir } from "../test/helpers";
 
 export const studentCount = 5;
 
@@ -11,7 +11,7 @@ export async function preparedDataDir(): Promise<string> {
   for (let i = 1; i <= studentCount; i++) rows.push(`mahasiswa,mhs${i},mhs-pass-${i},N00${i},true`);
   const csv = join(dataDir, "accounts.csv");
   writeFileSync(csv, rows.join("\n") + "\n");
-  const result = await runCli(["--data", dataDir, "accounts", "import", csv]);
+  const result = await spawnCli(["--data", dataDir, "accounts", "import", csv]);
   if (result.exitCode !== 0) throw new Error(result.stderr);
   return dataDir;
 }

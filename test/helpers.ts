@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CommandIo } from "../cli/common";
+import { run } from "../cli/program";
 import { createApp } from "../src/app";
 import { parseAccountsCsv } from "../src/accounts/import";
 import { loadConfig } from "../src/config";
@@ -88,6 +90,13 @@ export class TestService {
     return { access: response.body.access_token, refresh: response.body.refresh_token };
   }
 
+  /** Logs in each of these fixture accounts, one after another; their access tokens by username. */
+  async accessTokens<Username extends keyof typeof passwords>(usernames: readonly Username[]): Promise<Record<Username, string>> {
+    const tokens = {} as Record<Username, string>;
+    for (const username of usernames) tokens[username] = (await this.login(username, passwords[username])).access;
+    return tokens;
+  }
+
   close(): void {
     closeContext(this.context);
     rmSync(this.dataDir, { recursive: true, force: true });
@@ -104,6 +113,58 @@ mahasiswa,mhs2,mhs-pass-2,N002,,Mahasiswa Dua,Sistem Informasi,2022,SI-B,D002,tr
 mahasiswa,mhs3,mhs-pass-3,N003,,,,,,,false
 `;
 
+/** A fourth student, activated, an advisee of D001 without a name or department. */
+export const fourthStudent = "role,username,password,nim,nip_doswal,activated\nmahasiswa,mhs4,mhs-pass-4,N004,D001,true\n";
+
+/** The passwords of the fixture accounts: `standardAccounts`, mhs4 (`fourthStudent` and the tests' other mhs4 rows) and `addStudentWithoutProfile()`. */
+export const passwords = {
+  admin: "admin-pass-1",
+  dosen1: "dosen-pass-1",
+  dosen2: "dosen-pass-2",
+  mhs1: "mhs-pass-1",
+  mhs2: "mhs-pass-2",
+  mhs3: "mhs-pass-3",
+  mhs4: "mhs-pass-4",
+  tanpaprofil: "tanpa-pass-1",
+} as const;
+
+/** Adds an account directly in the database, with the password hash of an existing one; returns its id. */
+export function insertUserCopyingHash(service: TestService, username: string, role: string, hashFrom: string, activated = true): number {
+  const client = service.context.db.$client;
+  client
+    .query("INSERT INTO users (username, password_hash, role, is_activated) SELECT ?, password_hash, ?, ? FROM users WHERE username = ?")
+    .run(username, role, activated ? 1 : 0, hashFrom);
+  const row = client.query<{ Id_User: number }, [string]>("SELECT Id_User FROM users WHERE username = ?").get(username);
+  if (!row) throw new Error(`could not insert ${username}`);
+  return row.Id_User;
+}
+
+/**
+ * The service of the student record tests (mood, diary): the standard accounts, the fourth
+ * student and a student account without a profile row (`tanpa.profil`, mhs1's password),
+ * which the import cannot create; everyone logged in.
+ */
+export async function studentRecordsService(): Promise<{ service: TestService; tokens: Record<"admin" | "dosen" | "otherDosen" | "mhs1" | "mhs2" | "mhs4" | "noProfile", string> }> {
+  const service = new TestService();
+  await service.importAccounts(standardAccounts);
+  await service.importAccounts(fourthStudent);
+  insertUserCopyingHash(service, "tanpa.profil", "mahasiswa", "mhs1");
+  const { admin, dosen1, dosen2, mhs1, mhs2, mhs4 } = await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1", "mhs2", "mhs4"]);
+  const noProfile = (await service.login("tanpa.profil", passwords.mhs1)).access;
+  return { service, tokens: { admin, dosen: dosen1, otherDosen: dosen2, mhs1, mhs2, mhs4, noProfile } };
+}
+
+/** The questionnaire's 68 item keys in order: S1..S40, then M1..M28. */
+export const itemKeys: string[] = [...Array.from({ length: 40 }, (_, i) => `S${i + 1}`), ...Array.from({ length: 28 }, (_, i) => `M${i + 1}`)];
+
+/** Answers with every stress item `stress` and every motivation item `motivation`, then `extra`. */
+export function jawaban(stress: number, motivation: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (let item = 1; item <= 40; item++) answers[`S${item}`] = stress;
+  for (let item = 1; item <= 28; item++) answers[`M${item}`] = motivation;
+  return { ...answers, ...extra };
+}
+
 /**
  * The command line of a child process, started through a shell that first sets `umask`
  * (as a service manager or a login shell would) when one is given.
@@ -112,11 +173,60 @@ export function withUmask(command: string[], umask: string | undefined): string[
   return umask === undefined ? command : ["sh", "-c", `umask ${umask} && exec "$@"`, "sh", ...command];
 }
 
-/** Runs the CLI as a child process, exactly as the checks and CI do. */
-export async function runCli(args: string[], options: { env?: Record<string, string>; stdin?: string; umask?: string } = {}) {
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface CliOptions {
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
+/**
+ * The environment a test's CLI sees: this process's own without any SKRINING_ setting (a
+ * developer's SKRINING_DATA or SKRINING_ADMIN_PASSWORD must not reach a test), then the
+ * test settings, then the test's own.
+ */
+export function cliEnvironment(env: Record<string, string> = {}): Record<string, string | undefined> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("SKRINING_")));
+  return { ...inherited, ...testEnvironment, ...env };
+}
+
+/**
+ * Runs the `skrining` program in this process, with captured streams: the same commands,
+ * texts and exit codes as the real process, without the start-up of one. The umask that
+ * `run()` sets for the files it creates is this process's again afterwards.
+ */
+export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const io: CommandIo = {
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+    // A child started with stdin "ignore" reads an empty input.
+    readStdin: async () => options.stdin ?? "",
+    errIsTerminal: false,
+    environment: cliEnvironment(options.env),
+  };
+  const umask = process.umask();
+  try {
+    const exitCode = await run(args, io);
+    return { stdout, stderr, exitCode };
+  } finally {
+    process.umask(umask);
+  }
+}
+
+/**
+ * Runs the CLI as a child process (`bun cli/main.ts`), exactly as the checks and CI do: for
+ * the tests whose subject is the process itself (its entry point, its umask).
+ */
+export async function spawnCli(args: readonly string[], options: CliOptions & { umask?: string } = {}): Promise<CliResult> {
   const child = Bun.spawn(withUmask([process.execPath, join(repositoryRoot, "cli", "main.ts"), ...args], options.umask), {
     cwd: repositoryRoot,
-    env: { ...process.env, ...testEnvironment, ...options.env },
+    env: cliEnvironment(options.env),
     stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
     stdout: "pipe",
     stderr: "pipe",

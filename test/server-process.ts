@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { repositoryRoot, testEnvironment, withUmask } from "./helpers";
+import { cliEnvironment, repositoryRoot, withUmask } from "./helpers";
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -37,14 +37,11 @@ function collect(stream: ReadableStream<Uint8Array>): () => string {
 /** Starts `skrining serve` as a child process and waits until it answers HTTP and has printed its URL. */
 export async function startServer(options: { dataDir?: string; env?: Record<string, string>; port?: number; umask?: string }): Promise<Running> {
   const port = options.port ?? (await freePort());
-  const environment: Record<string, string | undefined> = { ...process.env, ...testEnvironment, ...options.env };
-  if (!options.env?.SKRINING_ADMIN_PASSWORD) delete environment.SKRINING_ADMIN_PASSWORD;
-  if (!options.env?.SKRINING_DATA) delete environment.SKRINING_DATA;
   const dataArgs = options.dataDir ? ["--data", options.dataDir] : [];
   const command = [process.execPath, join(repositoryRoot, "cli", "main.ts"), ...dataArgs, "serve", "--host", "127.0.0.1", "--port", String(port)];
   const child = Bun.spawn(withUmask(command, options.umask), {
     cwd: repositoryRoot,
-    env: environment,
+    env: cliEnvironment(options.env),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

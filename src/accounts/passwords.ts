@@ -13,7 +13,7 @@ const scryptAsync = promisify(scrypt) as (password: string, salt: string, length
 /** The newest Werkzeug default, used when an imported pbkdf2 hash names no iteration count. */
 const werkzeugDefaultIterations = 1_000_000;
 
-export interface PasswordCheck {
+interface PasswordCheck {
   ok: boolean;
   /** True when the stored hash is in a legacy format and should be replaced by bcrypt. */
   needsRehash: boolean;

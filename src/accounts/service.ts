@@ -10,12 +10,12 @@ import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from 
 import type { AccountInput, RowError } from "./validation";
 import { InvalidInput, conflict, invalid, notFound } from "../errors";
 
-export interface ImportResult {
+interface ImportResult {
   created: number;
   updated: number;
 }
 
-export interface AccountSummary {
+interface AccountSummary {
   id: number;
   username: string;
   role: Role;

@@ -9,7 +9,7 @@ import type { Logger } from "../logger";
  * - `damaged`: the database file is corrupt or not a database;
  * - `io`: the disk reports an input/output error.
  */
-export type StorageProblem = "full" | "readonly" | "busy" | "damaged" | "io";
+type StorageProblem = "full" | "readonly" | "busy" | "damaged" | "io";
 
 /** Seconds a client is told to wait: a lock is released soon, space or a disk takes a person. */
 const retryAfterSeconds: Record<StorageProblem, number> = { busy: 2, full: 60, readonly: 60, io: 60, damaged: 300 };
@@ -52,7 +52,7 @@ const remedies: Record<StorageProblem, string> = {
 };
 
 /** What a client is told; each says that the server cannot store data right now. */
-export const storageMessages: Record<StorageProblem, string> = {
+const storageMessages: Record<StorageProblem, string> = {
   full: "Penyimpanan server penuh; data tidak dapat disimpan saat ini. Coba lagi nanti.",
   readonly: "Server tidak dapat menyimpan data saat ini (penyimpanan hanya-baca). Coba lagi nanti.",
   busy: "Basis data sedang dipakai program lain; data tidak dapat disimpan saat ini. Coba lagi sebentar lagi.",
@@ -81,7 +81,7 @@ const problemsByCode: [prefix: string, problem: StorageProblem][] = [
 ];
 
 /** The storage problem behind an error (looking through wrappers such as drizzle's), or null. */
-export function storageProblemOf(error: unknown): StorageProblem | null {
+function storageProblemOf(error: unknown): StorageProblem | null {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (current instanceof StorageError) return current.problem;
     const code = (current as { code?: unknown }).code;

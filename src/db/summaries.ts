@@ -93,7 +93,7 @@ const screeningsOfStudent = (nip: string) =>
 const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress";
 
 /** Trigger name → its statement. The names share a prefix so that older ones can be found and dropped. */
-export const summaryTriggers: ReadonlyMap<string, string> = new Map(
+const summaryTriggers: ReadonlyMap<string, string> = new Map(
   Object.entries({
     summary_riwayat_insert: `AFTER INSERT ON riwayat_skrining BEGIN ${refreshLatest("NEW.NIM")} ${addWeeks(screeningOfStudent("NEW"), 1)} END`,
     summary_riwayat_delete: `AFTER DELETE ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${addWeeks(screeningOfStudent("OLD"), -1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,

@@ -9,7 +9,7 @@ interface Job {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export interface WriteQueueOptions {
+interface WriteQueueOptions {
   /** How long to keep retrying while another program holds the write lock, before answering busy. */
   busyWaitMilliseconds: number;
   health?: StorageHealth;

@@ -31,9 +31,9 @@ export const bodyParser = (options: { jsonLimitBytes: number; multipartLimitByte
   });
 
 /** Deeper bodies are refused (decisions §10): storing one as `input_jawaban` would overflow the stack. */
-export const maxBodyDepth = 32;
+const maxBodyDepth = 32;
 
-export function parseJsonObject(text: string): JsonObject {
+function parseJsonObject(text: string): JsonObject {
   if (text === "") return {};
   let value: unknown;
   try {

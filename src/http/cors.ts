@@ -4,7 +4,7 @@ const privateHost =
   /^(localhost|127(\.\d{1,3}){3}|10(\.\d{1,3}){3}|192\.168(\.\d{1,3}){2}|172\.(1[6-9]|2\d|3[01])(\.\d{1,3}){2}|169\.254(\.\d{1,3}){2}|\[::1\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\]|[a-z0-9-]+(\.local)?)$/i;
 
 /** True for an origin on the campus network: a private address or a plain or `.local` host name. */
-export function isLanOrigin(origin: string): boolean {
+function isLanOrigin(origin: string): boolean {
   // Most requests (the app, curl) carry no Origin; answer them without building an exception.
   if (origin === "") return false;
   try {

@@ -20,3 +20,10 @@ export const errorResponses = {
   503: ErrorResponse,
   507: ErrorResponse,
 };
+
+/**
+ * A field of a request body as the OpenAPI document describes it. Bodies are read
+ * leniently (anything that is not a JSON object is `{}`) and checked by the service with
+ * the interface's exact texts and order, so the schema accepts any value.
+ */
+export const bodyField = (description: string) => t.Optional(t.Any({ description }));

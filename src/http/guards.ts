@@ -5,6 +5,7 @@ import { mahasiswa, type Role } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import type { AuthService } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
+import { pathId } from "./params";
 import type { Principal } from "./principal";
 
 /** Who may call a route, and what a caller of another role is told. */
@@ -29,8 +30,21 @@ export const access = {
  * The interface's own-nim rule: a student may only name their own NIM; other roles are not
  * restricted by it. A student account without a profile owns no NIM.
  */
-export function assertOwnNim(principal: Principal, nim: string): void {
+function assertOwnNim(principal: Principal, nim: string): void {
   if (principal.role === "mahasiswa" && principal.nim !== nim) throw forbidden(guardMessages.denied);
+}
+
+/**
+ * A student's entry that a path id names (mood, diary): 404 with `unknown` when the id
+ * names none (an id that is not a positive integer names none), then 403 when it belongs to
+ * another student. Admins may act on any.
+ */
+export function ownedEntry<Entry extends { nim: string }>(principal: Principal, rawId: string, find: (id: number) => Entry | undefined, unknown: string): Entry {
+  const id = pathId(rawId);
+  const entry = id === null ? undefined : find(id);
+  if (!entry) throw notFound(unknown);
+  assertOwnNim(principal, entry.nim);
+  return entry;
 }
 
 type Caller = { principal: Principal; params: Record<string, string> };

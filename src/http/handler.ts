@@ -4,7 +4,7 @@ import { ServiceError, type ErrorCode } from "../errors";
 import type { Logger } from "../logger";
 
 /** The one HTTP status of each error code. */
-export const statusOf: Record<ErrorCode, number> = {
+const statusOf: Record<ErrorCode, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,

@@ -8,7 +8,7 @@ import type { AnyElysia } from "elysia";
  * API's origin; the Content Security Policy says the same to the browser.
  */
 
-export interface OpenApiPageOptions {
+interface OpenApiPageOptions {
   /** Where the page is served. */
   path?: string;
   /** Where the app serves its OpenAPI document (JSON). */
@@ -16,7 +16,7 @@ export interface OpenApiPageOptions {
 }
 
 /** Only the service's own stylesheet; no script, no frame, no form, no other origin. */
-export const pageSecurityHeaders = {
+const pageSecurityHeaders = {
   "content-security-policy":
     "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
@@ -91,7 +91,7 @@ interface Reference {
   $ref: string;
 }
 
-export interface OpenApiDocument {
+interface OpenApiDocument {
   openapi?: string;
   info?: { title?: string; version?: string; description?: string };
   tags?: { name: string; description?: string }[];
@@ -109,7 +109,7 @@ const methods = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 // --- Rendering ------------------------------------------------------------------------------
 
 /** Escapes text for HTML content and for attribute values in double quotes. */
-export function escapeHtml(text: unknown): string {
+function escapeHtml(text: unknown): string {
   return String(text).replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
@@ -342,7 +342,7 @@ const maxDepth = 12;
  * `{ name: string; nama?: string | null }` style text: `?` marks an optional property,
  * `// ...` a description, `(...)` a format, range or default.
  */
-export function renderSchema(schema: unknown, indent = "", depth = 0): string {
+function renderSchema(schema: unknown, indent = "", depth = 0): string {
   if (schema === true || schema === undefined) return "any";
   if (schema === false) return "never";
   if (typeof schema !== "object" || schema === null) return "any";

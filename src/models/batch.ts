@@ -1,19 +1,18 @@
 import { parse } from "csv-parse/sync";
 import { parseDecimal } from "../numbers";
-import { PredictionError, type Cell, type CompiledModel } from "./predict";
+import type { CompiledModel } from "./predict";
+import { PredictionError, type Cell } from "./predict-values";
+import { csvField } from "../csv";
 import { InvalidInput } from "../errors";
 
 /**
  * `model predict`: rows of a CSV file (model inputs matched by header name, in any order,
  * other columns ignored) to a CSV of labels with the header `stress,motivasi`. Empty cells
- * are missing values, which only an imputing model accepts.
+ * are missing values, which only an imputing model accepts. Labels and text classes are
+ * written as CSV texts (csv.ts), numeric classes as pandas writes them.
  */
 
-export class BatchError extends InvalidInput {}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+class BatchError extends InvalidInput {}
 
 export function predictCsv(model: CompiledModel, csvText: string): string {
   if (model.nOutputs !== 2) throw new BatchError(`model ini memprediksi ${model.nOutputs} keluaran; model predict butuh dua (stress, motivasi)`);
@@ -43,7 +42,8 @@ export function predictCsv(model: CompiledModel, csvText: string): string {
       return value;
     });
     try {
-      lines.push(model.predictRow(row).map(csvField).join(","));
+      // A number in Python's notation needs no quotes and is no formula.
+      lines.push(model.predictOutputs(row).map((output) => (output.isNumber ? output.text : csvField(output.text))).join(","));
     } catch (error) {
       if (error instanceof PredictionError) throw new BatchError(`baris ${info.lines}: ${error.message}`);
       throw error;

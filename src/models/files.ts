@@ -15,7 +15,7 @@ export interface ModelSource {
   kind: "json" | "joblib";
 }
 
-export class ModelFileError extends InvalidInput {}
+class ModelFileError extends InvalidInput {}
 
 function readBytes(path: string): Uint8Array {
   try {

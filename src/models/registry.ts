@@ -8,7 +8,8 @@ import type { Level } from "../screening/scoring";
 import type { Classification, Classifier, ModelFeatures, ModelType } from "./classifier";
 import { documentCategories, stringifyModelDocument, type CategoryValue, type ClassList, type Estimator, type ModelDocument } from "./format";
 import { loadJsonModel, readModelSource, type ModelSource } from "./files";
-import { CompiledModel, formatClassValue, type Cell } from "./predict";
+import { CompiledModel } from "./predict";
+import { formatClassValue, type Cell } from "./predict-values";
 import { InvalidInput } from "../errors";
 
 /**
@@ -74,7 +75,7 @@ function neutralRow(model: CompiledModel): Cell[] {
   });
 }
 
-export interface AddedModel {
+interface AddedModel {
   record: ModelRecord;
   source: ModelSource;
 }

@@ -35,7 +35,7 @@ export class PhotoFormatError extends InvalidInput {
 export const maxImageSide = 8000;
 
 /** The picture declares more pixels than `maxImageSide` allows in a side. */
-export class PhotoTooLargeError extends PhotoFormatError {
+class PhotoTooLargeError extends PhotoFormatError {
   constructor() {
     super("Ukuran gambar terlalu besar.");
   }

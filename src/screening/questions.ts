@@ -1,7 +1,7 @@
 import data from "./questions.json";
 import { motivationKeys, stressKeys } from "./scoring";
 
-export type QuestionGroup = "stress" | "motivasi";
+type QuestionGroup = "stress" | "motivasi";
 
 export interface Question {
   key: string;

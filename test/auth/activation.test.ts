@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
-import { insertUserCopyingHash, noThrottle, texts, userRow } from "./support";
+import { TestService, insertUserCopyingHash, standardAccounts } from "../helpers";
+import { noThrottle, texts, userRow } from "./support";
 
 // interface.md "Activation rules, in order" and the account activation state table.
 

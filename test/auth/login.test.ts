@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts, type RequestOptions } from "../helpers";
-import { insertUserCopyingHash, isoUtc, noThrottle, texts, userRow } from "./support";
+import { TestService, insertUserCopyingHash, standardAccounts, type RequestOptions } from "../helpers";
+import { isoUtc, noThrottle, texts, userRow } from "./support";
 
 // interface.md "Authentication endpoints" login rules, in order, with decisions §2's
 // user serialization.

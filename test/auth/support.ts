@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestService } from "../helpers";
+import type { TestService } from "../helpers";
 
 // Shared pieces of the auth tests: exact texts from interface.md / decisions.md, JWT
 // helpers that build tokens by hand (so the tests do not trust the service's own signer),
@@ -32,8 +32,6 @@ export const texts = {
 export const noThrottle = { SKRINING_THROTTLE_USERNAME: "10000", SKRINING_THROTTLE_ADDRESS: "10000" } as const;
 
 export const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
-
-export const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 export function base64url(input: string | Buffer): string {
   return Buffer.from(input).toString("base64url");
@@ -66,17 +64,6 @@ export function serviceSecret(service: TestService): string {
 
 export function userRow(service: TestService, username: string): { Id_User: number; password_hash: string; is_activated: number; created_at: string; role: string } | null {
   return service.context.db.$client.query("SELECT * FROM users WHERE username = ?").get(username) as any;
-}
-
-/** Adds an account directly in the database, with the password hash of an existing one. */
-export function insertUserCopyingHash(service: TestService, username: string, role: string, hashFrom: string, activated = true): number {
-  const client = service.context.db.$client;
-  client
-    .query("INSERT INTO users (username, password_hash, role, is_activated) SELECT ?, password_hash, ?, ? FROM users WHERE username = ?")
-    .run(username, role, activated ? 1 : 0, hashFrom);
-  const row = userRow(service, username);
-  if (!row) throw new Error(`could not insert ${username}`);
-  return row.Id_User;
 }
 
 export function expectedMinutes(retryAfterSeconds: number): string {

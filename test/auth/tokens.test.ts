@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { closeContext, createContext } from "../../src/context";
 import { silentLogger } from "../../src/logger";
-import { TestService, standardAccounts, testEnvironment } from "../helpers";
-import { base64url, decodeJwt, insertUserCopyingHash, noThrottle, serviceSecret, signJwt, sleep, texts, userRow } from "./support";
+import { TestService, insertUserCopyingHash, standardAccounts, testEnvironment } from "../helpers";
+import { base64url, decodeJwt, noThrottle, serviceSecret, signJwt, texts, userRow } from "./support";
 
 // decisions.md §1 (transport, lifetimes, claims, logout, failure texts) and interface.md
 // "Authentication".
@@ -219,14 +219,15 @@ describe("expiry", () => {
     const short = new TestService({ ...noThrottle, SKRINING_ACCESS_TTL: "1", SKRINING_REFRESH_TTL: "1" });
     try {
       await short.importAccounts(standardAccounts);
-      // Start just after a second boundary so the one-second token is surely still valid
-      // for the control request.
-      await sleep(1000 - (Date.now() % 1000) + 20);
+      // The clock stands just after a second boundary, so the one-second token is surely
+      // still valid for the control request; then it is moved past the expiry instead of
+      // waiting for it.
+      setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 20);
       const tokens = await short.login("mhs1", "mhs-pass-1");
       expect((await short.request("GET", "/api/auth/me", { token: tokens.access })).status).toBe(200);
 
       const exp = Math.max(decodeJwt(tokens.access).payload.exp, decodeJwt(tokens.refresh).payload.exp);
-      await sleep(Math.max(0, exp * 1000 - Date.now()) + 50);
+      setSystemTime(Math.max(Date.now(), exp * 1000) + 50);
 
       expect401(await short.request("GET", "/api/auth/me", { token: tokens.access }), texts.tokenExpired);
       expect401(await short.request("POST", "/api/auth/logout", { token: tokens.access }), texts.tokenExpired);
@@ -235,6 +236,7 @@ describe("expiry", () => {
       const [header, body] = tokens.access.split(".");
       expect401(await short.request("GET", "/api/auth/me", { token: `${header}.${body}.AAAA` }), texts.tokenInvalid);
     } finally {
+      setSystemTime();
       short.close();
     }
   });

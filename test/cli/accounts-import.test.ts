@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { repositoryRoot, temporaryDir } from "../helpers";
-import { addSession, cli, csvFile, outputLines, reportedLines, rowCounts, sessionEnded, userRow, withDatabase } from "./support";
+import { addSession, cli, cliProcess, csvFile, outputLines, reportedLines, rowCounts, sessionEnded, userRow, withDatabase } from "./support";
 
 const demoFile = join(repositoryRoot, "examples", "demo-accounts.csv");
 const rina = "198001012005012001";
@@ -44,9 +44,10 @@ async function seeded(csv: string): Promise<string> {
 }
 
 describe("accounts import: the demo file", () => {
+  // The first import runs the real `bun cli/main.ts`: the process entry point, its streams and exit code 0.
   test("imports 2 lecturers and 10 students, with advisors, departments and activation", async () => {
     const dataDir = temporaryDir();
-    const result = await cli(dataDir, ["accounts", "import", demoFile]);
+    const result = await cliProcess(dataDir, ["accounts", "import", demoFile]);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe("");
     expect(outputLines(result.stdout)).toHaveLength(1);
@@ -337,10 +338,11 @@ describe("accounts import: file format", () => {
     expect(await Bun.password.verify("pass,with,commas", lecturer.password_hash)).toBe(true);
   });
 
+  // A real process again: a refusal is its exit code and one line on its stderr.
   test("a missing file: non-zero exit and a one-line reason on stderr", async () => {
     const dataDir = temporaryDir();
     const missing = join(temporaryDir(), "tidak-ada.csv");
-    const result = await cli(dataDir, ["accounts", "import", missing]);
+    const result = await cliProcess(dataDir, ["accounts", "import", missing]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout).toBe("");
     const lines = outputLines(result.stderr);

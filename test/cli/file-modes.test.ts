@@ -4,11 +4,12 @@ import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { temporaryDir } from "../helpers";
 import { started, startServer, stop } from "../server-process";
-import { cli } from "./support";
+import { cliProcess } from "./support";
 
 // decisions §9: the data folder is its owner's alone (0700), and the database, its WAL and
 // SHM files, the secret, backups and exports are created 0600, whatever the umask. Every
-// process here runs under umask 022, under which files would otherwise be 0644.
+// process here runs under umask 022, under which files would otherwise be 0644: real
+// processes, since the umask a process starts with is the subject.
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
@@ -35,12 +36,12 @@ test("a data folder made by the server under umask 022: folders 0700, database, 
 
 test("backups and exports written under umask 022 are 0600", async () => {
   const dataDir = temporaryDir();
-  expect((await cli(dataDir, ["accounts", "add", "--role", "dosen", "--username", "d1", "--password", "sandi-dosen-1", "--nip", "D1"], { umask: "022" })).exitCode).toBe(0);
+  expect((await cliProcess(dataDir, ["accounts", "add", "--role", "dosen", "--username", "d1", "--password", "sandi-dosen-1", "--nip", "D1"], { umask: "022" })).exitCode).toBe(0);
   const out = temporaryDir();
   const backup = join(out, "cadangan.db");
-  expect((await cli(dataDir, ["backup", backup], { umask: "022" })).exitCode).toBe(0);
+  expect((await cliProcess(dataDir, ["backup", backup], { umask: "022" })).exitCode).toBe(0);
   const exported = join(out, "statistik.csv");
-  expect((await cli(dataDir, ["stats", "export", "--out", exported], { umask: "022" })).exitCode).toBe(0);
+  expect((await cliProcess(dataDir, ["stats", "export", "--out", exported], { umask: "022" })).exitCode).toBe(0);
   expect(mode(backup)).toBe("600");
   expect(mode(exported)).toBe("600");
 });
@@ -54,7 +55,7 @@ test("an existing folder and database left readable by others are narrowed when 
   for (const path of [dataDir, join(dataDir, "photos")]) chmodSync(path, 0o755);
   for (const path of [join(dataDir, "skrining.db"), join(dataDir, "secret")]) chmodSync(path, 0o644);
 
-  expect((await cli(dataDir, ["accounts", "list"], { umask: "022" })).exitCode).toBe(0);
+  expect((await cliProcess(dataDir, ["accounts", "list"], { umask: "022" })).exitCode).toBe(0);
   for (const folder of ["", "photos"]) expect(mode(join(dataDir, folder))).toBe("700");
   for (const file of ["skrining.db", "secret"]) expect(mode(join(dataDir, file))).toBe("600");
 });

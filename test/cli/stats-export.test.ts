@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { parse } from "csv-parse/sync";
 import { existsSync, readFileSync } from "node:fs";
@@ -6,7 +7,7 @@ import { parseAccountsCsv } from "../../src/accounts/import";
 import { AccountsService } from "../../src/accounts/service";
 import { openDatabase } from "../../src/db";
 import { WriteQueue } from "../../src/db/write-queue";
-import { repositoryRoot, standardAccounts, temporaryDir, testEnvironment } from "../helpers";
+import { standardAccounts, temporaryDir } from "../helpers";
 import { cli, outputLines } from "./support";
 
 const bom = "\uFEFF";
@@ -16,19 +17,29 @@ const lecturerName = 'Dosen "Tiga"';
 const studentName = "Ani\nPutri";
 const lineBreakName = "Budi\rSantoso";
 
+/**
+ * A fresh data folder with these accounts, written as the import writes them, then changed
+ * directly by `adjust`; closed again, for the CLI to open.
+ */
+async function seededDataDir(csv: string, adjust: (sqlite: Database) => void): Promise<string> {
+  const folder = temporaryDir();
+  const db = openDatabase(join(folder, "skrining.db"));
+  try {
+    const { accounts, errors } = parseAccountsCsv(csv);
+    expect(errors).toEqual([]);
+    await new AccountsService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), 4).upsert(accounts);
+    adjust(db.$client);
+  } finally {
+    db.$client.close();
+  }
+  return folder;
+}
+
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = temporaryDir();
-  const db = openDatabase(join(dataDir, "skrining.db"));
-  try {
-    const { accounts, errors } = parseAccountsCsv(
-      standardAccounts +
-        "dosen,dosen3,dosen-pass-3,,D003,Dosen Tiga,,,,,true\nmahasiswa,mhs11,mhs-pass-11,S01,,Ani,,,,D001,true\nmahasiswa,mhs12,mhs-pass-12,S02,,Budi,,,,D001,true\n",
-    );
-    expect(errors).toEqual([]);
-    await new AccountsService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), 4).upsert(accounts);
-    const sqlite = db.$client;
+  const extraAccounts = "dosen,dosen3,dosen-pass-3,,D003,Dosen Tiga,,,,,true\nmahasiswa,mhs11,mhs-pass-11,S01,,Ani,,,,D001,true\nmahasiswa,mhs12,mhs-pass-12,S02,,Budi,,,,D001,true\n";
+  dataDir = await seededDataDir(standardAccounts + extraAccounts, (sqlite) => {
     sqlite.run("UPDATE dosen SET nama_dosen = ? WHERE NIP = 'D002'", [commaName]);
     sqlite.run("UPDATE dosen SET nama_dosen = ? WHERE NIP = 'D003'", [lecturerName]);
     sqlite.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = 'S01'", [studentName]);
@@ -40,9 +51,7 @@ beforeAll(async () => {
     screening.run("N001", "2026-11-01T08:00:00.000Z", "Tinggi", "Rendah", 150, -2.25);
     screening.run("S01", "2026-10-05T08:00:00.000Z", "Sedang", "Sedang", 100, 1.5);
     screening.run("N002", "2026-10-07T08:00:00.000Z", "Rendah", "Tinggi", 50, 5);
-  } finally {
-    db.$client.close();
-  }
+  });
 });
 
 const header = "NIP,nama_dosen,total_mahasiswa,sudah_skrining,belum_skrining,stress_rendah,stress_sedang,stress_tinggi,motivasi_rendah,motivasi_sedang,motivasi_tinggi";
@@ -51,18 +60,10 @@ const d002 = ["D002", commaName, "1", "1", "0", "1", "0", "0", "0", "0", "1"];
 const d003 = ["D003", lecturerName, "0", "0", "0", "0", "0", "0", "0", "0", "0"];
 
 /**
- * Runs the export keeping stdout's bytes as they are: the shared helper decodes stdout as
- * text, and decoding drops a leading byte order mark.
+ * Runs the export. stdout is the text the command printed, as it is: a leading byte order
+ * mark stays (decoding a child's stdout as text would drop it).
  */
-async function exportBytes(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const child = Bun.spawn([process.execPath, join(repositoryRoot, "cli", "main.ts"), "--data", dataDir, "stats", "export", ...args], {
-    env: { ...process.env, ...testEnvironment },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).bytes(), new Response(child.stderr).text(), child.exited]);
-  return { stdout: new TextDecoder("utf-8", { ignoreBOM: true }).decode(stdout), stderr, exitCode };
-}
+const statsExport = (args: string[]) => cli(dataDir, ["stats", "export", ...args]);
 
 /** Parses the export back as a spreadsheet would, after checking the byte order mark. */
 function readCsv(text: string): string[][] {
@@ -75,7 +76,7 @@ function readCsv(text: string): string[][] {
 
 describe("stats export", () => {
   test("CSV to stdout: a BOM, the header, one row per lecturer by NIP (lecturers without advisees too)", async () => {
-    const result = await exportBytes([]);
+    const result = await statsExport([]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     const rows = readCsv(result.stdout);
@@ -113,7 +114,7 @@ describe("stats export", () => {
   });
 
   test("--students: each advisee's latest screening with early_warning, students without one left blank", async () => {
-    const result = await exportBytes(["--nip", "D001", "--students"]);
+    const result = await statsExport(["--nip", "D001", "--students"]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(readCsv(result.stdout)).toEqual([
@@ -165,21 +166,14 @@ describe("spreadsheet formulas are neutralised", () => {
   let formulaDir: string;
 
   beforeAll(async () => {
-    formulaDir = temporaryDir();
-    const db = openDatabase(join(formulaDir, "skrining.db"));
-    try {
-      const rows = hostile.map((_, index) => `mahasiswa,f${index},mhs-pass-${index}x,F0${index},,Nama${index},,,,D001,true`).join("\n");
-      const { accounts, errors } = parseAccountsCsv(standardAccounts + rows + "\n");
-      expect(errors).toEqual([]);
-      await new AccountsService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), 4).upsert(accounts);
-      hostile.forEach((name, index) => db.$client.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = ?", [name, `F0${index}`]));
-      db.$client.run("UPDATE dosen SET nama_dosen = '=cmd|calc' WHERE NIP = 'D001'");
-      db.$client.run(
+    const rows = hostile.map((_, index) => `mahasiswa,f${index},mhs-pass-${index}x,F0${index},,Nama${index},,,,D001,true`).join("\n");
+    formulaDir = await seededDataDir(standardAccounts + rows + "\n", (sqlite) => {
+      hostile.forEach((name, index) => sqlite.run("UPDATE mahasiswa SET nama_mahasiswa = ? WHERE NIM = ?", [name, `F0${index}`]));
+      sqlite.run("UPDATE dosen SET nama_dosen = '=cmd|calc' WHERE NIP = 'D001'");
+      sqlite.run(
         "INSERT INTO riwayat_skrining (NIM, tanggal_skrining, input_jawaban, tingkat_stres, tingkat_motivasi, saran, score_stress, score_sdi) VALUES ('F00', '2026-10-01T08:00:00.000Z', '{}', 'Tinggi', 'Rendah', 's', 150, -2.25)",
       );
-    } finally {
-      db.$client.close();
-    }
+    });
   });
 
   test("lecturer names", async () => {

@@ -1,13 +1,16 @@
 import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, temporaryDir } from "../helpers";
+import { runCli, spawnCli, temporaryDir, type CliOptions, type CliResult } from "../helpers";
 
-export type CliResult = Awaited<ReturnType<typeof runCli>>;
-
-/** Runs the CLI on a given data folder (never the repository's own ./data). */
-export function cli(dataDir: string, args: string[], options: { env?: Record<string, string>; stdin?: string; umask?: string } = {}): Promise<CliResult> {
+/** Runs the CLI in-process on a given data folder (never the repository's own ./data). */
+export function cli(dataDir: string, args: string[], options: CliOptions = {}): Promise<CliResult> {
   return runCli(["--data", dataDir, ...args], options);
+}
+
+/** The same, as a child process `bun cli/main.ts`, for the tests whose subject is the process. */
+export function cliProcess(dataDir: string, args: string[], options: CliOptions & { umask?: string } = {}): Promise<CliResult> {
+  return spawnCli(["--data", dataDir, ...args], options);
 }
 
 /** Writes a CSV into a fresh temporary folder and returns its path. */

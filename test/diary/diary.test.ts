@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
+import { describeDeletes } from "../entries";
+import { TestService, studentRecordsService } from "../helpers";
 
 let service: TestService;
 const tokens: Record<string, string> = {};
@@ -28,20 +29,9 @@ function insertDiary(row: { id?: number; nim: string; date: string; title?: stri
 }
 
 beforeAll(async () => {
-  service = new TestService();
-  await service.importAccounts(standardAccounts);
-  await service.importAccounts("role,username,password,nim,nip_doswal,activated\nmahasiswa,mhs4,mhs-pass-4,N004,D001,true\n");
-  // A student account without a profile row, which the import cannot create.
-  sqlite()
-    .query("INSERT INTO users (username, password_hash, role, is_activated) SELECT 'tanpa.profil', password_hash, 'mahasiswa', 1 FROM users WHERE username = 'mhs1'")
-    .run();
-  tokens.admin = (await service.login("admin", "admin-pass-1")).access;
-  tokens.dosen = (await service.login("dosen1", "dosen-pass-1")).access;
-  tokens.otherDosen = (await service.login("dosen2", "dosen-pass-2")).access;
-  tokens.mhs1 = (await service.login("mhs1", "mhs-pass-1")).access;
-  tokens.mhs2 = (await service.login("mhs2", "mhs-pass-2")).access;
-  tokens.mhs4 = (await service.login("mhs4", "mhs-pass-4")).access;
-  tokens.noProfile = (await service.login("tanpa.profil", "mhs-pass-1")).access;
+  const fixture = await studentRecordsService();
+  service = fixture.service;
+  Object.assign(tokens, fixture.tokens);
 });
 afterAll(() => service.close());
 
@@ -257,35 +247,14 @@ describe("PUT /diary/:id", () => {
   });
 });
 
-describe("DELETE /diary/:id", () => {
-  test.each(["1e3", "1000.0", "-1000", "0", "99999999999999999999", "abc", "999999"])("id %p answers 404 and deletes nothing", async (id) => {
-    insertDiary({ id: 1000, nim: "N001", date: "2028-01-01" });
-    const before = countDiaries();
-    expect(await remove(tokens.admin!, id)).toMatchObject({ status: 404, body: { error: "Diary tidak ditemukan." } });
-    expect(countDiaries()).toBe(before);
-    sqlite().query("DELETE FROM diary_entries WHERE id = 1000").run();
-  });
-
-  test("another student, a student without profile and a lecturer get 403; the entry stays", async () => {
-    const id = insertDiary({ nim: "N001", date: "2028-02-01" });
-    for (const who of ["mhs2", "noProfile", "dosen"]) {
-      expect(await remove(tokens[who]!, id)).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    }
-    expect(diaryRow(id)).not.toBeNull();
-  });
-
-  test("the owner deletes; a second delete answers 404", async () => {
-    const id = insertDiary({ nim: "N001", date: "2028-03-01" });
-    expect(await remove(tokens.mhs1!, id)).toEqual(expect.objectContaining({ status: 200, body: { message: "Diary berhasil dihapus." } }));
-    expect(diaryRow(id)).toBeNull();
-    expect((await remove(tokens.mhs1!, id)).status).toBe(404);
-  });
-
-  test("an admin deletes any student's entry", async () => {
-    const id = insertDiary({ nim: "N002", date: "2028-04-01" });
-    expect(await remove(tokens.admin!, id)).toMatchObject({ status: 200, body: { message: "Diary berhasil dihapus." } });
-    expect(diaryRow(id)).toBeNull();
-  });
+describeDeletes("/diary/:id", {
+  unknownText: "Diary tidak ditemukan.",
+  deletedText: "Diary berhasil dihapus.",
+  insert: insertDiary,
+  exists: (id) => diaryRow(id) !== null,
+  count: countDiaries,
+  remove,
+  tokens: () => tokens,
 });
 
 describe("odd input never causes a 500", () => {

@@ -1,6 +1,6 @@
 import { catatanKonseling, riwayatSkrining } from "../../src/db/schema";
 import type { Level } from "../../src/screening/scoring";
-import { TestService, standardAccounts } from "../helpers";
+import { TestService, insertUserCopyingHash, passwords, standardAccounts } from "../helpers";
 
 // Shared pieces of the lecturer tests: the exact texts of interface.md, a service with
 // logged-in accounts, and direct inserts of screenings and notes with chosen timestamps.
@@ -33,17 +33,12 @@ export async function lecturerService(extraCsv = ""): Promise<Lecturers> {
   await service.importAccounts("role,username,password,nip,nama,activated\ndosen,dosen3,dosen-pass-3,D003,Dosen Tiga,true\n");
   if (extraCsv) await service.importAccounts(extraCsv);
   // A lecturer account without a lecturer profile, with dosen1's password.
-  service.context.db.$client.run(
-    "INSERT INTO users (username, password_hash, role, is_activated) SELECT 'dosen.tanpa', password_hash, 'dosen', 1 FROM users WHERE username = 'dosen1'",
-  );
+  insertUserCopyingHash(service, "dosen.tanpa", "dosen", "dosen1");
   return {
     service,
     tokens: {
-      admin: (await service.login("admin", "admin-pass-1")).access,
-      dosen1: (await service.login("dosen1", "dosen-pass-1")).access,
-      dosen2: (await service.login("dosen2", "dosen-pass-2")).access,
-      mhs1: (await service.login("mhs1", "mhs-pass-1")).access,
-      tanpaProfil: (await service.login("dosen.tanpa", "dosen-pass-1")).access,
+      ...(await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1"])),
+      tanpaProfil: (await service.login("dosen.tanpa", passwords.dosen1)).access,
       tanpaBimbingan: (await service.login("dosen3", "dosen-pass-3")).access,
     },
   };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
+import { TestService, jawaban, standardAccounts } from "../helpers";
 
 // A full, read-only or failing storage answers a distinct status with an Indonesian text
 // that says the server cannot store data now (507 for no space, 503 otherwise), is logged
@@ -17,10 +17,7 @@ async function start(): Promise<Record<string, string>> {
   // The log is captured: the fault must be logged once, and its end once.
   service = new TestService({}, { info: (line) => logged.push(`info ${line}`), error: (line) => logged.push(`error ${line}`) });
   await service.importAccounts(standardAccounts);
-  return {
-    admin: (await service.login("admin", "admin-pass-1")).access,
-    mhs1: (await service.login("mhs1", "mhs-pass-1")).access,
-  };
+  return await service.accessTokens(["admin", "mhs1"]);
 }
 
 const sqlite = () => service.context.db.$client;
@@ -48,7 +45,7 @@ describe("a storage that refuses writes", () => {
   });
 
   const writes: [string, string, string, string, unknown][] = [
-    ["questionnaire", "POST", "/api/mahasiswa/kuesioner", "admin", { NIM: "N001", jawaban: Object.fromEntries([...Array.from({ length: 40 }, (_, i) => [`S${i + 1}`, 3]), ...Array.from({ length: 28 }, (_, i) => [`M${i + 1}`, 4])]) }],
+    ["questionnaire", "POST", "/api/mahasiswa/kuesioner", "admin", { NIM: "N001", jawaban: jawaban(3, 4) }],
     ["diary", "POST", "/api/mahasiswa/diary", "mhs1", { date: "2026-06-01", content: "isi" }],
     ["profile", "PUT", "/api/mahasiswa/profil", "mhs1", { usia: 20 }],
     ["note", "POST", "/api/dosen/catatan", "admin", { NIP: "D001", NIM: "N001", isi_catatan: "Halo" }],

@@ -21,15 +21,7 @@ beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
   await service.addStudentWithoutProfile();
-  for (const [username, password] of [
-    ["admin", "admin-pass-1"],
-    ["dosen1", "dosen-pass-1"],
-    ["dosen2", "dosen-pass-2"],
-    ["mhs1", "mhs-pass-1"],
-    ["mhs2", "mhs-pass-2"],
-  ] as const) {
-    tokens[username] = (await service.login(username, password)).access;
-  }
+  Object.assign(tokens, await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1", "mhs2"]));
   notes.older = addNote("N001", "D001", "Catatan pertama", "2026-11-01T08:00:00.000Z");
   notes.newer = addNote("N001", "D001", "Catatan kedua", "2026-11-03T08:00:00.000Z", "Sudah saya baca");
   notes.otherStudent = addNote("N002", "D002", "Untuk mahasiswa dua", "2026-11-02T08:00:00.000Z");

@@ -27,15 +27,7 @@ beforeAll(async () => {
   service = new TestService({ SKRINING_PHOTO_LIMIT: String(64 * 1024) });
   await service.importAccounts(standardAccounts);
   await service.addStudentWithoutProfile();
-  for (const [username, password] of [
-    ["admin", "admin-pass-1"],
-    ["dosen1", "dosen-pass-1"],
-    ["mhs1", "mhs-pass-1"],
-    ["mhs2", "mhs-pass-2"],
-    ["tanpaprofil", "tanpa-pass-1"],
-  ] as const) {
-    tokens[username] = (await service.login(username, password)).access;
-  }
+  Object.assign(tokens, await service.accessTokens(["admin", "dosen1", "mhs1", "mhs2", "tanpaprofil"]));
 });
 afterAll(() => service.close());
 

@@ -17,15 +17,7 @@ beforeAll(async () => {
   // mhs4 starts with an empty profile, so the status and update tests see every field change.
   await service.importAccounts("role,username,password,nim,nama,activated\nmahasiswa,mhs4,mhs-pass-4,N004,Mahasiswa Empat,true\n");
   await service.addStudentWithoutProfile();
-  for (const [username, password] of [
-    ["admin", "admin-pass-1"],
-    ["dosen1", "dosen-pass-1"],
-    ["mhs1", "mhs-pass-1"],
-    ["mhs4", "mhs-pass-4"],
-    ["tanpaprofil", "tanpa-pass-1"],
-  ] as const) {
-    tokens[username] = (await service.login(username, password)).access;
-  }
+  Object.assign(tokens, await service.accessTokens(["admin", "dosen1", "mhs1", "mhs4", "tanpaprofil"]));
 });
 afterAll(() => service.close());
 

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestService, standardAccounts, temporaryDir } from "../helpers";
+import { TestService, itemKeys, standardAccounts, temporaryDir } from "../helpers";
 import { cli } from "../cli/support";
 import { defaultQuestions } from "../../src/screening/questions";
 
 let service: TestService;
 let token: string;
 
-const keys = [...Array.from({ length: 40 }, (_, i) => `S${i + 1}`), ...Array.from({ length: 28 }, (_, i) => `M${i + 1}`)];
-
 /** A complete, valid replacement whose texts say which item they belong to. */
 function replacement(mark: string) {
-  return keys.map((key) => ({
+  return itemKeys.map((key) => ({
     key,
     text: `${mark} ${key}`,
     scale: { min: 1, max: key.startsWith("S") ? 5 : 7 },
@@ -48,7 +46,7 @@ describe("GET /api/kuesioner/questions", () => {
     const { access } = await service.login(username, password);
     const response = await service.request("GET", "/api/kuesioner/questions", { token: access });
     expect(response.status).toBe(200);
-    expect(response.body.map((item: { key: string }) => item.key)).toEqual(keys);
+    expect(response.body.map((item: { key: string }) => item.key)).toEqual(itemKeys);
     expect(response.body[0]).toEqual({ key: "S1", text: expect.any(String), scale: { min: 1, max: 5 }, group: "stress" });
     expect(response.body[40]).toEqual({ key: "M1", text: expect.any(String), scale: { min: 1, max: 7 }, group: "motivasi" });
     expect(response.body.every((item: { text: string }) => item.text.trim().length > 0)).toBe(true);
@@ -71,7 +69,7 @@ describe("skrining questions import", () => {
   test("items in any order are stored in key order", async () => {
     const result = await cli(service.dataDir, ["questions", "import", jsonFile(replacement("Acak").reverse())]);
     expect(result.exitCode).toBe(0);
-    expect((await questions()).body.map((item: { key: string }) => item.key)).toEqual(keys);
+    expect((await questions()).body.map((item: { key: string }) => item.key)).toEqual(itemKeys);
   });
 
   test.each([

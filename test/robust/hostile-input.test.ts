@@ -63,10 +63,7 @@ beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(standardAccounts);
   tokens.garbage = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.invalid";
-  tokens.admin = (await service.login("admin", "admin-pass-1")).access;
-  tokens.dosen1 = (await service.login("dosen1", "dosen-pass-1")).access;
-  tokens.mhs1 = (await service.login("mhs1", "mhs-pass-1")).access;
-  tokens.mhs2 = (await service.login("mhs2", "mhs-pass-2")).access;
+  Object.assign(tokens, await service.accessTokens(["admin", "dosen1", "mhs1", "mhs2"]));
 });
 afterAll(() => service.close());
 

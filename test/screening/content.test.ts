@@ -1,11 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { defaultQuestions, validateQuestions, type Question } from "../../src/screening/questions";
 import { levels, suggestionsFor } from "../../src/screening/suggestions";
-
-const expectedKeys = [
-  ...Array.from({ length: 40 }, (_, index) => `S${index + 1}`),
-  ...Array.from({ length: 28 }, (_, index) => `M${index + 1}`),
-];
+import { itemKeys } from "../helpers";
 
 /** A deep copy, so a test can break it without touching the shared defaults. */
 const copy = (): Question[] => structuredClone(defaultQuestions);
@@ -24,7 +20,7 @@ describe("questions", () => {
   });
 
   test("68 items in order S1..S40, M1..M28 with their scales and groups", () => {
-    expect(defaultQuestions.map((question) => question.key)).toEqual(expectedKeys);
+    expect(defaultQuestions.map((question) => question.key)).toEqual(itemKeys);
     for (const question of defaultQuestions) {
       const stress = question.key.startsWith("S");
       expect(question.group).toBe(stress ? "stress" : "motivasi");
@@ -38,7 +34,7 @@ describe("questions", () => {
   test("a shuffled but complete file comes back in canonical order", () => {
     const result = validateQuestions(copy().reverse());
     expect(result.errors).toEqual([]);
-    expect(result.questions?.map((question) => question.key)).toEqual(expectedKeys);
+    expect(result.questions?.map((question) => question.key)).toEqual(itemKeys);
   });
 
   test("a missing S7 is named", () => {

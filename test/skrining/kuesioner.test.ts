@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
+import { TestService, jawaban, standardAccounts } from "../helpers";
 
 let service: TestService;
 const tokens: Record<string, string> = {};
-
-/** Answers with every stress item `stress` and every motivation item `motivation`. */
-function jawaban(stress: number, motivation: number, extra: Record<string, unknown> = {}) {
-  const answers: Record<string, unknown> = {};
-  for (let item = 1; item <= 40; item++) answers[`S${item}`] = stress;
-  for (let item = 1; item <= 28; item++) answers[`M${item}`] = motivation;
-  return { ...answers, ...extra };
-}
 
 const countScreenings = (nim: string) =>
   (service.context.db.$client.query("SELECT count(*) AS n FROM riwayat_skrining WHERE NIM = ?").get(nim) as { n: number }).n;

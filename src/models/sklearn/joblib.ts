@@ -66,7 +66,7 @@ function sklearnClass(qualifiedName: string, className: string): PickleGlobal {
 }
 
 /** The whitelist: every global outside it is refused with its full name. */
-export function joblibPolicy(module: string, name: string): PickleGlobal {
+function joblibPolicy(module: string, name: string): PickleGlobal {
   const qualifiedName = `${module}.${name}`;
   const numpy = numpyGlobal(module, name);
   if (numpy) return numpy;

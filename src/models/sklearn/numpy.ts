@@ -7,7 +7,7 @@ import { PickleError, describe, type Buildable, type PickleGlobal, type PyTuple 
 
 type Kind = "f" | "i" | "u" | "b" | "O" | "U" | "S" | "V";
 
-export interface DTypeField {
+interface DTypeField {
   name: string;
   dtype: DType;
   offset: number;
@@ -224,7 +224,7 @@ function reconstruct(args: PyTuple): unknown {
 }
 
 /** A class that may be named (as a value, e.g. `dtype=np.float64`) but never called. */
-export class PyType implements PickleGlobal {
+class PyType implements PickleGlobal {
   constructor(readonly qualifiedName: string) {}
 }
 

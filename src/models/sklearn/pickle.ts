@@ -52,7 +52,7 @@ export interface Buildable {
   build(state: unknown, stream: PickleStream): unknown;
 }
 
-export type PicklePolicy = (module: string, name: string) => PickleGlobal;
+type PicklePolicy = (module: string, name: string) => PickleGlobal;
 
 export class ByteReader {
   position = 0;

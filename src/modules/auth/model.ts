@@ -1,22 +1,18 @@
 import { t } from "elysia";
-
-// Request bodies are read leniently (anything that is not a JSON object is `{}`) and
-// checked by the service with the interface's exact texts and order; these schemas
-// describe the documented fields for the OpenAPI document.
-const anyValue = (description: string) => t.Optional(t.Any({ description }));
+import { bodyField } from "../../http/documentation";
 
 export const CredentialsBody = t.Object(
   {
-    username: anyValue("string, trimmed, required"),
-    password: anyValue("string, required"),
+    username: bodyField("string, trimmed, required"),
+    password: bodyField("string, required"),
   },
   { additionalProperties: true },
 );
 
 export const PasswordChangeBody = t.Object(
   {
-    old_password: anyValue("string, required"),
-    new_password: anyValue("string, 8 characters to 72 bytes"),
+    old_password: bodyField("string, required"),
+    new_password: bodyField("string, 8 characters to 72 bytes"),
   },
   { additionalProperties: true },
 );

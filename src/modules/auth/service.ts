@@ -15,7 +15,7 @@ import { LoginThrottle, type Attempt } from "./throttle";
 import { StudentWriteLimit } from "../../http/write-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 
-export const authMessages = {
+const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
   badCredentials: "Username atau password salah.",
   notActivated: "Akun belum diaktivasi. Silakan aktivasi terlebih dahulu.",
@@ -222,7 +222,7 @@ export class AuthService {
 }
 
 /** The user's serialized form merged with role and the NIM/NIP and name of its profile. */
-export interface SerializedUser {
+interface SerializedUser {
   Id_User: number;
   username: string;
   role: Role;

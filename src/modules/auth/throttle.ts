@@ -1,6 +1,6 @@
 import { ServiceError } from "../../errors";
 
-export interface ThrottleLimits {
+interface ThrottleLimits {
   perUsername: number;
   perAddress: number;
   windowSeconds: number;

@@ -4,8 +4,7 @@ import type { WriteQueue } from "../../db/write-queue";
 import { diaryEntries, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { invalid, notFound } from "../../errors";
-import { assertOwnNim } from "../../http/guards";
-import { pathId } from "../../http/params";
+import { ownedEntry } from "../../http/guards";
 import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
 import { nowIso, serializeDiary } from "../../records";
 import type { Principal } from "../../http/principal";
@@ -138,10 +137,6 @@ export class DiaryService {
 
   /** The entry a path id names: 404 when there is none, 403 when it is another student's. */
   private ownEntry(principal: Principal, rawId: string) {
-    const id = pathId(rawId);
-    const entry = id === null ? undefined : this.entryById.get({ id });
-    if (!entry) throw notFound(diaryMessages.diaryUnknown);
-    assertOwnNim(principal, entry.nim);
-    return entry;
+    return ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), diaryMessages.diaryUnknown);
   }
 }

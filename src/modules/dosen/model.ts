@@ -16,12 +16,12 @@ export const StudentsQuery = t.Object(
 
 export const NipQuery = t.Object({ NIP: text("admin only: the lecturer whose advisees are counted") }, { additionalProperties: true });
 
-export const LastSkrining = t.Object(
+const LastSkrining = t.Object(
   { ...SkriningRecord.properties, is_spike: t.Boolean({ description: "score_stress at least 30 above the previous screening" }) },
   { additionalProperties: false },
 );
 
-export const StudentItem = t.Object(
+const StudentItem = t.Object(
   {
     ...MahasiswaRecord.properties,
     last_skrining: t.Nullable(LastSkrining),

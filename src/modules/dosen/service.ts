@@ -19,7 +19,7 @@ const defaultPerPage = 20;
 const emptyStatistics = () => ({ total_mahasiswa: 0 as const, sudah_skrining: 0 as const, stress_dist: {}, motivasi_dist: {} });
 
 /** `q` as a LIKE pattern that matches its text literally: `%`, `_` and `\` are escaped (ESCAPE '\'). */
-export function containsPattern(q: string | undefined): string {
+function containsPattern(q: string | undefined): string {
   const text = q?.trim() ?? "";
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
@@ -124,8 +124,8 @@ export class DosenService {
     const data = nims.flatMap((nim) => {
       const row = byNim.get(nim);
       if (!row) return [];
-      const last_skrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike ?? false } : null;
-      return [{ ...serializeMahasiswa(row.profile), last_skrining, early_warning: row.earlyWarning }];
+      const lastSkrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike ?? false } : null;
+      return [{ ...serializeMahasiswa(row.profile), last_skrining: lastSkrining, early_warning: row.earlyWarning }];
     });
     return { data, total, page, total_pages: totalPages(total, perPage) };
   }

@@ -25,7 +25,7 @@ export const latestScreening = eq(riwayatSkrining.id, latestSkrining.id);
 /** A spike or stress `Tinggi` with motivation `Rendah`, as stored; false without a screening. */
 export const earlyWarning = sql<boolean>`coalesce(${latestSkrining.earlyWarning}, 0)`.mapWith(Boolean);
 
-export interface LecturerCounts {
+interface LecturerCounts {
   total_mahasiswa: number;
   sudah_skrining: number;
   belum_skrining: number;

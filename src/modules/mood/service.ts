@@ -4,8 +4,7 @@ import type { WriteQueue } from "../../db/write-queue";
 import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { conflict, invalid, notFound } from "../../errors";
-import { assertOwnNim } from "../../http/guards";
-import { pathId } from "../../http/params";
+import { ownedEntry } from "../../http/guards";
 import { requestedNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
 import { nowIso, serializeMood } from "../../records";
 import type { Principal } from "../../http/principal";
@@ -122,10 +121,6 @@ export class MoodService {
 
   /** The entry a path id names: 404 when there is none, 403 when it is another student's. */
   private ownEntry(principal: Principal, rawId: string) {
-    const id = pathId(rawId);
-    const entry = id === null ? undefined : this.entryById.get({ id });
-    if (!entry) throw notFound(moodMessages.moodUnknown);
-    assertOwnNim(principal, entry.nim);
-    return entry;
+    return ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), moodMessages.moodUnknown);
   }
 }

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { bodyField } from "../../http/documentation";
 import { CatatanRecord } from "../../records";
 
 export const CatatanList = t.Array(CatatanRecord);
@@ -6,7 +7,7 @@ export const CatatanList = t.Array(CatatanRecord);
 export const CatatanQuery = t.Object({ nim: t.Optional(t.String({ description: "admin only" })) }, { additionalProperties: true });
 
 export const ReplyBody = t.Object(
-  { reply: t.Optional(t.Any({ description: "string, trimmed, 1-5000 characters" })) },
+  { reply: bodyField("string, trimmed, 1-5000 characters") },
   { additionalProperties: true },
 );
 
@@ -14,9 +15,9 @@ export const ReplyResponse = t.Object({ message: t.String(), data: CatatanRecord
 
 export const CatatanBody = t.Object(
   {
-    NIM: t.Optional(t.Any({ description: "string, required" })),
-    isi_catatan: t.Optional(t.Any({ description: "string, trimmed, 1-5000 characters" })),
-    NIP: t.Optional(t.Any({ description: "string, required for admin (the author)" })),
+    NIM: bodyField("string, required"),
+    isi_catatan: bodyField("string, trimmed, 1-5000 characters"),
+    NIP: bodyField("string, required for admin (the author)"),
   },
   { additionalProperties: true },
 );

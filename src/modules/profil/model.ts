@@ -1,16 +1,15 @@
 import { t } from "elysia";
+import { bodyField } from "../../http/documentation";
 import { MahasiswaRecord } from "../../records";
-
-const optional = (description: string) => t.Optional(t.Any({ description }));
 
 export const ProfilBody = t.Object(
   {
-    angkatan: optional("string, e.g. 2023 (at most 50 characters)"),
-    gender: optional("string: Laki-laki, Perempuan"),
-    usia: optional("integer 10-100 (a digit string is accepted)"),
-    freq_olahraga: optional("string: Tidak pernah, 1-3 kali, 4-6 kali, >7 kali"),
-    durasi_tidur: optional("string: < 4 Jam, 4-5 Jam, 6-7 Jam, > 7 Jam"),
-    IPK: optional("number 0.00-4.00"),
+    angkatan: bodyField("string, e.g. 2023 (at most 50 characters)"),
+    gender: bodyField("string: Laki-laki, Perempuan"),
+    usia: bodyField("integer 10-100 (a digit string is accepted)"),
+    freq_olahraga: bodyField("string: Tidak pernah, 1-3 kali, 4-6 kali, >7 kali"),
+    durasi_tidur: bodyField("string: < 4 Jam, 4-5 Jam, 6-7 Jam, > 7 Jam"),
+    IPK: bodyField("number 0.00-4.00"),
   },
   { additionalProperties: true },
 );

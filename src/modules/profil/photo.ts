@@ -10,7 +10,7 @@ import { mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
 import type { PhotoStore } from "../../photos/storage";
 import type { Principal } from "../../http/principal";
 
-export const photoMessages = {
+const photoMessages = {
   noFile: "Tidak ada file foto yang dikirim.",
   emptyName: "Nama file kosong.",
   wrongType: "Tipe file tidak diizinkan. Gunakan JPG, PNG, GIF, atau WebP.",
@@ -21,7 +21,7 @@ export const photoMessages = {
 } as const;
 
 /** What GET needs to answer: the file, its media type and its validator. */
-export interface StoredPhoto {
+interface StoredPhoto {
   path: string;
   mediaType: string;
   etag: string;

@@ -101,8 +101,8 @@ export class ProfilService {
 
   status(principal: Principal) {
     const profile = serializeMahasiswa(this.ownProfile(principal));
-    const missing_fields = requiredFields.filter((field) => !profile[field]);
-    return { is_complete: missing_fields.length === 0, missing_fields };
+    const missing = requiredFields.filter((field) => !profile[field]);
+    return { is_complete: missing.length === 0, missing_fields: missing };
   }
 
   /** The summary view (the route's `ownNim` and `advisee` options have checked the caller). */

@@ -4,7 +4,7 @@ import type { Logger } from "../../logger";
 import { defaultQuestions, validateQuestions, type Question } from "../../screening/questions";
 
 /** Where an admin's replacement wording lives, beside the database in the data folder. */
-export const questionsFileName = "questions.json";
+const questionsFileName = "questions.json";
 
 /**
  * The item texts the clients show. The shipped wording applies until an admin imports a

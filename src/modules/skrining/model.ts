@@ -1,10 +1,11 @@
 import { t } from "elysia";
+import { bodyField } from "../../http/documentation";
 import { SkriningRecord, level } from "../../records";
 
 export const KuesionerBody = t.Object(
   {
-    jawaban: t.Optional(t.Any({ description: "object: S1..S40 (1-5), M1..M28 (1-7), optional freq_olahraga, durasi_tidur" })),
-    NIM: t.Optional(t.Any({ description: "string, required for admin" })),
+    jawaban: bodyField("object: S1..S40 (1-5), M1..M28 (1-7), optional freq_olahraga, durasi_tidur"),
+    NIM: bodyField("string, required for admin"),
   },
   { additionalProperties: true },
 );

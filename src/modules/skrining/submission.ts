@@ -25,7 +25,7 @@ import { requestedNim } from "../../http/values";
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
 
-export const submissionMessages = {
+const submissionMessages = {
   studentUnknown: "Data mahasiswa tidak ditemukan.",
   weeklyLimit: "Batasan Mingguan",
   jawabanNotObject: "jawaban harus berupa objek.",
@@ -141,12 +141,12 @@ export class SubmissionService {
         this.updateHabits.run({ nim, freqOlahraga: profile.freqOlahraga, durasiTidur: profile.durasiTidur });
       }
 
-      const score_stress = scoreStress(answers);
-      const score_sdi = scoreSdi(answers);
+      const stressScore = scoreStress(answers);
+      const sdi = scoreSdi(answers);
       const features = modelFeatures(answers, profile, student.jurusanNama);
-      const stress = this.classify("stress", features, fallbackStressLevel(score_stress));
-      const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(score_sdi));
-      const { saran, detailed_suggestions } = suggestionsFor(stress.level, motivasi.level);
+      const stress = this.classify("stress", features, fallbackStressLevel(stressScore));
+      const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(sdi));
+      const suggestions = suggestionsFor(stress.level, motivasi.level);
 
       const record = this.insertRecord.get({
         nim,
@@ -154,9 +154,9 @@ export class SubmissionService {
         inputJawaban: JSON.stringify(jawaban),
         tingkatStres: stress.level,
         tingkatMotivasi: motivasi.level,
-        saran,
-        scoreStress: score_stress,
-        scoreSdi: score_sdi,
+        saran: suggestions.saran,
+        scoreStress: stressScore,
+        scoreSdi: sdi,
         stressModelId: stress.modelId,
         motivasiModelId: motivasi.modelId,
       })!;
@@ -165,10 +165,10 @@ export class SubmissionService {
         Id_skrining: record.id,
         tingkat_stres: stress.level,
         tingkat_motivasi: motivasi.level,
-        score_stress,
-        score_sdi,
-        saran,
-        detailed_suggestions,
+        score_stress: stressScore,
+        score_sdi: sdi,
+        saran: suggestions.saran,
+        detailed_suggestions: suggestions.detailed_suggestions,
       };
     });
   }
