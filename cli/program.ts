@@ -7,8 +7,8 @@ import { registerAccountCommands } from "./accounts";
 import { registerBackupCommand } from "./backup";
 import { registerCheckCommand } from "./check";
 import { configOf, ioLogger, type CommandIo } from "./common";
+import { registerContentCommands } from "./content";
 import { registerModelCommands } from "./model";
-import { registerQuestionCommands } from "./questions";
 import { registerStatsCommands } from "./stats";
 
 /**
@@ -49,7 +49,7 @@ export function buildProgram(io: CommandIo): Command {
   registerBackupCommand(program, io);
   registerCheckCommand(program, io);
   registerModelCommands(program, io);
-  registerQuestionCommands(program, io);
+  registerContentCommands(program, io);
   registerStatsCommands(program, io);
   return program;
 }

@@ -8,6 +8,7 @@ import { openApiPage } from "./http/openapi-page";
 import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
 import { authController } from "./modules/auth";
+import { contentController } from "./modules/content";
 import { diaryController } from "./modules/diary";
 import { dosenController } from "./modules/dosen";
 import { moodController } from "./modules/mood";
@@ -56,6 +57,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))
+    .use(contentController(context.content))
     .use(profilController(guards, context.profil, context.photos))
     .use(moodController(guards, context.mood))
     .use(diaryController(guards, context.diary))

@@ -6,6 +6,7 @@ import { WriteQueue } from "./db/write-queue";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
 import { AuthService } from "./modules/auth/service";
+import { ContentService } from "./modules/content/service";
 import { DiaryService } from "./modules/diary/service";
 import { DosenService } from "./modules/dosen/service";
 import { StatisticsService } from "./modules/dosen/statistics";
@@ -31,6 +32,7 @@ export interface AppContext {
   submission: SubmissionService;
   skrining: SkriningService;
   questions: QuestionsService;
+  content: ContentService;
   profil: ProfilService;
   photos: PhotoService;
   mood: MoodService;
@@ -57,6 +59,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     submission,
     skrining: new SkriningService(db, submission),
     questions: new QuestionsService(config.dataDir, logger),
+    content: new ContentService(config.dataDir, logger),
     profil: new ProfilService(db, writes),
     photos: new PhotoService(db, writes, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
     mood: new MoodService(db, writes),

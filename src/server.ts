@@ -8,6 +8,7 @@ import { StorageError, naming } from "./db/storage";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
+import { webAnswer } from "./http/web";
 
 interface ServeOptions {
   host: string;
@@ -63,7 +64,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     port: options.port,
     tls,
     maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
-    fetch: (request) => app.fetch(routeByPath(request)),
+    // The web interface answers its own paths; everything else is the API's.
+    fetch: (request) => webAnswer(request) ?? app.fetch(routeByPath(request)),
   });
   const scheme = tls ? "https" : "http";
   logger.info(`skrining berjalan (data: ${config.dataDir}). Buka dari jaringan kampus:`);

@@ -29,9 +29,9 @@ function hasExactly(value: Record<string, unknown>, keys: string[]): boolean {
 
 /**
  * Checks a replacement question file. Everything is reported at once, so an admin can fix
- * the file in one pass; `questions` is set only when there is nothing to report.
+ * the file in one pass; `value` is set only when there is nothing to report.
  */
-export function validateQuestions(value: unknown): { questions?: Question[]; errors: string[] } {
+export function validateQuestions(value: unknown): { value?: Question[]; errors: string[] } {
   if (!Array.isArray(value)) return { errors: ["Daftar pertanyaan harus berupa array."] };
 
   const errors: string[] = [];
@@ -81,12 +81,12 @@ export function validateQuestions(value: unknown): { questions?: Question[]; err
     if (!found.has(key)) errors.push(`Butir ${key} tidak ada.`);
   }
   if (errors.length > 0) return { errors };
-  return { questions: [...expected.keys()].map((key) => found.get(key)!.question), errors };
+  return { value: [...expected.keys()].map((key) => found.get(key)!.question), errors };
 }
 
 /** The project's own wording; a broken shipped file should stop the service at start-up. */
 export const defaultQuestions: Question[] = (() => {
-  const { questions, errors } = validateQuestions(data);
-  if (!questions) throw new Error(`questions.json tidak valid: ${errors.join(" ")}`);
-  return questions;
+  const { value, errors } = validateQuestions(data);
+  if (!value) throw new Error(`questions.json tidak valid: ${errors.join(" ")}`);
+  return value;
 })();

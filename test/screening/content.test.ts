@@ -8,7 +8,7 @@ const copy = (): Question[] => structuredClone(defaultQuestions);
 
 function rejects(value: unknown, needle: string): void {
   const result = validateQuestions(value);
-  expect(result.questions).toBeUndefined();
+  expect(result.value).toBeUndefined();
   expect(result.errors.some((error) => error.includes(needle))).toBe(true);
 }
 
@@ -16,7 +16,7 @@ describe("questions", () => {
   test("the shipped questions pass validation", () => {
     const result = validateQuestions(defaultQuestions);
     expect(result.errors).toEqual([]);
-    expect(result.questions).toEqual(defaultQuestions);
+    expect(result.value).toEqual(defaultQuestions);
   });
 
   test("68 items in order S1..S40, M1..M28 with their scales and groups", () => {
@@ -34,7 +34,7 @@ describe("questions", () => {
   test("a shuffled but complete file comes back in canonical order", () => {
     const result = validateQuestions(copy().reverse());
     expect(result.errors).toEqual([]);
-    expect(result.questions?.map((question) => question.key)).toEqual(itemKeys);
+    expect(result.value?.map((question) => question.key)).toEqual(itemKeys);
   });
 
   test("a missing S7 is named", () => {
@@ -85,7 +85,7 @@ describe("questions", () => {
   test("a non-array is rejected", () => {
     for (const value of [null, {}, "S1", 68, { questions: defaultQuestions }]) {
       const result = validateQuestions(value);
-      expect(result.questions).toBeUndefined();
+      expect(result.value).toBeUndefined();
       expect(result.errors).toEqual(["Daftar pertanyaan harus berupa array."]);
     }
   });

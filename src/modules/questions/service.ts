@@ -1,54 +1,24 @@
-import { renameSync, statSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ReplaceableFile } from "../../content/replaceable-file";
 import type { Logger } from "../../logger";
 import { defaultQuestions, validateQuestions, type Question } from "../../screening/questions";
 
-/** Where an admin's replacement wording lives, beside the database in the data folder. */
-const questionsFileName = "questions.json";
-
 /**
- * The item texts the clients show. The shipped wording applies until an admin imports a
- * replacement; the file's modification time is checked on each read, so an import made
- * by the CLI while the server runs is picked up without a restart.
+ * The item texts the clients show: the project's wording, or an admin's replacement
+ * (`skrining questions import`) kept as `questions.json` in the data folder.
  */
 export class QuestionsService {
-  private readonly path: string;
-  private cached: { stamp: string; questions: Question[] } | null = null;
+  private readonly file: ReplaceableFile<Question[]>;
 
-  constructor(dataDir: string, private readonly logger: Logger) {
-    this.path = join(dataDir, questionsFileName);
+  constructor(dataDir: string, logger: Logger) {
+    this.file = new ReplaceableFile(join(dataDir, "questions.json"), defaultQuestions, validateQuestions, logger);
   }
 
   list(): Question[] {
-    const stamp = this.stamp();
-    if (stamp === null) return defaultQuestions;
-    if (this.cached?.stamp === stamp) return this.cached.questions;
-    let questions = defaultQuestions;
-    try {
-      const checked = validateQuestions(JSON.parse(readFileSync(this.path, "utf8")));
-      if (checked.questions) questions = checked.questions;
-      else this.logger.error(`${this.path} tidak valid, memakai teks bawaan: ${checked.errors[0]}`);
-    } catch (error) {
-      // A replacement edited by hand into something unreadable must not take the route down.
-      this.logger.error(`${this.path} tidak dapat dibaca, memakai teks bawaan: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    this.cached = { stamp, questions };
-    return questions;
+    return this.file.current();
   }
 
-  /** Validates and stores a replacement; the rename makes the switch atomic for readers. */
-  replace(value: unknown): { questions?: Question[]; errors: string[] } {
-    const checked = validateQuestions(value);
-    if (!checked.questions) return checked;
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(checked.questions, null, 2) + "\n", { mode: 0o600 });
-    renameSync(temporary, this.path);
-    return checked;
-  }
-
-  private stamp(): string | null {
-    // No exception for the usual case of no replacement: building one costs more than the read.
-    const stats = statSync(this.path, { throwIfNoEntry: false });
-    return stats ? `${stats.mtimeMs}:${stats.size}:${stats.ino}` : null;
+  replace(value: unknown): { value?: Question[]; errors: string[] } {
+    return this.file.replace(value);
   }
 }

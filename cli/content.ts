@@ -1,0 +1,66 @@
+import type { Command } from "commander";
+import { readFileSync } from "node:fs";
+import type { ReplaceableFile } from "../src/content/replaceable-file";
+import { invalid } from "../src/errors";
+import { silentLogger } from "../src/logger";
+import { ContentService } from "../src/modules/content/service";
+import { QuestionsService } from "../src/modules/questions/service";
+import { configOf, type CommandIo } from "./common";
+
+interface ReplaceableCommands<T> {
+  name: string;
+  /** What the group manages, for `--help`. */
+  subject: string;
+  open(dataDir: string): Pick<ReplaceableFile<T>, "current" | "replace">;
+  /** The line printed after a successful import. */
+  replaced(value: T): string;
+}
+
+/**
+ * `<name> import <file>` and `<name> export` for a data file the faculty may replace: the
+ * import validates first and changes nothing on any problem (every problem is listed);
+ * the export prints what is in force, as a starting point.
+ */
+function registerReplaceable<T>(program: Command, io: CommandIo, commands: ReplaceableCommands<T>): void {
+  const group = program.command(commands.name).description(`mengelola ${commands.subject}`);
+
+  group
+    .command("import <file>")
+    .description(`mengganti ${commands.subject} dengan isi file JSON (divalidasi lebih dulu)`)
+    .action((file: string, _options: unknown, command: Command) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(readFileSync(file, "utf8"));
+      } catch (error) {
+        throw invalid(`tidak dapat membaca ${file} sebagai JSON: ${(error as Error).message}`);
+      }
+      const { value: stored, errors } = commands.open(configOf(command, io).dataDir).replace(value);
+      if (stored === undefined) throw invalid(`${errors.length} masalah ditemukan; ${commands.subject} tidak diganti.`, { lines: errors });
+      io.out(`${commands.replaced(stored)}\n`);
+    });
+
+  group
+    .command("export")
+    .description(`mencetak ${commands.subject} yang berlaku sebagai JSON (titik awal untuk diubah)`)
+    .action((_options: unknown, command: Command) => {
+      io.out(`${JSON.stringify(commands.open(configOf(command, io).dataDir).current(), null, 2)}\n`);
+    });
+}
+
+export function registerContentCommands(program: Command, io: CommandIo): void {
+  registerReplaceable(program, io, {
+    name: "questions",
+    subject: "teks butir kuesioner",
+    open: (dataDir) => {
+      const service = new QuestionsService(dataDir, silentLogger);
+      return { current: () => service.list(), replace: (value) => service.replace(value) };
+    },
+    replaced: (questions) => `Teks ${questions.length} butir kuesioner diganti.`,
+  });
+  registerReplaceable(program, io, {
+    name: "contact",
+    subject: "teks tempat mencari bantuan",
+    open: (dataDir) => new ContentService(dataDir, silentLogger).help,
+    replaced: (help) => `Teks bantuan "${help.title}" dipasang.`,
+  });
+}

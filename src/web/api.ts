@@ -1,0 +1,148 @@
+// The service's API as the web interface calls it. The access token lives in memory only;
+// the refresh token is kept in the browser's storage so that a reload does not sign the
+// student out. A 401 is answered by one refresh and one retry; every other error keeps
+// the server's Indonesian text.
+import { errors } from "./strings";
+
+/** An answer other than 2xx, or no answer at all (`status` 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Seconds until a retry may succeed (429, 503, 507). */
+    readonly retryAfter: number | null = null,
+    /** The whole error body (the weekly limit carries more keys). */
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  /** The server's text, with when to retry when the server said so. */
+  get text(): string {
+    return this.retryAfter !== null && !/Coba lagi dalam/.test(this.message) ? `${this.message} ${errors.retryIn(this.retryAfter)}` : this.message;
+  }
+}
+
+const refreshKey = "skrining.refreshToken";
+let accessToken: string | null = null;
+const signedOutListeners = new Set<() => void>();
+
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+function storedRefreshToken(): string | null {
+  try {
+    return localStorage.getItem(refreshKey);
+  } catch {
+    return null;
+  }
+}
+
+export function rememberTokens(access: string, refresh: string | null): void {
+  accessToken = access;
+  try {
+    if (refresh) localStorage.setItem(refreshKey, refresh);
+  } catch {
+    // Without storage the session simply ends with the tab.
+  }
+}
+
+export function forgetTokens(): void {
+  accessToken = null;
+  try {
+    localStorage.removeItem(refreshKey);
+  } catch {
+    // Nothing stored.
+  }
+}
+
+export const hasStoredSession = () => storedRefreshToken() !== null;
+
+interface RequestOptions {
+  /** A JSON body. */
+  json?: unknown;
+  /** A multipart body (the photo). */
+  form?: FormData;
+  /** Whether the request carries the access token; login and activation do not. */
+  authenticated?: boolean;
+}
+
+async function send(method: string, path: string, options: RequestOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    body = options.form;
+  }
+  try {
+    return await fetch(path, { method, headers, body, cache: "no-store" });
+  } catch {
+    throw new ApiError(0, errors.offline);
+  }
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  let body: Record<string, unknown> = {};
+  try {
+    body = (await response.json()) as Record<string, unknown>;
+  } catch {
+    // Not JSON: the generic text below.
+  }
+  const retry = Number(response.headers.get("retry-after"));
+  const message = typeof body.error === "string" && body.error ? body.error : errors.unexpected;
+  return new ApiError(response.status, message, Number.isFinite(retry) && retry > 0 ? retry : null, body);
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** A new access token from the stored refresh token; false when the session is over. */
+export function refreshAccessToken(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const refresh = storedRefreshToken();
+    if (!refresh) return false;
+    const response = await send("POST", "/api/auth/refresh", {}, refresh);
+    if (!response.ok) {
+      // A refused refresh token ends the session; a server that cannot answer does not.
+      if (response.status === 401) forgetTokens();
+      else throw await errorOf(response);
+      return false;
+    }
+    accessToken = ((await response.json()) as { access_token: string }).access_token;
+    return true;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const authenticated = options.authenticated ?? true;
+  if (authenticated && !accessToken) await refreshAccessToken();
+  let response = await send(method, path, options, authenticated ? accessToken : null);
+  if (response.status === 401 && authenticated) {
+    if (await refreshAccessToken()) {
+      response = await send(method, path, options, accessToken);
+    }
+    if (response.status === 401) {
+      forgetTokens();
+      for (const listener of signedOutListeners) listener();
+      throw new ApiError(401, errors.sessionEnded);
+    }
+  }
+  if (!response.ok) throw await errorOf(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>("GET", path),
+  post: <T>(path: string, json?: unknown) => request<T>("POST", path, { json: json ?? {} }),
+  put: <T>(path: string, json?: unknown) => request<T>("PUT", path, { json: json ?? {} }),
+  delete: <T>(path: string) => request<T>("DELETE", path),
+  upload: <T>(path: string, form: FormData) => request<T>("PUT", path, { form }),
+};

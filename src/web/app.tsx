@@ -1,0 +1,150 @@
+// The shell: who is signed in decides which pages exist; the path decides which one shows.
+import type { ComponentChildren, FunctionComponent } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { Button, Page } from "./components/ui";
+import { staffPages } from "./pages/dosen";
+import { studentPages } from "./pages/mahasiswa";
+import { Activation } from "./pages/Activation";
+import { SignIn } from "./pages/SignIn";
+import { followLink, navigate, useLocation } from "./router";
+import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
+import { resumeSession, signOut, useSession } from "./session";
+import { common, errors, staff, student } from "./strings";
+import type { User } from "./types";
+
+export interface PageProps {
+  user: User;
+  params: Record<string, string>;
+  search: URLSearchParams;
+}
+
+/** The pages of each kind of account, by name. */
+const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages };
+
+const studentNav: [PageName, string][] = [
+  ["beranda", student.nav.beranda],
+  ["kuesioner", student.nav.kuesioner],
+  ["hasil", student.nav.hasil],
+  ["riwayat", student.nav.riwayat],
+  ["mood", student.nav.mood],
+  ["jurnal", student.nav.jurnal],
+  ["catatan", student.nav.catatan],
+  ["profil", student.nav.profil],
+];
+const staffNav: [PageName, string][] = [
+  ["bimbingan", staff.nav.bimbingan],
+  ["statistik", staff.nav.statistik],
+];
+
+const homeOf = (user: User): PageName => (user.role === "mahasiswa" ? "beranda" : "bimbingan");
+
+export function App() {
+  const session = useSession();
+  const { pathname, search } = useLocation();
+  useEffect(() => void resumeSession(), []);
+
+  if (session.status === "checking") {
+    return (
+      <Shell>
+        <p class="loading" role="status">
+          {common.loading}
+        </p>
+      </Shell>
+    );
+  }
+  const match = matchPage(pathname);
+
+  if (session.status === "signed-out") {
+    if (match?.name === "aktivasi") return <Shell><Activation /></Shell>;
+    // Every other page asks to sign in first and comes back afterwards.
+    return (
+      <Shell>
+        <SignIn notice={session.notice} returnTo={match && match.name !== "masuk" ? pathname : null} />
+      </Shell>
+    );
+  }
+
+  const { user } = session;
+  const role = user.role === "mahasiswa" ? "mahasiswa" : "staff";
+  if (!match || match.name === "masuk" || match.name === "aktivasi" || pageRoutes[match.name].role !== role) {
+    if (match && (match.name === "masuk" || match.name === "aktivasi" || match.name === "beranda")) {
+      navigate(pathOf(homeOf(user)), { replace: true });
+      return null;
+    }
+    return (
+      <Shell user={user} current={null}>
+        <Page title={common.notFoundTitle}>
+          <p>{match ? errors.wrongRole : common.notFoundText}</p>
+          <p>
+            <a href={pathOf(homeOf(user))}>{common.toHome}</a>
+          </p>
+        </Page>
+      </Shell>
+    );
+  }
+  const Current = signedInPages[match.name]!;
+  return (
+    <Shell user={user} current={match.name}>
+      <Current user={user} params={match.params} search={search} />
+    </Shell>
+  );
+}
+
+function Shell(props: { user?: User; current?: PageName | null; children: ComponentChildren }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : staffNav) : [];
+  useEffect(() => setMenuOpen(false), [props.current]);
+  return (
+    <div class="shell" onClick={followLink}>
+      <a class="skip-link" href="#isi">
+        {common.skipToContent}
+      </a>
+      <header class="top-bar">
+        <a class="brand" href={props.user ? pathOf(homeOf(props.user)) : pathOf("masuk")}>
+          <span class="brand-mark" aria-hidden="true" />
+          {common.appName}
+        </a>
+        {props.user && (
+          <>
+            <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="navigasi" onClick={() => setMenuOpen(!menuOpen)}>
+              {menuOpen ? common.closeMenu : common.menu}
+            </button>
+            <nav id="navigasi" class={`main-nav${menuOpen ? " open" : ""}`} aria-label={common.mainNavigation}>
+              <ul>
+                {nav.map(([name, label]) => (
+                  <li key={name}>
+                    <a href={pathOf(name)} aria-current={props.current === name ? "page" : undefined}>
+                      {label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+              <div class="account">
+                <span class="account-name">{common.signedInAs(props.user.nama || props.user.username, common.roles[props.user.role] ?? props.user.role)}</span>
+                <Button
+                  variant="secondary"
+                  busy={leaving}
+                  onClick={async () => {
+                    setLeaving(true);
+                    try {
+                      await signOut();
+                    } finally {
+                      setLeaving(false);
+                      navigate(pathOf("masuk"), { replace: true });
+                    }
+                  }}
+                >
+                  {leaving ? common.signingOut : common.signOut}
+                </Button>
+              </div>
+            </nav>
+          </>
+        )}
+      </header>
+      <main id="isi" tabIndex={-1}>
+        {props.children}
+      </main>
+    </div>
+  );
+}

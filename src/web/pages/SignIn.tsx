@@ -1,0 +1,62 @@
+import { useState } from "preact/hooks";
+import { Button, ErrorNotice, Field, Notice, Page } from "../components/ui";
+import { navigate } from "../router";
+import { pathOf } from "../routes";
+import { signIn as startSession } from "../session";
+import { signIn } from "../strings";
+
+/** Masuk: username and password; a 429 says when to try again. */
+export function SignIn(props: { notice?: string; returnTo: string | null }) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const user = await startSession(username, password);
+      navigate(props.returnTo ?? pathOf(user.role === "mahasiswa" ? "beranda" : "bimbingan"), { replace: true });
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Page title={signIn.title}>
+      <p>{signIn.intro}</p>
+      {props.notice && <Notice kind="info">{props.notice}</Notice>}
+      {error !== null && <ErrorNotice error={error} />}
+      <form class="form narrow" onSubmit={submit} noValidate>
+        <Field label={signIn.username}>
+          {({ id, describedBy }) => (
+            <input id={id} name="username" autocomplete="username" required value={username} aria-describedby={describedBy} onInput={(event) => setUsername(event.currentTarget.value)} />
+          )}
+        </Field>
+        <Field label={signIn.password}>
+          {({ id, describedBy }) => (
+            <input
+              id={id}
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              required
+              value={password}
+              aria-describedby={describedBy}
+              onInput={(event) => setPassword(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Button type="submit" busy={busy}>
+          {busy ? signIn.submitting : signIn.submit}
+        </Button>
+      </form>
+      <p class="aside">
+        {signIn.notActivatedHint} <a href={pathOf("aktivasi")}>{signIn.toActivation}</a>
+      </p>
+    </Page>
+  );
+}

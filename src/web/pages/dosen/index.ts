@@ -1,0 +1,9 @@
+// The advisor's (and the admin's) pages, by the name of their route (routes.ts).
+import type { FunctionComponent } from "preact";
+import type { PageProps } from "../../app";
+import type { PageName } from "../../routes";
+import { Bimbingan } from "./Bimbingan";
+
+export const staffPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
+  bimbingan: Bimbingan,
+};

@@ -1,0 +1,23 @@
+// The shapes the API answers with, as the interface reads them. The records come from the
+// service's own schemas (src/records.ts), so the two cannot drift apart.
+import type { Static } from "elysia";
+import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
+
+export type Level = "Rendah" | "Sedang" | "Tinggi";
+export type Skrining = Static<typeof SkriningRecord>;
+export type Catatan = Static<typeof CatatanRecord>;
+export type Mood = Static<typeof MoodEntry>;
+export type Diary = Static<typeof DiaryEntry>;
+export type Mahasiswa = Static<typeof MahasiswaRecord>;
+
+/** `GET /api/auth/me` and the `user` of a login. */
+export interface User {
+  Id_User: number;
+  username: string;
+  role: "mahasiswa" | "dosen" | "admin";
+  created_at: string;
+  is_activated: boolean;
+  NIM?: string;
+  NIP?: string;
+  nama?: string | null;
+}

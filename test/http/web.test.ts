@@ -1,0 +1,105 @@
+import { describe, expect, test } from "bun:test";
+import { gunzipSync, brotliDecompressSync } from "node:zlib";
+import { webAnswer } from "../../src/http/web";
+import { assetFiles } from "../../src/http/web-assets.generated";
+import { pageRoutes, pathOf } from "../../src/web/routes";
+
+// The web interface as the server serves it: the page for every page path (never cached,
+// with its Content Security Policy), assets by content-hashed name (cached a year,
+// compressed at build time), and nothing else: the API keeps its own paths and 404s.
+
+const get = (path: string, headers: Record<string, string> = {}, method = "GET") => webAnswer(new Request(`http://192.168.1.20:5000${path}`, { method, headers }));
+
+const script = Object.keys(assetFiles).find((name) => name.endsWith(".js"))!;
+const stylesheet = Object.keys(assetFiles).find((name) => name.endsWith(".css"))!;
+
+describe("the page", () => {
+  const paths = Object.keys(pageRoutes).map((name) => pathOf(name as keyof typeof pageRoutes, { nim: "N001" }));
+  test.each([...paths, "/masuk/", "/dosen/mahasiswa/N%20001"])("%s answers the page, never cached, framing refused", async (path) => {
+    const response = get(path)!;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    const policy = response.headers.get("content-security-policy")!;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain("unsafe-inline");
+    const html = await response.text();
+    expect(html).toContain('<html lang="id">');
+    expect(html).toContain(`src="/assets/${script}"`);
+    expect(html).toContain(`href="/assets/${stylesheet}"`);
+  });
+
+  test("the page loads nothing from another origin and has no inline script", async () => {
+    const html = await get("/")!.text();
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    for (const [, attributes, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+      expect(attributes).toContain('src="/assets/');
+      expect(body!.trim()).toBe("");
+    }
+  });
+
+  test("brotli or gzip when the browser accepts them, the page as it is otherwise", async () => {
+    const plain = await get("/")!.text();
+    const brotli = get("/", { "accept-encoding": "gzip, deflate, br" })!;
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(brotliDecompressSync(Buffer.from(await brotli.arrayBuffer())).toString()).toBe(plain);
+    const gzip = get("/", { "accept-encoding": "gzip" })!;
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(plain);
+    expect(get("/")!.headers.get("vary")).toBe("accept-encoding");
+  });
+
+  test("HEAD answers the headers alone", async () => {
+    const response = get("/masuk", {}, "HEAD")!;
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+  });
+});
+
+describe("assets", () => {
+  test("a script by its hashed name: a year immutable, its own type, compressed as accepted", async () => {
+    const response = get(`/assets/${script}`, { "accept-encoding": "br" })!;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(brotliDecompressSync(Buffer.from(await response.arrayBuffer())).length).toBe((await get(`/assets/${script}`)!.arrayBuffer()).byteLength);
+  });
+
+  test("the stylesheet, the manifest and the icons", () => {
+    expect(get(`/assets/${stylesheet}`)!.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    const manifest = Object.keys(assetFiles).find((name) => name.endsWith(".webmanifest"))!;
+    expect(get(`/assets/${manifest}`)!.headers.get("content-type")).toBe("application/manifest+json");
+    for (const icon of Object.keys(assetFiles).filter((name) => name.endsWith(".png"))) expect(get(`/assets/${icon}`)!.headers.get("content-type")).toBe("image/png");
+  });
+
+  // A `..` is resolved by the URL itself (`/assets/../x` is `/x`); its encoded form names no asset.
+  test.each(["/assets/main-0000000000.js", "/assets/", "/assets/%2e%2e%2fskrining.db", "/assets/constructor"])("%s is no asset: 404", (path) => {
+    expect(get(path)!.status).toBe(404);
+  });
+
+  test("the manifest names the icons, in Indonesian, for a phone's home screen", async () => {
+    const name = Object.keys(assetFiles).find((each) => each.endsWith(".webmanifest"))!;
+    const manifest = (await get(`/assets/${name}`)!.json()) as { lang: string; start_url: string; display: string; icons: { src: string }[] };
+    expect(manifest).toMatchObject({ lang: "id", start_url: "/", display: "standalone" });
+    for (const icon of manifest.icons) expect(get(icon.src)!.status).toBe(200);
+  });
+});
+
+describe("everything else goes on to the API", () => {
+  test.each([
+    ["GET", "/api/auth/me"],
+    ["GET", "/api/nope"],
+    ["GET", "/openapi"],
+    ["GET", "/tidak-ada"],
+    ["GET", "/dosen/mahasiswa/"],
+    ["POST", "/masuk"],
+    ["DELETE", "/"],
+  ])("%s %s", (method, path) => {
+    expect(get(path, {}, method)).toBeNull();
+  });
+});
