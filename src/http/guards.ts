@@ -23,6 +23,7 @@ export const access = {
   any: { roles: "any", denied: guardMessages.denied },
   mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: guardMessages.denied },
   dosenOrAdmin: { roles: ["dosen", "admin"], denied: guardMessages.denied },
+  adminOnly: { roles: ["admin"], denied: guardMessages.denied },
   mahasiswaOnly: (denied = "Hanya mahasiswa yang dapat mengakses.") => ({ roles: ["mahasiswa"], denied }) satisfies AccessRule,
 } satisfies Record<string, AccessRule | ((denied?: string) => AccessRule)>;
 

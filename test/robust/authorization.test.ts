@@ -6,7 +6,7 @@ import { TestService, standardAccounts } from "../helpers";
 // one table: every route, every role, and for student resources the caller's own and
 // another student's (a lecturer: an advisee's and another lecturer's advisee's).
 
-type Auth = "none" | "any" | "mahasiswa+admin" | "mahasiswa only" | "dosen+admin" | "refresh";
+type Auth = "none" | "any" | "mahasiswa+admin" | "mahasiswa only" | "dosen+admin" | "admin only" | "refresh";
 type Caller = "no token" | "mahasiswa (own)" | "mahasiswa (other)" | "dosen (advisee)" | "dosen (other)" | "admin";
 
 interface Row {
@@ -62,6 +62,9 @@ const table: Row[] = [
   { method: "GET", path: "/api/dosen/mahasiswa", auth: "dosen+admin" },
   { method: "GET", path: "/api/dosen/mahasiswa/{nim}", auth: "dosen+admin", advisee: true },
   { method: "GET", path: "/api/dosen/statistik", auth: "dosen+admin" },
+  // Additions of the web interface: the lecturers an admin acts as, and where to get help.
+  { method: "GET", path: "/api/dosen/daftar", auth: "admin only" },
+  { method: "GET", path: "/api/konten/bantuan", auth: "none" },
   { method: "POST", path: "/api/dosen/catatan", auth: "dosen+admin" },
   { method: "GET", path: "/api/dosen/catatan/{nim}", auth: "dosen+admin", advisee: true },
 ];
@@ -114,7 +117,8 @@ function expected(row: Row, caller: Caller): { status: 401 | 403; error?: string
     row.auth === "any" || row.auth === "refresh" ||
     (row.auth === "mahasiswa+admin" && role !== "dosen") ||
     (row.auth === "mahasiswa only" && role === "mahasiswa") ||
-    (row.auth === "dosen+admin" && role !== "mahasiswa");
+    (row.auth === "dosen+admin" && role !== "mahasiswa") ||
+    (row.auth === "admin only" && role === "admin");
   if (!fits) return { status: 403, error: row.deniedText ?? denied };
   if (caller === "mahasiswa (other)" && row.ownNim) return { status: 403, error: denied };
   if (caller === "mahasiswa (other)" && row.resource) return { status: 403, error: row.ownerText };

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { bearer, errorResponses } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
-import { NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
+import { LecturerList, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import { dosenMessages, type DosenService } from "./service";
 
 /** An advisor's view: their advisees, one advisee in full, and the statistics. */
@@ -19,6 +19,11 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
       advisee: { unknownStudent: dosenMessages.studentUnknown },
       response: { 200: StudentDetail, ...errorResponses },
       detail: { summary: "One student with all screenings and notes, newest first", security: bearer },
+    })
+    .get("/daftar", () => dosen.lecturers(), {
+      access: access.adminOnly,
+      response: { 200: LecturerList, ...errorResponses },
+      detail: { summary: "Every lecturer with the number of advisees (admin only: to act as a lecturer with `NIP`)", security: bearer },
     })
     .get("/statistik", ({ principal, query }) => dosen.statistik(principal, query), {
       access: access.dosenOrAdmin,

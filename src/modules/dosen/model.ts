@@ -14,6 +14,10 @@ export const StudentsQuery = t.Object(
   { additionalProperties: true },
 );
 
+export const LecturerList = t.Array(
+  t.Object({ NIP: t.String(), nama_dosen: t.String(), total_mahasiswa: t.Integer({ description: "advisees" }) }, { additionalProperties: false }),
+);
+
 export const NipQuery = t.Object({ NIP: text("admin only: the lecturer whose advisees are counted") }, { additionalProperties: true });
 
 const LastSkrining = t.Object(

@@ -142,6 +142,11 @@ export class DosenService {
     };
   }
 
+  /** Every lecturer by NIP with the number of advisees: what an admin picks a lecturer from. */
+  lecturers() {
+    return this.statistics.countsForAll().map((lecturer) => ({ NIP: lecturer.NIP, nama_dosen: lecturer.nama_dosen, total_mahasiswa: lecturer.total_mahasiswa }));
+  }
+
   /** Counts by latest screening plus the 12-week trend; the interface's exact empty shape without advisees. */
   statistik(principal: Principal, query: Record<string, string | undefined>) {
     const nip = this.actingNip(principal, query);

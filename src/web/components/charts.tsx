@@ -1,0 +1,170 @@
+// Charts as plain SVG, each with its numbers in a table beside it: the chart is a picture
+// for those who see it (`aria-hidden`), the table is what a screen reader reads.
+import type { ComponentChildren } from "preact";
+
+export interface Band {
+  /** The band's values: from `from` (inclusive) to `to`. */
+  from: number;
+  to: number;
+  label: string;
+  /** A CSS class that colours the band (`band-rendah`, ...). */
+  tone: string;
+}
+
+export interface LinePoint {
+  /** Where on the x axis, in order (a time, an index). */
+  x: number;
+  y: number;
+  /** The x value as a person reads it, under the axis. */
+  label: string;
+}
+
+const width = 640;
+const height = 240;
+const margin = { top: 12, right: 12, bottom: 32, left: 44 };
+
+/**
+ * One series over level bands: the shaded bands show which level a value falls in, the line
+ * and its dots the values. `min` and `max` are the scale's ends (40–200 for the stress score).
+ */
+export function LineChart(props: { title: string; points: readonly LinePoint[]; min: number; max: number; bands: readonly Band[]; ticks: readonly number[] }) {
+  const { points, min, max } = props;
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const xs = points.map((point) => point.x);
+  const [first, last] = [Math.min(...xs), Math.max(...xs)];
+  const xOf = (x: number) => margin.left + (last === first ? plotWidth / 2 : ((x - first) / (last - first)) * plotWidth);
+  const yOf = (y: number) => margin.top + (1 - (Math.min(Math.max(y, min), max) - min) / (max - min)) * plotHeight;
+  const path = points.map((point, index) => `${index === 0 ? "M" : "L"}${xOf(point.x).toFixed(1)},${yOf(point.y).toFixed(1)}`).join(" ");
+  // At most about six x labels, so that they never overlap on a phone.
+  const labelEvery = Math.max(1, Math.ceil(points.length / 6));
+  return (
+    <figure class="chart-figure">
+      <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
+        {props.bands.map((band) => (
+          <g key={band.label}>
+            <rect class={`band ${band.tone}`} x={margin.left} width={plotWidth} y={yOf(band.to)} height={Math.max(0, yOf(band.from) - yOf(band.to))} />
+            <text class="band-label" x={width - margin.right - 4} y={yOf(band.to) + 14} text-anchor="end">
+              {band.label}
+            </text>
+          </g>
+        ))}
+        {props.ticks.map((tick) => (
+          <g key={tick}>
+            <line class="grid" x1={margin.left} x2={width - margin.right} y1={yOf(tick)} y2={yOf(tick)} />
+            <text class="axis" x={margin.left - 6} y={yOf(tick) + 4} text-anchor="end">
+              {tick}
+            </text>
+          </g>
+        ))}
+        <path class="series" d={path} />
+        {points.map((point, index) => (
+          <circle key={index} class="dot" cx={xOf(point.x)} cy={yOf(point.y)} r={4} />
+        ))}
+        {points.map((point, index) =>
+          index % labelEvery === 0 || index === points.length - 1 ? (
+            <text key={`label-${index}`} class="axis" x={xOf(point.x)} y={height - 10} text-anchor="middle">
+              {point.label}
+            </text>
+          ) : null,
+        )}
+      </svg>
+      <figcaption class="visually-hidden">{props.title}</figcaption>
+    </figure>
+  );
+}
+
+export interface BarGroup {
+  label: string;
+  /** One value per series, in the order of `series`. */
+  values: readonly number[];
+}
+
+/**
+ * Groups of bars side by side (a distribution, or the weeks of a trend), each series in
+ * its own colour with a legend, and the value above each bar so that it reads without colour.
+ */
+export function BarChart(props: { title: string; series: readonly { label: string; tone: string }[]; groups: readonly BarGroup[] }) {
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const top = Math.max(1, ...props.groups.flatMap((group) => group.values));
+  const groupWidth = plotWidth / Math.max(1, props.groups.length);
+  const barWidth = Math.max(2, (groupWidth * 0.8) / props.series.length);
+  const labelEvery = Math.max(1, Math.ceil(props.groups.length / 8));
+  return (
+    <figure class="chart-figure">
+      <ul class="legend" aria-hidden="true">
+        {props.series.map((each) => (
+          <li key={each.label}>
+            <span class={`swatch ${each.tone}`} />
+            {each.label}
+          </li>
+        ))}
+      </ul>
+      <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
+        <line class="grid" x1={margin.left} x2={width - margin.right} y1={margin.top + plotHeight} y2={margin.top + plotHeight} />
+        {props.groups.map((group, groupIndex) => (
+          <g key={group.label}>
+            {group.values.map((value, seriesIndex) => {
+              const barHeight = (value / top) * plotHeight;
+              const x = margin.left + groupIndex * groupWidth + groupWidth * 0.1 + seriesIndex * barWidth;
+              return (
+                <g key={seriesIndex}>
+                  <rect class={`bar ${props.series[seriesIndex]!.tone}`} x={x} width={barWidth - 1} y={margin.top + plotHeight - barHeight} height={barHeight} />
+                  {props.groups.length <= 12 && value > 0 && (
+                    <text class="axis" x={x + barWidth / 2} y={margin.top + plotHeight - barHeight - 3} text-anchor="middle">
+                      {value}
+                    </text>
+                  )}
+                </g>
+              );
+            })}
+            {groupIndex % labelEvery === 0 && (
+              <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor="middle">
+                {group.label}
+              </text>
+            )}
+          </g>
+        ))}
+      </svg>
+      <figcaption class="visually-hidden">{props.title}</figcaption>
+    </figure>
+  );
+}
+
+/** The numbers of a chart as a table with a caption, headers and row headers. */
+export function DataTable(props: { caption: string; columns: readonly string[]; rows: readonly (readonly ComponentChildren[])[]; numeric?: readonly boolean[] }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.columns.map((column, index) => (
+              <th key={column} scope="col" class={props.numeric?.[index] ? "number" : undefined}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row, rowIndex) => (
+            <tr key={rowIndex}>
+              {row.map((cell, index) =>
+                index === 0 ? (
+                  <th key={index} scope="row">
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={index} class={props.numeric?.[index] ? "number" : undefined}>
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

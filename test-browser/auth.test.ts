@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+
+// Signing in and out, and the first activation, through the executable's own pages.
+
+let served: Served;
+let browser: Browser;
+beforeAll(async () => {
+  served = await serveExecutable();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport) => {
+  test("the sign-in page: an unknown password answers the server's text; a student lands on Beranda; logout ends the session", async () => {
+    const page = await openPage(browser, served, viewport);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "Masuk" }).isVisible()).resolves.toBe(true);
+    await checkPage(page, "masuk", viewport);
+
+    await page.getByLabel("Username").fill(demo.student.username);
+    await page.getByLabel("Password", { exact: true }).fill("bukan-passwordnya");
+    await page.getByRole("button", { name: "Masuk", exact: true }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("Username atau password salah.");
+
+    await signIn(page, demo.student);
+    await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+
+    // A reload keeps the session (the refresh token), the access token is only in memory.
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
+
+    await openMenu(page);
+    await page.getByRole("button", { name: "Keluar" }).click();
+    await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
+    await page.context().close();
+  });
+
+  test("a page asked for before signing in is shown after signing in", async () => {
+    const page = await openPage(browser, served, viewport);
+    await page.goto("/dosen/statistik");
+    await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
+    await signIn(page, demo.lecturer);
+    await page.waitForURL("**/dosen/statistik");
+    await page.context().close();
+  });
+});
+
+test("activation: once with the initial password, then the account signs in", async () => {
+  const page = await openPage(browser, served, "phone");
+  await page.goto("/aktivasi");
+  await checkPage(page, "aktivasi", "phone");
+  await page.getByLabel("Username").fill(demo.notActivated.username);
+  await page.getByLabel("Password", { exact: true }).fill("salah-sekali");
+  await page.getByRole("button", { name: "Aktivasi" }).click();
+  await page.getByRole("alert").waitFor();
+  expect(await page.getByRole("alert").textContent()).toContain("Password salah. Periksa kembali.");
+  await page.getByLabel("Password", { exact: true }).fill(demo.notActivated.password);
+  await page.getByRole("button", { name: "Aktivasi" }).click();
+  await page.getByText("sudah aktif").waitFor();
+  await signIn(page, demo.notActivated);
+  await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
+  await page.context().close();
+});

@@ -1,0 +1,161 @@
+// The browser tests' harness: the compiled executable (dist/skrining) on a real port in a
+// fresh data folder with the demo accounts, Debian's Chromium driven by playwright-core,
+// axe-core on every page, and screenshots at a phone's and a desktop's size.
+import { expect } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const repositoryRoot = join(import.meta.dir, "..");
+const executable = join(repositoryRoot, "dist", "skrining");
+const screenshots = join(import.meta.dir, "screenshots");
+export const adminPassword = "admin-browser-1";
+
+/** The demo accounts (examples/demo-accounts.csv): who signs in as what. */
+export const demo = {
+  student: { username: "2301001", password: "demo-mhs-01", nim: "2301001", nama: "Andi Pratama" },
+  otherStudent: { username: "2301002", password: "demo-mhs-02", nim: "2301002", nama: "Siti Aminah" },
+  notActivated: { username: "2301004", password: "demo-mhs-04", nim: "2301004", nama: "Dewi Lestari" },
+  lecturer: { username: "dosen.rina", password: "demo-dosen-1", nip: "198001012005012001", nama: "Dr. Rina Kartika" },
+  otherLecturer: { username: "dosen.budi", password: "demo-dosen-2", nip: "197805152003121002", nama: "Budi Santoso M.Kom." },
+  admin: { username: "admin", password: adminPassword },
+} as const;
+
+export const viewports = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type ViewportName = keyof typeof viewports;
+
+export interface Served {
+  base: string;
+  dataDir: string;
+  /** Runs a command of the same executable on the same data folder. */
+  command(args: string[], stdin?: string): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The executable alone in an empty folder, as a faculty runs it, with the demo accounts imported. */
+export async function serveExecutable(environment: Record<string, string> = {}): Promise<Served> {
+  if (!existsSync(executable)) throw new Error("dist/skrining is missing: run `npm run build` first (npm run test:browser does).");
+  const folder = mkdtempSync(join(tmpdir(), "skrining-browser-"));
+  const dataDir = join(folder, "data");
+  const env = { PATH: process.env.PATH ?? "", HOME: folder, SKRINING_ADMIN_PASSWORD: adminPassword, SKRINING_BCRYPT_COST: "4", SKRINING_LOG: "off", ...environment };
+  const command = async (args: string[], stdin?: string) => {
+    const child = Bun.spawn([executable, "--data", dataDir, ...args], { cwd: folder, env, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    return { exitCode, stdout, stderr };
+  };
+  const imported = await command(["accounts", "import", join(repositoryRoot, "examples", "demo-accounts.csv")]);
+  if (imported.exitCode !== 0) throw new Error(`demo accounts: ${imported.stderr}`);
+
+  const port = await freePort();
+  const server = Bun.spawn([executable, "--data", dataDir, "serve", "--host", "127.0.0.1", "--port", String(port)], { cwd: folder, env, stdout: "pipe", stderr: "pipe" });
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if ((await fetch(`${base}/api/konten/bantuan`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (attempt > 100 || server.exitCode !== null) throw new Error(`the executable did not start: ${await new Response(server.stderr).text()}`);
+    await Bun.sleep(100);
+  }
+  return {
+    base,
+    dataDir,
+    command,
+    stop: async () => {
+      server.kill("SIGTERM");
+      await server.exited;
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with nothing reaching out to the internet. */
+export async function launchBrowser(): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+  });
+}
+
+/** A page of a fresh context (no storage shared with other tests) at one of the two sizes, in Indonesian. */
+export async function openPage(browser: Browser, served: Served, viewport: ViewportName): Promise<Page> {
+  const context = await browser.newContext({ viewport: viewports[viewport], locale: "id-ID", timezoneId: "Asia/Jakarta", baseURL: served.base });
+  const page = await context.newPage();
+  // A page that fails or loads anything from another origin is a test failure.
+  page.on("pageerror", (error) => {
+    throw error;
+  });
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(served.base) && !url.startsWith("blob:") && !url.startsWith("data:")) throw new Error(`a request to another origin: ${url}`);
+  });
+  return page;
+}
+
+/** Signs in on the sign-in form the page shows (any page shows it to a signed-out visitor), or on /masuk. */
+export async function signIn(page: Page, account: { username: string; password: string }): Promise<void> {
+  const form = page.getByRole("heading", { level: 1, name: "Masuk" });
+  if (!(await form.isVisible())) await page.goto("/masuk");
+  await page.getByLabel("Username").fill(account.username);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Masuk", exact: true }).click();
+  await form.waitFor({ state: "detached" });
+}
+
+/** Opens the main menu on a phone, where it is folded away. */
+export async function openMenu(page: Page): Promise<void> {
+  const menu = page.getByRole("button", { name: "Menu" });
+  if (await menu.isVisible()) await menu.click();
+}
+
+const axeSource = readFileSync(join(repositoryRoot, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+/**
+ * axe-core's WCAG 2.2 A and AA rules on the page as it is now: no violation may be left.
+ * axe is evaluated through the DevTools protocol, which the page's Content Security Policy
+ * does not govern, so the policy stays as strict in the test as in use.
+ */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    return result.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+  });
+  expect({ page: label, violations }).toEqual({ page: label, violations: [] });
+}
+
+/** Nothing wider than the screen: no sideways scrolling at 360–390 px. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/**
+ * The checks every page gets: accessible, no sideways scrolling, and a screenshot
+ * (`test-browser/screenshots/<name>-<viewport>.png`) for the docs.
+ */
+export async function checkPage(page: Page, name: string, viewport: ViewportName): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page, `${name} (${viewport})`);
+  await expectNoSidewaysScroll(page);
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}-${viewport}.png`), fullPage: true });
+}
