@@ -3,7 +3,7 @@
 // executable. Every asset name carries a hash of its content (so it can be cached for a
 // year), and a gzip and a brotli copy are made here, once, instead of on every request.
 // Run by `npm start`, `npm test`, `npm run build` and `npm run dev`.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib";
 
@@ -12,7 +12,8 @@ const source = join(root, "src", "web");
 const out = join(root, "dist", "web");
 const development = process.argv.includes("--development");
 
-rmSync(out, { recursive: true, force: true });
+// The previous build's files stay until the new ones and their list exist, so that a
+// server restarted by `npm run dev` in between never misses a file its list names.
 mkdirSync(out, { recursive: true });
 
 const result = await Bun.build({
@@ -159,6 +160,7 @@ const lines = [
   "",
 ];
 writeFileSync(generated, lines.join("\n"));
+for (const name of readdirSync(out)) if (!files.includes(name)) rmSync(join(out, name), { force: true });
 
 const sizes = (name: string) => ({ raw: Bun.file(join(out, name)).size, brotli: Bun.file(join(out, `${name}.br`)).size, gzip: Bun.file(join(out, `${name}.gz`)).size });
 const [js, css] = [sizes(script), sizes(stylesheet)];

@@ -5,6 +5,7 @@ import type { Config } from "./config";
 import { closeContext, createContext } from "./context";
 import { checkDatabase } from "./db";
 import { StorageError, naming } from "./db/storage";
+import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
@@ -59,14 +60,22 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   }
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
-  server = Bun.serve({
-    hostname: options.host,
-    port: options.port,
-    tls,
-    maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
-    // The web interface answers its own paths; everything else is the API's.
-    fetch: (request) => webAnswer(request) ?? app.fetch(routeByPath(request)),
-  });
+  try {
+    server = Bun.serve({
+      hostname: options.host,
+      port: options.port,
+      tls,
+      maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
+      // The web interface answers its own paths; everything else is the API's.
+      fetch: (request) => webAnswer(request) ?? app.fetch(routeByPath(request)),
+    });
+  } catch (error) {
+    closeContext(context);
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") throw invalid(`Port ${options.port} sudah dipakai program lain (mungkin skrining yang sudah berjalan); hentikan program itu atau pilih --port lain.`);
+    if (code === "EACCES") throw invalid(`Port ${options.port} hanya boleh dibuka oleh administrator sistem; pilih --port di atas 1023.`);
+    throw error;
+  }
   const scheme = tls ? "https" : "http";
   logger.info(`skrining berjalan (data: ${config.dataDir}). Buka dari jaringan kampus:`);
   for (const url of lanUrls(options.host, server.port ?? options.port, scheme)) logger.info(`  ${url}`);

@@ -71,6 +71,22 @@ describe("serve", () => {
   });
 });
 
+test("a port already in use: exit 1 with a sentence naming the port, no stack trace", async () => {
+  const occupant = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  try {
+    const dataDir = temporaryDir();
+    const result = await runCli(["serve", "--data", dataDir, "--host", "127.0.0.1", "--port", String(occupant.port)], { env: { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`Port ${occupant.port} sudah dipakai program lain`);
+    expect(result.stderr).not.toContain("kesalahan tak terduga");
+    expect(result.stderr).not.toContain(" at ");
+    // The data folder is usable afterwards: the database was closed, not left half-open.
+    expect((await runCli(["accounts", "list", "--data", dataDir])).exitCode).toBe(0);
+  } finally {
+    occupant.stop(true);
+  }
+});
+
 test("--version prints the package.json version", async () => {
   const result = await runCli(["--version"]);
   expect(result.exitCode).toBe(0);
