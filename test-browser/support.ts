@@ -90,7 +90,7 @@ export async function serveExecutable(environment: Record<string, string> = {}):
 export async function launchBrowser(): Promise<Browser> {
   return await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: ["--headless", "--lang=id-ID", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
   });
 }
 
@@ -121,7 +121,7 @@ export async function signIn(page: Page, account: { username: string; password: 
 
 /** Opens the main menu on a phone, where it is folded away. */
 export async function openMenu(page: Page): Promise<void> {
-  const menu = page.getByRole("button", { name: "Menu" });
+  const menu = page.getByRole("button", { name: "Menu", exact: true });
   if (await menu.isVisible()) await menu.click();
 }
 

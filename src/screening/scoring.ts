@@ -52,15 +52,21 @@ export function scoreSdi(answers: Answers): number {
   return Math.round((numerator * 10000) / 24) / 10000;
 }
 
-/** Interface rule 7's thresholds, used when no model classifies. */
+/** The stress score's range (40 items answered 1–5) and interface rule 7's thresholds: Sedang above `sedangAbove`, Tinggi above `tinggiAbove`. */
+export const stressScale = { min: 40, max: 200, sedangAbove: 60, tinggiAbove: 120 } as const;
+
+/** The SDI's range (item means 1–7 in the formula above) and interface rule 7's thresholds: Sedang from `sedangFrom`, Tinggi from `tinggiFrom`. */
+export const sdiScale = { min: -18, max: 18, sedangFrom: 0, tinggiFrom: 3 } as const;
+
+/** Interface rule 7, used when no model classifies. */
 export function fallbackStressLevel(score: number): Level {
-  if (score <= 60) return "Rendah";
-  if (score <= 120) return "Sedang";
+  if (score <= stressScale.sedangAbove) return "Rendah";
+  if (score <= stressScale.tinggiAbove) return "Sedang";
   return "Tinggi";
 }
 
 export function fallbackMotivationLevel(sdi: number): Level {
-  if (sdi >= 3) return "Tinggi";
-  if (sdi >= 0) return "Sedang";
+  if (sdi >= sdiScale.tinggiFrom) return "Tinggi";
+  if (sdi >= sdiScale.sedangFrom) return "Sedang";
   return "Rendah";
 }

@@ -67,6 +67,8 @@ interface RequestOptions {
   form?: FormData;
   /** Whether the request carries the access token; login and activation do not. */
   authenticated?: boolean;
+  /** The route answers a wrong password in its body with 401 (a password change): that ends no session. */
+  checksPassword?: boolean;
 }
 
 async function send(method: string, path: string, options: RequestOptions, token: string | null): Promise<Response> {
@@ -124,7 +126,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   const authenticated = options.authenticated ?? true;
   if (authenticated && !accessToken) await refreshAccessToken();
   let response = await send(method, path, options, authenticated ? accessToken : null);
-  if (response.status === 401 && authenticated) {
+  if (response.status === 401 && authenticated && !options.checksPassword) {
     if (await refreshAccessToken()) {
       response = await send(method, path, options, accessToken);
     }

@@ -48,12 +48,33 @@ export async function signIn(username: string, password: string): Promise<User> 
   return answer.user;
 }
 
-/** Ends the session on the server too; the tokens are forgotten even if the server cannot be reached. */
-export async function signOut(): Promise<void> {
+/**
+ * What this browser keeps for the person signed in (unsent drafts, an admin's chosen
+ * lecturer), all under `skrining.`: a lab PC is shared, so an explicit sign-out leaves
+ * none of it behind. A session the server ended keeps it for the same person's next sign-in.
+ */
+function forgetKeptData(): void {
+  for (const storage of [localStorage, sessionStorage]) {
+    try {
+      const keys = Array.from({ length: storage.length }, (_, index) => storage.key(index)).filter((key) => key?.startsWith("skrining."));
+      for (const key of keys) storage.removeItem(key!);
+    } catch {
+      // Storage the browser refuses holds nothing of ours.
+    }
+  }
+}
+
+/**
+ * Ends the session on the server too; the tokens and whatever this browser kept are
+ * forgotten even if the server cannot be reached. `notice` is shown on the sign-in page
+ * (why the student has to sign in again).
+ */
+export async function signOut(notice?: string): Promise<void> {
   try {
     await api.post("/api/auth/logout");
   } finally {
     forgetTokens();
-    set({ status: "signed-out" });
+    forgetKeptData();
+    set({ status: "signed-out", notice });
   }
 }

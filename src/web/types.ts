@@ -3,7 +3,7 @@
 import type { Static } from "elysia";
 import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
 
-export type Level = "Rendah" | "Sedang" | "Tinggi";
+export type { Level } from "../screening/scoring";
 export type Skrining = Static<typeof SkriningRecord>;
 export type Catatan = Static<typeof CatatanRecord>;
 export type Mood = Static<typeof MoodEntry>;

@@ -1,14 +1,27 @@
 // Charts as plain SVG, each with its numbers in a table beside it: the chart is a picture
-// for those who see it (`aria-hidden`), the table is what a screen reader reads.
+// for those who see it (`aria-hidden`), the table is what a screen reader reads. A chart is
+// drawn at the width its box has on the screen, so that its labels keep their size on a
+// phone instead of shrinking with a scaled picture.
 import type { ComponentChildren } from "preact";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 
 export interface Band {
   /** The band's values: from `from` (inclusive) to `to`. */
   from: number;
   to: number;
   label: string;
-  /** A CSS class that colours the band (`band-rendah`, ...). */
+  /** A CSS class that colours the band (`tone-good`, ...). */
   tone: string;
+}
+
+/** A value axis: its ends, the values marked on it and the bands behind the line. */
+export interface Scale {
+  min: number;
+  max: number;
+  ticks: readonly number[];
+  bands: readonly Band[];
+  /** What the bands mean, shown under the chart. */
+  note?: string;
 }
 
 export interface LinePoint {
@@ -19,16 +32,33 @@ export interface LinePoint {
   label: string;
 }
 
-const width = 640;
 const height = 240;
 const margin = { top: 12, right: 12, bottom: 32, left: 44 };
 
+/** The width of the chart's box in CSS pixels, followed as the window changes; a guess until it is known. */
+function useBoxWidth() {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(640);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setWidth(Math.max(240, Math.round(element.clientWidth)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { box, width };
+}
+
 /**
  * One series over level bands: the shaded bands show which level a value falls in, the line
- * and its dots the values. `min` and `max` are the scale's ends (40–200 for the stress score).
+ * and its dots the values.
  */
-export function LineChart(props: { title: string; points: readonly LinePoint[]; min: number; max: number; bands: readonly Band[]; ticks: readonly number[] }) {
-  const { points, min, max } = props;
+export function LineChart(props: { title: string; points: readonly LinePoint[]; scale: Scale }) {
+  const { points } = props;
+  const { min, max, ticks, bands } = props.scale;
+  const { box, width } = useBoxWidth();
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
   const xs = points.map((point) => point.x);
@@ -36,40 +66,45 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
   const xOf = (x: number) => margin.left + (last === first ? plotWidth / 2 : ((x - first) / (last - first)) * plotWidth);
   const yOf = (y: number) => margin.top + (1 - (Math.min(Math.max(y, min), max) - min) / (max - min)) * plotHeight;
   const path = points.map((point, index) => `${index === 0 ? "M" : "L"}${xOf(point.x).toFixed(1)},${yOf(point.y).toFixed(1)}`).join(" ");
-  // At most about six x labels, so that they never overlap on a phone.
-  const labelEvery = Math.max(1, Math.ceil(points.length / 6));
+  // A date label takes about 60 px: as many as fit, so that they never overlap.
+  const labelEvery = Math.max(1, Math.ceil(points.length / Math.max(2, Math.floor(plotWidth / 60))));
   return (
     <figure class="chart-figure">
-      <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
-        {props.bands.map((band) => (
-          <g key={band.label}>
-            <rect class={`band ${band.tone}`} x={margin.left} width={plotWidth} y={yOf(band.to)} height={Math.max(0, yOf(band.from) - yOf(band.to))} />
-            <text class="band-label" x={width - margin.right - 4} y={yOf(band.to) + 14} text-anchor="end">
-              {band.label}
-            </text>
-          </g>
-        ))}
-        {props.ticks.map((tick) => (
-          <g key={tick}>
-            <line class="grid" x1={margin.left} x2={width - margin.right} y1={yOf(tick)} y2={yOf(tick)} />
-            <text class="axis" x={margin.left - 6} y={yOf(tick) + 4} text-anchor="end">
-              {tick}
-            </text>
-          </g>
-        ))}
-        <path class="series" d={path} />
-        {points.map((point, index) => (
-          <circle key={index} class="dot" cx={xOf(point.x)} cy={yOf(point.y)} r={4} />
-        ))}
-        {points.map((point, index) =>
-          index % labelEvery === 0 || index === points.length - 1 ? (
-            <text key={`label-${index}`} class="axis" x={xOf(point.x)} y={height - 10} text-anchor="middle">
-              {point.label}
-            </text>
-          ) : null,
-        )}
-      </svg>
-      <figcaption class="visually-hidden">{props.title}</figcaption>
+      <div ref={box}>
+        <svg class="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
+          {bands.map((band) => (
+            <g key={band.label}>
+              <rect class={`band ${band.tone}`} x={margin.left} width={plotWidth} y={yOf(band.to)} height={Math.max(0, yOf(band.from) - yOf(band.to))} />
+              <text class="band-label" x={width - margin.right - 4} y={(yOf(band.to) + yOf(band.from)) / 2 + 4.5} text-anchor="end">
+                {band.label}
+              </text>
+            </g>
+          ))}
+          {ticks.map((tick) => (
+            <g key={tick}>
+              <line class="grid" x1={margin.left} x2={width - margin.right} y1={yOf(tick)} y2={yOf(tick)} />
+              <text class="axis" x={margin.left - 6} y={yOf(tick) + 4} text-anchor="end">
+                {tick}
+              </text>
+            </g>
+          ))}
+          <path class="series" d={path} />
+          {points.map((point, index) => (
+            <circle key={index} class="dot" cx={xOf(point.x)} cy={yOf(point.y)} r={4} />
+          ))}
+          {points.map((point, index) =>
+            index % labelEvery === 0 || index === points.length - 1 ? (
+              <text key={`label-${index}`} class="axis" x={xOf(point.x)} y={height - 10} text-anchor="middle">
+                {point.label}
+              </text>
+            ) : null,
+          )}
+        </svg>
+      </div>
+      <figcaption>
+        <span class="visually-hidden">{props.title}. </span>
+        {props.scale.note && <span class="chart-note">{props.scale.note}</span>}
+      </figcaption>
     </figure>
   );
 }
@@ -85,12 +120,16 @@ export interface BarGroup {
  * its own colour with a legend, and the value above each bar so that it reads without colour.
  */
 export function BarChart(props: { title: string; series: readonly { label: string; tone: string }[]; groups: readonly BarGroup[] }) {
+  const { box, width } = useBoxWidth();
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
   const top = Math.max(1, ...props.groups.flatMap((group) => group.values));
   const groupWidth = plotWidth / Math.max(1, props.groups.length);
   const barWidth = Math.max(2, (groupWidth * 0.8) / props.series.length);
-  const labelEvery = Math.max(1, Math.ceil(props.groups.length / 8));
+  // A week's label takes about 56 px: as many as fit, so that they never overlap.
+  const labelEvery = Math.max(1, Math.ceil(props.groups.length / Math.max(2, Math.floor(plotWidth / 56))));
+  // A count above each bar while the bars are wide enough to carry one.
+  const countsFit = barWidth >= 14;
   return (
     <figure class="chart-figure">
       <ul class="legend" aria-hidden="true">
@@ -101,41 +140,46 @@ export function BarChart(props: { title: string; series: readonly { label: strin
           </li>
         ))}
       </ul>
-      <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
-        <line class="grid" x1={margin.left} x2={width - margin.right} y1={margin.top + plotHeight} y2={margin.top + plotHeight} />
-        {props.groups.map((group, groupIndex) => (
-          <g key={group.label}>
-            {group.values.map((value, seriesIndex) => {
-              const barHeight = (value / top) * plotHeight;
-              const x = margin.left + groupIndex * groupWidth + groupWidth * 0.1 + seriesIndex * barWidth;
-              return (
-                <g key={seriesIndex}>
-                  <rect class={`bar ${props.series[seriesIndex]!.tone}`} x={x} width={barWidth - 1} y={margin.top + plotHeight - barHeight} height={barHeight} />
-                  {props.groups.length <= 12 && value > 0 && (
-                    <text class="axis" x={x + barWidth / 2} y={margin.top + plotHeight - barHeight - 3} text-anchor="middle">
-                      {value}
-                    </text>
-                  )}
-                </g>
-              );
-            })}
-            {groupIndex % labelEvery === 0 && (
-              <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor="middle">
-                {group.label}
-              </text>
-            )}
-          </g>
-        ))}
-      </svg>
+      <div ref={box}>
+        <svg class="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
+          <line class="grid" x1={margin.left} x2={width - margin.right} y1={margin.top + plotHeight} y2={margin.top + plotHeight} />
+          {props.groups.map((group, groupIndex) => (
+            <g key={group.label}>
+              {group.values.map((value, seriesIndex) => {
+                const barHeight = (value / top) * plotHeight;
+                const x = margin.left + groupIndex * groupWidth + groupWidth * 0.1 + seriesIndex * barWidth;
+                return (
+                  <g key={seriesIndex}>
+                    <rect class={`bar ${props.series[seriesIndex]!.tone}`} x={x} width={barWidth - 1} y={margin.top + plotHeight - barHeight} height={barHeight} />
+                    {countsFit && value > 0 && (
+                      <text class="axis" x={x + barWidth / 2} y={margin.top + plotHeight - barHeight - 3} text-anchor="middle">
+                        {value}
+                      </text>
+                    )}
+                  </g>
+                );
+              })}
+              {groupIndex % labelEvery === 0 && (
+                <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor="middle">
+                  {group.label}
+                </text>
+              )}
+            </g>
+          ))}
+        </svg>
+      </div>
       <figcaption class="visually-hidden">{props.title}</figcaption>
     </figure>
   );
 }
 
-/** The numbers of a chart as a table with a caption, headers and row headers. */
+/**
+ * The numbers of a chart as a table with a caption, headers and row headers. A table wider
+ * than a phone scrolls inside its box, which the keyboard can reach and a screen reader names.
+ */
 export function DataTable(props: { caption: string; columns: readonly string[]; rows: readonly (readonly ComponentChildren[])[]; numeric?: readonly boolean[] }) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.caption}>
       <table>
         <caption>{props.caption}</caption>
         <thead>

@@ -2,6 +2,7 @@
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useId, useRef } from "preact/hooks";
 import { ApiError } from "../api";
+import { toneOf, type Measure } from "../levels";
 import { common, errors } from "../strings";
 import type { Level } from "../types";
 
@@ -104,10 +105,10 @@ export function Loading() {
   );
 }
 
-/** A level with its word, never by colour alone. */
-export function LevelTag(props: { level: Level | string; label?: string }) {
+/** A level with its word, never by colour alone; the colour says good news or a concern for its measure. */
+export function LevelTag(props: { measure: Measure; level: Level | string; label?: string }) {
   return (
-    <span class={`level level-${String(props.level).toLowerCase()}`}>
+    <span class={`level ${toneOf(props.measure, props.level)}`}>
       {props.label ? `${props.label}: ` : ""}
       {common.levels[props.level] ?? props.level}
     </span>

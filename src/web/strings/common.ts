@@ -30,6 +30,8 @@ export const common = {
   roles: { mahasiswa: "mahasiswa", dosen: "dosen", admin: "admin" } as Record<string, string>,
   page: (page: number, pages: number) => `Halaman ${page} dari ${pages}`,
   levels: { Rendah: "Rendah", Sedang: "Sedang", Tinggi: "Tinggi" } as Record<string, string>,
+  /** Under a chart with level bands: the bands are the score rules; a model may decide otherwise. */
+  bandsNote: "Warna latar: batas tingkat menurut aturan skor. Tingkat yang tercatat (dapat ditentukan model prediksi) ada di tabel.",
   table: "Tabel",
   chart: "Grafik",
   noData: "Belum ada data.",

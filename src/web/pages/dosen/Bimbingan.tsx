@@ -1,12 +1,175 @@
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
-import { Page } from "../../components/ui";
-import { staff } from "../../strings";
+import { api } from "../../api";
+import { Button, ErrorNotice, Field, LevelTag, Notice, Page } from "../../components/ui";
+import { formatDate } from "../../format";
+import { useResource } from "../../hooks";
+import { navigate } from "../../router";
+import { pathOf } from "../../routes";
+import { common, staff } from "../../strings";
+import { LecturerPicker, Photo, retryable, studentName, useActingNip, withQuery, type StudentItem, type StudentPage } from "./shared";
 
-/** Mahasiswa bimbingan: the advisees, searchable, by page, by risk. */
+const text = staff.list;
+
+/**
+ * Mahasiswa bimbingan: the advisees, searchable by NIM or name, by page, by NIM or by risk.
+ * The search, the page and the order live in the URL, so that a reload or Back shows the same list.
+ */
 export function Bimbingan(props: PageProps) {
+  const nip = useActingNip(props);
+  const q = props.search.get("q")?.trim() ?? "";
+  const page = Math.max(1, Number.parseInt(props.search.get("page") ?? "", 10) || 1);
+  const risk = props.search.get("sort") === "risk";
+  const waiting = nip === "";
+
+  const [draft, setDraft] = useState(q);
+  // Back and forward change the search without typing: the field follows the URL.
+  useEffect(() => setDraft(q), [q]);
+
+  const students = useResource(
+    () => (waiting ? Promise.resolve(null) : api.get<StudentPage>(withQuery("/api/dosen/mahasiswa", { q, page, sort: risk ? "risk" : "", NIP: nip ?? "" }))),
+    [q, page, risk, nip],
+  );
+
+  const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("bimbingan"), { q, page: page > 1 ? page : "", sort: risk ? "risk" : "", nip: nip ?? "", ...changes });
+
+  // After moving to another page of the list, reading starts again at the list's heading.
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const shownPage = useRef(page);
+  useEffect(() => {
+    if (shownPage.current !== page) listHeading.current?.focus();
+    shownPage.current = page;
+  }, [page]);
+
+  const result = students.data;
+  let summary = "";
+  if (students.loading) summary = common.loading;
+  else if (result?.total === 0) summary = q ? text.noneFor(q) : text.none;
+  else if (result) summary = `${q ? text.foundFor(result.total, q) : text.found(result.total)} · ${common.page(result.page, result.total_pages)}`;
+
   return (
     <Page title={staff.nav.bimbingan}>
-      <p>{props.user.nama}</p>
+      {nip !== null && <LecturerPicker nip={nip} onPick={(chosen) => navigate(withQuery(pathOf("bimbingan"), { nip: chosen, sort: risk ? "risk" : "" }))} />}
+      {waiting ? (
+        <Notice kind="info">
+          <p>{staff.lecturer.prompt}</p>
+        </Notice>
+      ) : (
+        <>
+          <div class="list-tools">
+            <form
+              role="search"
+              class="search-row"
+              onSubmit={(event) => {
+                event.preventDefault();
+                navigate(listPath({ q: draft.trim(), page: "" }));
+              }}
+            >
+              <Field label={text.search} hint={text.searchHint}>
+                {({ id, describedBy }) => (
+                  <input id={id} type="search" name="q" autocomplete="off" value={draft} aria-describedby={describedBy} onInput={(event) => setDraft(event.currentTarget.value)} />
+                )}
+              </Field>
+              <div class="button-row">
+                <Button type="submit">{text.searchSubmit}</Button>
+                {q && (
+                  <Button variant="secondary" onClick={() => navigate(listPath({ q: "", page: "" }))}>
+                    {text.clearSearch}
+                  </Button>
+                )}
+              </div>
+            </form>
+            <Field label={text.sort}>
+              {({ id }) => (
+                <select id={id} value={risk ? "risk" : ""} onChange={(event) => navigate(listPath({ sort: event.currentTarget.value, page: "" }))}>
+                  <option value="">{text.sortNim}</option>
+                  <option value="risk">{text.sortRisk}</option>
+                </select>
+              )}
+            </Field>
+          </div>
+
+          <h2 ref={listHeading} tabIndex={-1} class="list-heading">
+            {text.heading}
+          </h2>
+          {/* One live region for loading, the count and "nothing found", so that each is read out. */}
+          <p role="status" class="aside">
+            {summary}
+          </p>
+          {students.error !== undefined && <ErrorNotice error={students.error} onRetry={retryable(students.error) ? students.reload : undefined} />}
+          {result && (
+            <>
+              {result.total > 0 && result.data.length === 0 && (
+                <p>
+                  {text.emptyPage} <a href={listPath({ page: "" })}>{text.firstPage}</a>
+                </p>
+              )}
+              {result.data.length > 0 && (
+                <ul class="student-list">
+                  {result.data.map((student) => (
+                    <StudentCard key={student.NIM} student={student} href={withQuery(pathOf("detailMahasiswa", { nim: student.NIM }), { nip: nip ?? "" })} />
+                  ))}
+                </ul>
+              )}
+              {result.total_pages > 1 && (
+                <nav class="list-pager" aria-label={text.pages}>
+                  {page > 1 ? (
+                    <a href={listPath({ page: page - 1 })}>
+                      <span aria-hidden="true">← </span>
+                      {common.previous}
+                    </a>
+                  ) : (
+                    <span />
+                  )}
+                  <span>{common.page(page, result.total_pages)}</span>
+                  {page < result.total_pages ? (
+                    <a href={listPath({ page: page + 1 })}>
+                      {common.next}
+                      <span aria-hidden="true"> →</span>
+                    </a>
+                  ) : (
+                    <span />
+                  )}
+                </nav>
+              )}
+            </>
+          )}
+        </>
+      )}
     </Page>
+  );
+}
+
+/** One advisee: who, the latest levels and when, and the warnings in words. */
+function StudentCard(props: { student: StudentItem; href: string }) {
+  const { student } = props;
+  const latest = student.last_skrining;
+  const meta = [`${staff.detail.nim} ${student.NIM}`, student.kelas, student.angkatan && `${staff.detail.angkatan} ${student.angkatan}`].filter(Boolean).join(" · ");
+  return (
+    <li class={`card student-card${student.early_warning ? " student-card-warning" : ""}`}>
+      <Photo student={student} alt="" class="avatar" />
+      <div class="student-main">
+        <h3 class="student-name">
+          <a href={props.href}>{studentName(student)}</a>
+        </h3>
+        <p class="student-meta">{meta}</p>
+        {(student.early_warning || latest?.is_spike) && (
+          <p class="badge-row">
+            {student.early_warning && <span class="badge badge-warning">{text.earlyWarning}</span>}
+            {latest?.is_spike && <span class="badge badge-danger">{text.spike}</span>}
+          </p>
+        )}
+        {latest ? (
+          <>
+            <p class="level-row">
+              <LevelTag measure="stres" level={latest.tingkat_stres} label={text.stress} /> <LevelTag measure="motivasi" level={latest.tingkat_motivasi} label={text.motivation} />
+            </p>
+            <p class="student-meta">{text.lastScreening(formatDate(latest.tanggal_skrining))}</p>
+          </>
+        ) : (
+          <p class="student-meta">{text.neverScreened}</p>
+        )}
+      </div>
+    </li>
   );
 }

@@ -3,7 +3,12 @@ import type { FunctionComponent } from "preact";
 import type { PageProps } from "../../app";
 import type { PageName } from "../../routes";
 import { Bimbingan } from "./Bimbingan";
+import { DetailMahasiswa } from "./DetailMahasiswa";
+import { Statistik } from "./Statistik";
+import "./dosen.css";
 
 export const staffPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
   bimbingan: Bimbingan,
+  detailMahasiswa: DetailMahasiswa,
+  statistik: Statistik,
 };

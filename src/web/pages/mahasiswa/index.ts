@@ -1,9 +1,24 @@
-// The student's pages, by the name of their route (routes.ts).
+// The student's pages, by the name of their route (routes.ts), and their stylesheet.
 import type { FunctionComponent } from "preact";
 import type { PageProps } from "../../app";
 import type { PageName } from "../../routes";
 import { Beranda } from "./Beranda";
+import { CatatanPage } from "./Catatan";
+import { Hasil } from "./Hasil";
+import { Jurnal } from "./Jurnal";
+import { Kuesioner } from "./Kuesioner";
+import { MoodPage } from "./Mood";
+import { Profil } from "./Profil";
+import { Riwayat } from "./Riwayat";
+import "./mahasiswa.css";
 
 export const studentPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
   beranda: Beranda,
+  kuesioner: Kuesioner,
+  hasil: Hasil,
+  riwayat: Riwayat,
+  mood: MoodPage,
+  jurnal: Jurnal,
+  catatan: CatatanPage,
+  profil: Profil,
 };

@@ -1,0 +1,253 @@
+import { useRef, useState } from "preact/hooks";
+import type { PageProps } from "../../app";
+import { api } from "../../api";
+import { DataTable, LineChart } from "../../components/charts";
+import { Button, ErrorNotice, Field, Loading, LevelTag, Notice, Page } from "../../components/ui";
+import { formatDate, formatDateTime, formatNumber, formatShortDate } from "../../format";
+import { useResource } from "../../hooks";
+import { scales } from "../../levels";
+import { pathOf } from "../../routes";
+import { staff } from "../../strings";
+import type { Catatan, Mahasiswa, Skrining } from "../../types";
+import { Photo, nipInUrl, retryable, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
+
+const text = staff.detail;
+
+/** One advisee in full. Keyed by NIM, so that nothing typed for one student is kept for another. */
+export function DetailMahasiswa(props: PageProps) {
+  return <Detail key={props.params.nim} {...props} />;
+}
+
+function Detail(props: PageProps) {
+  const nim = props.params.nim!;
+  // Only the URL's lecturer (from the list's link), never one remembered from an earlier
+  // list: a note must not go out in the name of a lecturer the admin did not come from.
+  const nip = nipInUrl(props);
+  const detail = useResource(() => api.get<StudentFull>(withQuery(`/api/dosen/mahasiswa/${encodeURIComponent(nim)}`, { NIP: nip ?? "" })), [nim, nip]);
+  const data = detail.data;
+  const back = (
+    <p>
+      <a href={withQuery(pathOf("bimbingan"), { nip: nip ?? "" })}>
+        <span aria-hidden="true">← </span>
+        {text.back}
+      </a>
+    </p>
+  );
+
+  if (!data) {
+    return (
+      <Page title={text.title}>
+        {back}
+        {detail.error !== undefined ? <ErrorNotice error={detail.error} onRetry={retryable(detail.error) ? detail.reload : undefined} /> : <Loading />}
+      </Page>
+    );
+  }
+  const student = data.mahasiswa;
+  return (
+    <Page title={studentName(student)}>
+      {back}
+      <Profile student={student} latest={data.riwayat[0]} />
+      <Progress riwayat={data.riwayat} />
+      <Notes
+        student={student}
+        catatan={data.catatan}
+        adminNip={nip === null ? null : nip || student.NIP_doswal || ""}
+        onSaved={detail.reload}
+      />
+    </Page>
+  );
+}
+
+function Profile(props: { student: Mahasiswa; latest: Skrining | undefined }) {
+  const { student, latest } = props;
+  const facts: [string, string | null][] = [
+    [text.nim, student.NIM],
+    [text.kelas, student.kelas],
+    [text.angkatan, student.angkatan],
+    [text.ipk, student.IPK === null ? null : formatNumber(student.IPK)],
+    [text.gender, student.gender],
+    [text.usia, student.usia === null ? null : text.usiaValue(student.usia)],
+    [text.olahraga, student.freq_olahraga],
+    [text.tidur, student.durasi_tidur],
+  ];
+  return (
+    <section class="card student-profile" aria-labelledby="profil-judul">
+      <Photo student={student} alt={text.photo(studentName(student))} class="student-photo" />
+      <div class="student-profile-main">
+        <h2 id="profil-judul">{text.profile}</h2>
+        <dl class="student-facts">
+          {facts.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd class={value ? undefined : "aside"}>{value || text.notFilled}</dd>
+            </div>
+          ))}
+        </dl>
+        {latest ? (
+          <p class="level-row">
+            <LevelTag measure="stres" level={latest.tingkat_stres} label={staff.list.stress} /> <LevelTag measure="motivasi" level={latest.tingkat_motivasi} label={staff.list.motivation} />{" "}
+            <span class="student-meta">{staff.list.lastScreening(formatDate(latest.tanggal_skrining))}</span>
+          </p>
+        ) : (
+          <p class="student-meta">{staff.list.neverScreened}</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The scores over time (oldest left) with their numbers, then every screening. */
+function Progress(props: { riwayat: readonly Skrining[] }) {
+  const oldestFirst = [...props.riwayat].reverse();
+  const points = (value: (record: Skrining) => number) =>
+    oldestFirst.map((record, index) => ({ x: index, y: value(record), label: formatShortDate(record.tanggal_skrining) }));
+  return (
+    <section aria-labelledby="perkembangan-judul">
+      <h2 id="perkembangan-judul">{text.progress}</h2>
+      {oldestFirst.length === 0 ? (
+        <p>{text.neverScreened}</p>
+      ) : (
+        <>
+          <div class="compact-table">
+            <h3>{text.stressChart}</h3>
+            <LineChart title={text.stressChartTitle} points={points((record) => record.score_stress)} scale={scales.stres} />
+            <DataTable
+              caption={text.stressTable}
+              columns={[text.date, text.score, text.level]}
+              numeric={[false, true, false]}
+              rows={oldestFirst.map((record) => [formatDateTime(record.tanggal_skrining), formatNumber(record.score_stress), <LevelTag measure="stres" level={record.tingkat_stres} />])}
+            />
+          </div>
+          <div class="compact-table">
+            <h3>{text.sdiChart}</h3>
+            <LineChart title={text.sdiChartTitle} points={points((record) => record.score_sdi)} scale={scales.motivasi} />
+            <DataTable
+              caption={text.sdiTable}
+              columns={[text.date, text.sdi, text.level]}
+              numeric={[false, true, false]}
+              rows={oldestFirst.map((record) => [formatDateTime(record.tanggal_skrining), formatNumber(record.score_sdi), <LevelTag measure="motivasi" level={record.tingkat_motivasi} />])}
+            />
+          </div>
+          <h3>{text.history}</h3>
+          <p class="aside">{text.historyCount(props.riwayat.length)}</p>
+          <ol class="screening-list">
+            {props.riwayat.map((record) => (
+              <li key={record.Id_skrining} class="card">
+                <p class="screening-date">{formatDateTime(record.tanggal_skrining)}</p>
+                <p class="level-row">
+                  <LevelTag measure="stres" level={record.tingkat_stres} label={staff.list.stress} /> <span class="student-meta">{text.stressScore(formatNumber(record.score_stress))}</span>{" "}
+                  <LevelTag measure="motivasi" level={record.tingkat_motivasi} label={staff.list.motivation} /> <span class="student-meta">{text.sdiScore(formatNumber(record.score_sdi))}</span>
+                </p>
+                <p>
+                  <strong>{text.advice}:</strong> {record.saran}
+                </p>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
+const noteLimit = 5000;
+
+/**
+ * The notes with the student's replies, newest first, and a form for a new one. The typed
+ * text stays until the server has saved it: a refusal or a lost connection loses nothing.
+ * `adminNip` is the lecturer an admin writes for: the list's, else the student's advisor
+ * ("" when neither, which the server refuses with its own text); null for a lecturer.
+ */
+function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNip: string | null; onSaved: () => void }) {
+  const notes = staff.notes;
+  const [draft, setDraft] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const lecturers = useLecturers(props.adminNip !== null);
+  const actingName = lecturers.data?.find((lecturer) => lecturer.NIP === props.adminNip)?.nama_dosen ?? props.adminNip;
+  // Characters as the server counts them (code points), not UTF-16 units.
+  const length = Array.from(draft.trim()).length;
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setSaved(null);
+    const problem = length === 0 ? notes.empty : length > noteLimit ? notes.tooLong : null;
+    setFieldError(problem);
+    if (problem) {
+      field.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = { NIM: props.student.NIM, isi_catatan: draft, ...(props.adminNip !== null ? { NIP: props.adminNip } : {}) };
+      const answer = await api.post<{ message: string; id: number }>("/api/dosen/catatan", body);
+      setDraft("");
+      setSaved(answer.message);
+      props.onSaved();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="catatan-judul">
+      <h2 id="catatan-judul">{notes.heading}</h2>
+      <div class="card">
+        <h3 class="section-card-title">{notes.write}</h3>
+        {props.adminNip && actingName && <p class="aside">{staff.lecturer.actingAs(actingName)}</p>}
+        {error !== null && <ErrorNotice error={error} />}
+        {saved && <Notice kind="success">{saved}</Notice>}
+        <form class="form" onSubmit={submit} noValidate>
+          <Field label={notes.field} hint={notes.hint(length)} error={fieldError}>
+            {({ id, describedBy, invalid }) => (
+              <textarea
+                ref={field}
+                id={id}
+                name="isi_catatan"
+                value={draft}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onInput={(event) => {
+                  setDraft(event.currentTarget.value);
+                  setSaved(null);
+                }}
+              />
+            )}
+          </Field>
+          <div class="button-row">
+            <Button type="submit" busy={busy}>
+              {busy ? notes.submitting : notes.submit}
+            </Button>
+          </div>
+        </form>
+      </div>
+      {props.catatan.length === 0 ? (
+        <p>{notes.none}</p>
+      ) : (
+        <ol class="note-list">
+          {props.catatan.map((note) => (
+            <li key={note.Id_catatan} class="card">
+              <h3 class="section-card-title">{notes.written(formatDateTime(note.tanggal_catat))}</h3>
+              <p class="badge-row">
+                {note.status === "sudah_dibalas" ? <span class="badge badge-success">{notes.replied}</span> : <span class="badge badge-neutral">{notes.notReplied}</span>}
+              </p>
+              <p class="note-text">{note.isi_catatan}</p>
+              {note.reply && (
+                <div class="note-reply">
+                  <p class="note-reply-head">{notes.reply(note.tanggal_reply && formatDateTime(note.tanggal_reply))}</p>
+                  <p class="note-text">{note.reply}</p>
+                </div>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+// What the staff pages share: the API's shapes, the admin's chosen lecturer (kept in the
+// URL), the lecturer picker, query strings, names and photos.
+import type { Static } from "elysia";
+import { useEffect, useState } from "preact/hooks";
+import type { PageProps } from "../../app";
+import { ApiError, api } from "../../api";
+import { ErrorNotice, Field, Loading } from "../../components/ui";
+import { useResource } from "../../hooks";
+import { navigate } from "../../router";
+import { staff } from "../../strings";
+import type { Mahasiswa } from "../../types";
+import type { LecturerList, StatistikResponse, StudentDetail, StudentList } from "../../../modules/dosen/model";
+
+export type StudentPage = Static<typeof StudentList>;
+export type StudentItem = StudentPage["data"][number];
+export type StudentFull = Static<typeof StudentDetail>;
+export type Lecturer = Static<typeof LecturerList>[number];
+export type Statistik = Static<typeof StatistikResponse>;
+
+
+/** `path?a=1&b=2` with the empty values left out, so that URLs stay short and stable. */
+export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") search.set(key, String(value));
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+const rememberedNipKey = "skrining.dosen.nip";
+
+function rememberedNip(): string {
+  try {
+    return sessionStorage.getItem(rememberedNipKey) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function rememberNip(nip: string): void {
+  try {
+    if (nip) sessionStorage.setItem(rememberedNipKey, nip);
+    else sessionStorage.removeItem(rememberedNipKey);
+  } catch {
+    // Without storage the choice lives in the URL alone.
+  }
+}
+
+/** `?nip=` of the URL for an admin ("" when absent); null for a lecturer. */
+export const nipInUrl = (props: PageProps): string | null => (props.user.role === "admin" ? (props.search.get("nip")?.trim() ?? "") : null);
+
+/**
+ * The lecturer an admin acts as on the list and the statistics: `?nip=` of the URL. The menu's links carry no query, so
+ * the last choice of this tab is put back into the URL when it has none. Null for a
+ * lecturer, who always acts as themselves; "" for an admin who has not chosen yet.
+ */
+export function useActingNip(props: PageProps): string | null {
+  const isAdmin = props.user.role === "admin";
+  const inUrl = nipInUrl(props) ?? "";
+  const nip = isAdmin ? inUrl || rememberedNip() : null;
+  useEffect(() => {
+    if (!isAdmin) return;
+    if (inUrl) rememberNip(inUrl);
+    else if (nip) {
+      const search = new URLSearchParams(location.search);
+      search.set("nip", nip);
+      navigate(`${location.pathname}?${search}`, { replace: true });
+    }
+  }, [isAdmin, inUrl, nip]);
+  return nip;
+}
+
+/** Forgets the admin's choice (the picker's empty option), so that it is not put back. */
+export const forgetNip = () => rememberNip("");
+
+/** Every lecturer, for an admin; nothing is asked for a lecturer. */
+export function useLecturers(isAdmin: boolean) {
+  return useResource(() => (isAdmin ? api.get<Lecturer[]>("/api/dosen/daftar") : Promise.resolve([])), [isAdmin]);
+}
+
+/** The admin's lecturer picker; `onPick` gets the chosen NIP ("" for none). */
+export function LecturerPicker(props: { nip: string; onPick: (nip: string) => void }) {
+  const lecturers = useLecturers(true);
+  if (lecturers.error) return <ErrorNotice error={lecturers.error} onRetry={retryable(lecturers.error) ? lecturers.reload : undefined} />;
+  const list = lecturers.data;
+  if (!list) return <Loading />;
+  return (
+    <div class="lecturer-picker">
+      <Field label={staff.lecturer.label} hint={staff.lecturer.hint}>
+        {({ id, describedBy }) => (
+          <select
+            id={id}
+            value={props.nip}
+            aria-describedby={describedBy}
+            onChange={(event) => {
+              const nip = event.currentTarget.value;
+              if (!nip) forgetNip();
+              props.onPick(nip);
+            }}
+          >
+            <option value="">{staff.lecturer.none}</option>
+            {list.map((lecturer) => (
+              <option key={lecturer.NIP} value={lecturer.NIP}>
+                {staff.lecturer.option(lecturer.nama_dosen, lecturer.total_mahasiswa)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+    </div>
+  );
+}
+
+/** Whether trying again can help: no connection, a busy or failing server; not a refusal. */
+export const retryable = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
+
+export const studentName = (student: Pick<Mahasiswa, "NIM" | "nama_mahasiswa">) => student.nama_mahasiswa || student.NIM;
+
+/**
+ * The student's photo, only when one is stored; a file missing on the server hides it
+ * rather than showing a broken image. `alt` is empty where the name stands beside it.
+ */
+export function Photo(props: { student: Pick<Mahasiswa, "NIM" | "foto_profil">; alt: string; class: string }) {
+  const [failed, setFailed] = useState(false);
+  useEffect(() => setFailed(false), [props.student.foto_profil]);
+  if (!props.student.foto_profil || failed) return null;
+  return <img class={props.class} src={`/api/mahasiswa/profil/foto/${encodeURIComponent(props.student.NIM)}`} alt={props.alt} loading="lazy" onError={() => setFailed(true)} />;
+}

@@ -1,0 +1,101 @@
+import type { PageProps } from "../../app";
+import { api } from "../../api";
+import { ErrorNotice, LevelTag, Loading, Notice, Page } from "../../components/ui";
+import { formatDate, formatNumber } from "../../format";
+import { useResource } from "../../hooks";
+import { scales } from "../../levels";
+import { pathOf } from "../../routes";
+import { student } from "../../strings";
+import { latestResult } from "./shared";
+
+const text = student.hasil;
+
+/** The result and its detailed suggestions together: the suggestions follow from the levels. */
+async function loadResult(user: PageProps["user"]) {
+  const record = await latestResult(user);
+  if (!record) return null;
+  const query = new URLSearchParams({ stress: record.tingkat_stres, motivation: record.tingkat_motivasi });
+  const { suggestions } = await api.get<{ suggestions: string[] }>(`/api/mahasiswa/suggestions/detail?${query}`);
+  return { record, suggestions };
+}
+
+/** Hasil: the latest screening's levels, scores and suggestions, that it is no diagnosis, and where to find help. */
+export function Hasil({ user, search }: PageProps) {
+  const result = useResource(() => loadResult(user), [user.NIM]);
+  return (
+    <Page title={student.nav.hasil}>
+      {result.error ? (
+        <ErrorNotice error={result.error} onRetry={result.reload} />
+      ) : result.data === undefined ? (
+        <Loading />
+      ) : result.data === null ? (
+        <section aria-labelledby="hasil-kosong">
+          <h2 id="hasil-kosong">{text.emptyTitle}</h2>
+          <p>{student.notScreened}</p>
+          <p>
+            <a class="button button-primary" href={pathOf("kuesioner")}>
+              {student.toQuestionnaire}
+            </a>
+          </p>
+        </section>
+      ) : (
+        <>
+          {search.has("baru") && (
+            <Notice kind="success">
+              <p>{text.submitted}</p>
+            </Notice>
+          )}
+          <p>{text.date(formatDate(result.data.record.tanggal_skrining))}</p>
+          <p class="disclaimer">{text.notDiagnosis}</p>
+          <div class="cards">
+            <section class="card tile" aria-labelledby="hasil-stres">
+              <h2 id="hasil-stres">{text.stressTitle}</h2>
+              <p class="level-large">
+                <LevelTag measure="stres" level={result.data.record.tingkat_stres} />
+              </p>
+              <p>{text.stressScore(formatNumber(result.data.record.score_stress), formatNumber(scales.stres.min), formatNumber(scales.stres.max))}</p>
+            </section>
+            <section class="card tile" aria-labelledby="hasil-motivasi">
+              <h2 id="hasil-motivasi">{text.motivationTitle}</h2>
+              <p class="level-large">
+                <LevelTag measure="motivasi" level={result.data.record.tingkat_motivasi} />
+              </p>
+              <p>{text.motivationScore(formatNumber(result.data.record.score_sdi), formatNumber(scales.motivasi.min), formatNumber(scales.motivasi.max))}</p>
+            </section>
+          </div>
+          <section aria-labelledby="hasil-saran">
+            <h2 id="hasil-saran">{text.suggestionsTitle}</h2>
+            <p>{result.data.record.saran}</p>
+            <ul class="suggestions">
+              {result.data.suggestions.map((suggestion) => (
+                <li key={suggestion}>{suggestion}</li>
+              ))}
+            </ul>
+          </section>
+          <p>
+            <a href={pathOf("riwayat")}>{text.toHistory}</a>
+          </p>
+        </>
+      )}
+      <HelpContact />
+    </Page>
+  );
+}
+
+/** Where to get help, as the faculty wrote it (a blank line starts a new paragraph). */
+function HelpContact() {
+  const help = useResource(() => api.get<{ title: string; text: string }>("/api/konten/bantuan"));
+  if (help.error) return <ErrorNotice error={help.error} onRetry={help.reload} />;
+  if (!help.data) return null;
+  return (
+    <section class="card tile help" aria-labelledby="hasil-bantuan">
+      <h2 id="hasil-bantuan">{help.data.title}</h2>
+      {help.data.text
+        .split(/\n\s*\n/)
+        .filter((paragraph) => paragraph.trim())
+        .map((paragraph, index) => (
+          <p key={index}>{paragraph.trim()}</p>
+        ))}
+    </section>
+  );
+}

@@ -1,0 +1,361 @@
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { PageProps } from "../../app";
+import { api, ApiError } from "../../api";
+import { Button, ErrorNotice, Field, Loading, Notice, Page } from "../../components/ui";
+import { formatDate } from "../../format";
+import { useResource } from "../../hooks";
+import { navigate } from "../../router";
+import { pathOf } from "../../routes";
+import { common, student } from "../../strings";
+import type { User } from "../../types";
+import type { Eligibility } from "./Beranda";
+import { Confirm, draftKey, nimPath, readDraft, removeDraft, writeDraft } from "./shared";
+
+interface Question {
+  key: string;
+  text: string;
+  scale: { min: number; max: number };
+  group: string;
+}
+
+/** A question with its number in the whole questionnaire (1–68). */
+interface Item {
+  question: Question;
+  number: number;
+}
+
+interface Step {
+  group: string;
+  items: Item[];
+}
+
+type Habit = "freq_olahraga" | "durasi_tidur";
+
+interface Draft {
+  answers: Record<string, number>;
+  habits: Partial<Record<Habit, string>>;
+  /** The step shown last, so that a reload continues there. */
+  step: number;
+}
+
+const text = student.kuesioner;
+const habitOptions: Record<Habit, { label: string; options: readonly string[] }> = {
+  freq_olahraga: { label: student.habits.freqOlahraga, options: student.habits.freqOlahragaOptions },
+  durasi_tidur: { label: student.habits.durasiTidur, options: student.habits.durasiTidurOptions },
+};
+
+/** Short steps: a screenful each, stress and motivation never mixed in one step. */
+const perStep: Record<string, number> = { stress: 8, motivasi: 7 };
+
+function stepsOf(questions: readonly Question[]): Step[] {
+  const steps: Step[] = [];
+  questions.forEach((question, index) => {
+    const last = steps.at(-1);
+    const item = { question, number: index + 1 };
+    if (last && last.group === question.group && last.items.length < (perStep[question.group] ?? 8)) last.items.push(item);
+    else steps.push({ group: question.group, items: [item] });
+  });
+  return steps;
+}
+
+/** A stored draft, keeping only answers that still fit the questions (an admin may have replaced them). */
+function restore(saved: Record<string, unknown> | null, questions: readonly Question[], stepCount: number): Draft {
+  const draft: Draft = { answers: {}, habits: {}, step: 0 };
+  if (!saved) return draft;
+  const answers = (saved.answers ?? {}) as Record<string, unknown>;
+  for (const { key, scale } of questions) {
+    const value = answers[key];
+    if (typeof value === "number" && Number.isInteger(value) && value >= scale.min && value <= scale.max) draft.answers[key] = value;
+  }
+  const habits = (saved.habits ?? {}) as Record<string, unknown>;
+  for (const [name, { options }] of Object.entries(habitOptions) as [Habit, { options: readonly string[] }][]) {
+    const value = habits[name];
+    if (typeof value === "string" && options.includes(value)) draft.habits[name] = value;
+  }
+  if (typeof saved.step === "number" && Number.isInteger(saved.step)) draft.step = Math.min(Math.max(saved.step, 0), stepCount - 1);
+  return draft;
+}
+
+/** Kuesioner: the weekly limit first, then the items in short steps; the answers are kept as a draft until sent. */
+export function Kuesioner({ user }: PageProps) {
+  const loaded = useResource(
+    () => Promise.all([api.get<Question[]>("/api/kuesioner/questions"), api.get<Eligibility>(`/api/mahasiswa/can_submit/${nimPath(user)}`)]),
+    [user.NIM],
+  );
+  return (
+    <Page title={student.nav.kuesioner}>
+      {loaded.error ? (
+        <ErrorNotice error={loaded.error} onRetry={loaded.reload} />
+      ) : !loaded.data ? (
+        <Loading />
+      ) : (
+        <Questionnaire user={user} questions={loaded.data[0]} eligibility={loaded.data[1]} />
+      )}
+    </Page>
+  );
+}
+
+function Questionnaire(props: { user: User; questions: Question[]; eligibility: Eligibility }) {
+  const { questions, eligibility } = props;
+  const key = draftKey("kuesioner", props.user);
+  const steps = useMemo(() => stepsOf(questions), [questions]);
+  const [draft, setDraft] = useState(() => restore(readDraft(key), questions, steps.length));
+  const [started, setStarted] = useState(false);
+  const [restarting, setRestarting] = useState(false);
+  /** The items found unanswered by the last "next" or "send"; shown while still unanswered. */
+  const [missing, setMissing] = useState<Item[]>([]);
+  const [submitting, setSubmitting] = useState(false);
+  const [submitError, setSubmitError] = useState<unknown>(null);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+
+  const answered = questions.filter((question) => draft.answers[question.key] !== undefined).length;
+  const step = steps[draft.step];
+
+  useEffect(() => {
+    if (started) writeDraft(key, draft);
+  }, [draft, started]);
+  // A new step starts at its heading, for the eyes and for a screen reader.
+  useEffect(() => {
+    if (started) stepHeading.current?.focus();
+  }, [draft.step, started]);
+
+  const gapsOf = (items: readonly Item[]) => items.filter((item) => draft.answers[item.question.key] === undefined);
+
+  function goTo(index: number) {
+    setMissing([]);
+    setSubmitError(null);
+    setDraft({ ...draft, step: index });
+  }
+
+  async function submit() {
+    // Every step was checked on the way, but a stored draft may predate a change of the items.
+    const firstGap = steps.findIndex((each) => gapsOf(each.items).length > 0);
+    if (firstGap !== -1) {
+      if (firstGap !== draft.step) goTo(firstGap);
+      setMissing(gapsOf(steps[firstGap]!.items));
+      return;
+    }
+    setSubmitting(true);
+    setSubmitError(null);
+    try {
+      await api.post("/api/mahasiswa/kuesioner", { jawaban: { ...draft.answers, ...draft.habits } });
+      removeDraft(key);
+      navigate(`${pathOf("hasil")}?baru=1`);
+    } catch (error) {
+      // Everything typed stays: in the form and in the draft.
+      setSubmitError(error);
+      setSubmitting(false);
+    }
+  }
+
+  function onSubmit(event: Event) {
+    event.preventDefault();
+    if (!step) return;
+    const gaps = gapsOf(step.items);
+    if (gaps.length > 0) return setMissing(gaps);
+    if (draft.step < steps.length - 1) goTo(draft.step + 1);
+    else void submit();
+  }
+
+  if (!started || !step) {
+    return (
+      <section aria-labelledby="kuesioner-awal">
+        <h2 id="kuesioner-awal">{text.beforeStart}</h2>
+        <Notice kind={eligibility.can_submit ? "info" : "warning"}>
+          <p>
+            <strong>{text.weeklyRule}</strong>
+          </p>
+          {eligibility.can_submit ? (
+            <p>{student.beranda.canSubmit}</p>
+          ) : (
+            <p>
+              {eligibility.message} {eligibility.last_submission_date && student.lastSubmitted(formatDate(eligibility.last_submission_date))}
+            </p>
+          )}
+        </Notice>
+        <p>{text.intro}</p>
+        <ul>
+          <li>{text.size(questions.length, steps.length)}</li>
+          <li>{text.draftNote}</li>
+        </ul>
+        {!eligibility.can_submit ? (
+          <p>
+            <a href={pathOf("hasil")}>{text.toResult}</a>
+          </p>
+        ) : restarting ? (
+          <Confirm
+            id="kuesioner-ulang"
+            question={text.restartQuestion}
+            yes={text.restartYes}
+            busy={false}
+            onYes={() => {
+              removeDraft(key);
+              setDraft({ answers: {}, habits: {}, step: 0 });
+              setRestarting(false);
+              setStarted(true);
+            }}
+            onNo={() => setRestarting(false)}
+          />
+        ) : (
+          <div class="button-row">
+            <Button onClick={() => setStarted(true)}>{answered > 0 ? text.resume(answered, questions.length) : text.start}</Button>
+            {answered > 0 && (
+              <Button variant="secondary" onClick={() => setRestarting(true)}>
+                {text.restart}
+              </Button>
+            )}
+          </div>
+        )}
+      </section>
+    );
+  }
+
+  const last = draft.step === steps.length - 1;
+  const stillMissing = gapsOf(missing);
+  return (
+    <form class="questionnaire" onSubmit={onSubmit} noValidate>
+      <div class="progress-box">
+        <h2 ref={stepHeading} tabIndex={-1}>
+          {text.step(draft.step + 1, steps.length)}: {text.groupTitle[step.group] ?? step.group}
+        </h2>
+        <p id="kuesioner-progres">{text.answered(answered, questions.length)}</p>
+        <progress max={questions.length} value={answered} aria-labelledby="kuesioner-progres" />
+      </div>
+      {text.groupInstruction[step.group] && <p class="instruction">{text.groupInstruction[step.group]}</p>}
+      {stillMissing.length > 0 && <MissingSummary found={missing} items={stillMissing} />}
+      {step.items.map((item) => (
+        <QuestionItem
+          key={item.question.key}
+          item={item}
+          value={draft.answers[item.question.key]}
+          missing={stillMissing.includes(item)}
+          onChoose={(value) => setDraft({ ...draft, answers: { ...draft.answers, [item.question.key]: value } })}
+        />
+      ))}
+      {last && (
+        <fieldset class="habits">
+          <legend>{text.habitsTitle}</legend>
+          <p class="hint">{text.habitsHint}</p>
+          {(Object.entries(habitOptions) as [Habit, { label: string; options: readonly string[] }][]).map(([name, habit]) => (
+            <Field key={name} label={habit.label}>
+              {({ id }) => (
+                <select
+                  id={id}
+                  name={name}
+                  value={draft.habits[name] ?? ""}
+                  onChange={(event) => {
+                    const habits = { ...draft.habits, [name]: event.currentTarget.value };
+                    if (!habits[name]) delete habits[name];
+                    setDraft({ ...draft, habits });
+                  }}
+                >
+                  <option value="">{text.notAnswered}</option>
+                  {habit.options.map((option) => (
+                    <option key={option} value={option}>
+                      {option}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          ))}
+        </fieldset>
+      )}
+      {submitError !== null && <SubmitError error={submitError} />}
+      <div class="button-row step-buttons">
+        {draft.step > 0 && (
+          <Button variant="secondary" onClick={() => goTo(draft.step - 1)}>
+            {common.previous}
+          </Button>
+        )}
+        <Button type="submit" busy={submitting}>
+          {!last ? common.next : submitting ? text.submitting : text.submit}
+        </Button>
+      </div>
+      <p class="aside">{text.autosaved}</p>
+    </form>
+  );
+}
+
+/** One item: its words as a radio group, the scale's words as the labels. */
+function QuestionItem(props: { item: Item; value: number | undefined; missing: boolean; onChoose: (value: number) => void }) {
+  const { question, number } = props.item;
+  const { min, max } = question.scale;
+  const words = text.scale[question.group];
+  const values = Array.from({ length: max - min + 1 }, (_, index) => min + index);
+  const errorId = `${question.key}-belum`;
+  return (
+    <fieldset class={`question${props.missing ? " question-missing" : ""}`} aria-describedby={props.missing ? errorId : undefined}>
+      <legend>
+        <span class="question-number">{number}.</span> {question.text}
+      </legend>
+      {props.missing && (
+        <p class="field-error" id={errorId}>
+          {text.missingHere}
+        </p>
+      )}
+      <div class={`scale scale-${values.length}`}>
+        {values.map((value, index) => (
+          <label class="choice" key={value}>
+            <input type="radio" id={`${question.key}-${value}`} name={question.key} value={value} checked={props.value === value} onChange={() => props.onChoose(value)} />
+            <span class="choice-number">{value}</span>{" "}
+            {words?.length === values.length && <span class="choice-word">{words[index]}</span>}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The unanswered items of a step, each a link to its first choice; focused when found. */
+function MissingSummary(props: { found: Item[]; items: Item[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), [props.found]);
+  return (
+    <div class="notice notice-error missing-summary" role="alert" tabIndex={-1} ref={box}>
+      <p>{text.missingTitle(props.items.length)}</p>
+      <ul>
+        {props.items.map(({ question, number }) => {
+          const target = `${question.key}-${question.scale.min}`;
+          return (
+            <li key={question.key}>
+              <a
+                href={`#${target}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  const input = document.getElementById(target);
+                  input?.focus();
+                  input?.scrollIntoView({ block: "center" });
+                }}
+              >
+                {text.missingItem(number)}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+/** Why sending failed; the weekly limit with the server's own sentence. Focused, since the send button was busy. */
+function SubmitError(props: { error: unknown }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), [props.error]);
+  const { error } = props;
+  const weekly = error instanceof ApiError && error.status === 403 && typeof error.body.message === "string" ? error.body.message : null;
+  return (
+    <div class="outcome" ref={box} tabIndex={-1}>
+      {weekly ? (
+        <Notice kind="error">
+          <p>
+            <strong>{text.weeklyLimit}</strong>
+          </p>
+          <p>{weekly}</p>
+        </Notice>
+      ) : (
+        <ErrorNotice error={error} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+// What several student pages share: drafts kept in the browser, the outcome of an action,
+// an in-page confirmation, the latest result, and dates with their weekday.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, ApiError } from "../../api";
+import { Button, ErrorNotice, Notice } from "../../components/ui";
+import { timeZone } from "../../format";
+import { common, student } from "../../strings";
+import type { Skrining, User } from "../../types";
+
+/** A draft's place in the browser's storage: per kind and per user, so that two students on one PC never see each other's. */
+export const draftKey = (kind: "kuesioner" | "jurnal", user: User) => `skrining.draft.${kind}.${user.Id_User}`;
+
+export function readDraft(key: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(key) ?? "null");
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeDraft(key: string, value: unknown): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or refused: the form itself still holds the text.
+  }
+}
+
+export function removeDraft(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Nothing stored.
+  }
+}
+
+/** The student's NIM as a path segment. */
+export const nimPath = (user: User) => encodeURIComponent(user.NIM ?? "");
+
+/** The latest screening, or null when the student has none yet (404 `Belum ada data skrining.`). */
+export async function latestResult(user: User): Promise<Skrining | null> {
+  try {
+    return await api.get<Skrining>(`/api/mahasiswa/hasil/${nimPath(user)}`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && error.message === "Belum ada data skrining.") return null;
+    throw error;
+  }
+}
+
+const longDate = new Intl.DateTimeFormat("id-ID", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+
+/** `2026-11-24` → `Selasa, 24 November 2026`: a mood or a diary day as a person says it. */
+export const formatDay = (date: string) => longDate.format(new Date(`${date}T12:00:00Z`));
+
+/** Characters as the server counts them (code points, not UTF-16 units). */
+export const characters = (text: string) => [...text].length;
+
+/** Moves the focus once the next render has put the element on the page. */
+export function focusSoon(id: string): void {
+  setTimeout(() => document.getElementById(id)?.focus(), 0);
+}
+
+export type Outcome = { kind: "success"; text: string } | { kind: "error"; error: unknown } | null;
+
+/**
+ * One action at a time: busy while it runs, then its success text or its error. `work`
+ * answers the text to show, or null to show nothing.
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  async function run(work: () => Promise<string | null>): Promise<boolean> {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const text = await work();
+      if (text) setOutcome({ kind: "success", text });
+      return true;
+    } catch (error) {
+      setOutcome({ kind: "error", error });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, outcome, setOutcome, run };
+}
+
+/**
+ * What an action came to, announced and focused: the button that started it was disabled
+ * while it ran, so the focus goes where the answer is (unless `focus` is false: the
+ * control that started it is still there).
+ */
+export function OutcomeNotice(props: { outcome: Outcome; focus?: boolean }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (props.outcome && props.focus !== false) box.current?.focus();
+  }, [props.outcome]);
+  if (!props.outcome) return null;
+  return (
+    <div class="outcome" ref={box} tabIndex={-1}>
+      {props.outcome.kind === "success" ? (
+        <Notice kind="success">
+          <p>{props.outcome.text}</p>
+        </Notice>
+      ) : (
+        <ErrorNotice error={props.outcome.error} />
+      )}
+    </div>
+  );
+}
+
+/** A question asked in the page (never `window.confirm`), its safe answer focused first. */
+export function Confirm(props: { id: string; question: string; yes?: string; busy: boolean; onYes: () => void; onNo: () => void }) {
+  useEffect(() => focusSoon(`${props.id}-no`), []);
+  return (
+    <div class="confirm" role="group" aria-labelledby={`${props.id}-question`}>
+      <p id={`${props.id}-question`}>{props.question}</p>
+      <div class="button-row">
+        <Button variant="danger" busy={props.busy} onClick={props.onYes}>
+          {props.yes ?? student.confirmYes}
+        </Button>
+        <Button variant="secondary" id={`${props.id}-no`} onClick={props.onNo}>
+          {common.cancel}
+        </Button>
+      </div>
+    </div>
+  );
+}

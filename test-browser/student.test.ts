@@ -1,0 +1,457 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { jpegWithExif } from "../test/photos/fixtures";
+import { checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+
+// The student's pages through the executable: the questionnaire (with a reload and a lost
+// connection in the middle, and the weekly limit), the result and the history, mood,
+// diary, the lecturer's notes, the profile with its photo, the password change, logout.
+// Each viewport has its own student, so that each answers the questionnaire once.
+
+let served: Served;
+let browser: Browser;
+beforeAll(async () => {
+  // Every flow writes a lot within a minute; the fair-use limit is not what is tested here.
+  served = await serveExecutable({ SKRINING_STUDENT_WRITES: "1000" });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+/**
+ * Each viewport's student; the password changes in the last test of each. The phone's
+ * student is not activated yet: their journey starts with the activation page.
+ */
+const accounts: Record<ViewportName, { username: string; password: string; nim: string }> = { phone: { ...demo.notActivated }, desktop: { ...demo.otherStudent } };
+/** Stress answers per viewport: 2 × 40 = 80 (Sedang) and 4 × 40 = 160 (Tinggi). */
+const stressAnswer: Record<ViewportName, number> = { phone: 2, desktop: 4 };
+
+/** Motivation answers that give SDI = 2·6 + 6 − 4 − 2·1 = 12 (Tinggi). */
+function answerOf(key: string, viewport: ViewportName): number {
+  if (key.startsWith("S")) return stressAnswer[viewport];
+  const item = Number(key.slice(1));
+  return item <= 16 ? 6 : item <= 24 ? 4 : 1;
+}
+
+const heading = (page: Page, name: string | RegExp, level = 1) => page.getByRole("heading", { level, name });
+
+/** Through the main menu, as a person does (on a phone the menu opens first). */
+async function goTo(page: Page, link: string, title = link): Promise<void> {
+  await openMenu(page);
+  await page.getByRole("navigation", { name: "Navigasi utama" }).getByRole("link", { name: link, exact: true }).click();
+  await heading(page, title).waitFor();
+}
+
+/** Answers every item of the step shown. */
+async function answerStep(page: Page, viewport: ViewportName): Promise<void> {
+  const keys = await page.locator("fieldset.question").evaluateAll((sets) => sets.map((set) => set.querySelector("input")!.name));
+  expect(keys.length).toBeGreaterThan(0);
+  for (const key of keys) await page.locator(`input[name="${key}"][value="${answerOf(key, viewport)}"]`).check();
+}
+
+async function signInAs(page: Page, viewport: ViewportName): Promise<void> {
+  await page.goto("/");
+  await signIn(page, accounts[viewport]);
+  await heading(page, "Beranda").waitFor();
+}
+
+/** A calendar date in the faculty's time zone, `days` from today. */
+function jakartaDate(days: number): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
+}
+
+describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport) => {
+  test("the questionnaire: the weekly rule before starting, unanswered items pointed out, a reload and a lost connection lose nothing, result, history, then the limit", async () => {
+    const page = await openPage(browser, served, viewport);
+    if (viewport === "phone") {
+      // A new student's first visit: activation, then signing in.
+      await page.goto("/aktivasi");
+      await page.getByLabel("Username").fill(accounts.phone.username);
+      await page.getByLabel("Password", { exact: true }).fill(accounts.phone.password);
+      await page.getByRole("button", { name: "Aktivasi" }).click();
+      await page.getByText("sudah aktif").waitFor();
+    }
+    await signInAs(page, viewport);
+    await page.getByText("Anda dapat mengisi kuesioner sekarang.").waitFor();
+    await page.getByText("Anda belum pernah mengisi kuesioner.").waitFor();
+    await checkPage(page, "beranda-baru", viewport);
+
+    // No result yet: a friendly empty state, no error.
+    await goTo(page, "Hasil");
+    await heading(page, "Belum ada hasil", 2).waitFor();
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await checkPage(page, "hasil-kosong", viewport);
+
+    await page.getByRole("link", { name: "Isi kuesioner" }).click();
+    await heading(page, "Kuesioner").waitFor();
+    await page.getByText("Kuesioner dapat diisi sekali dalam 7 hari.").waitFor();
+    await page.getByText("68 pertanyaan dalam 9 langkah").waitFor();
+    await checkPage(page, "kuesioner-awal", viewport);
+    await page.getByRole("button", { name: "Mulai mengisi" }).click();
+    await heading(page, /^Langkah 1 dari 9/, 2).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Langkah 1 dari 9/);
+
+    // Moving on with nothing answered lists the missing items and takes the focus there.
+    await page.getByRole("button", { name: "Berikutnya" }).click();
+    const summary = page.getByRole("alert").filter({ hasText: "Masih ada 8 pertanyaan yang belum dijawab" });
+    await summary.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("missing-summary"))).toBe(true);
+    await heading(page, /^Langkah 1 dari 9/, 2).waitFor();
+    await checkPage(page, "kuesioner", viewport);
+    if (viewport === "phone") {
+      // The narrowest phone the faculty supports, on the page with the most in one row.
+      await page.setViewportSize({ width: 360, height: 740 });
+      await expectNoSidewaysScroll(page);
+      await page.setViewportSize(viewports.phone);
+    }
+    // By keyboard: the link leads to the item's first choice, Space chooses it.
+    await summary.getByRole("link", { name: "Pertanyaan 1", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("S1-1");
+    await page.keyboard.press("Space");
+    expect(await page.locator("#S1-1").isChecked()).toBe(true);
+    await expect(page.locator(".missing-summary").textContent()).resolves.toContain("Masih ada 7 pertanyaan");
+
+    for (let step = 1; step <= 4; step++) {
+      await heading(page, new RegExp(`^Langkah ${step} dari 9`), 2).waitFor();
+      await answerStep(page, viewport);
+      await page.getByRole("button", { name: "Berikutnya" }).click();
+    }
+    await heading(page, /^Langkah 5 dari 9: Stres akademik/, 2).waitFor();
+    await page.getByText("32 dari 68 pertanyaan terjawab").waitFor();
+
+    // A reload in the middle: the draft is still there and continues where it was.
+    await page.reload();
+    await heading(page, "Kuesioner").waitFor();
+    await page.getByRole("button", { name: "Lanjutkan isian (32 dari 68 terjawab)" }).click();
+    await heading(page, /^Langkah 5 dari 9/, 2).waitFor();
+    await page.getByRole("button", { name: "Sebelumnya" }).click();
+    await heading(page, /^Langkah 4 dari 9/, 2).waitFor();
+    expect(await page.locator(`input[name="S32"][value="${stressAnswer[viewport]}"]`).isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Berikutnya" }).click();
+
+    for (let step = 5; step <= 9; step++) {
+      const title = await heading(page, new RegExp(`^Langkah ${step} dari 9`), 2).textContent();
+      expect(title).toContain(step <= 5 ? "Stres akademik" : "Motivasi belajar");
+      await answerStep(page, viewport);
+      if (step < 9) await page.getByRole("button", { name: "Berikutnya" }).click();
+    }
+    await page.getByLabel("Seberapa sering Anda berolahraga?").selectOption("1-3 kali");
+    await page.getByLabel("Berapa lama Anda biasanya tidur dalam semalam?").selectOption("6-7 Jam");
+    await page.getByText("68 dari 68 pertanyaan terjawab").waitFor();
+
+    // A second tab of the same browser continues the same draft (it is sent later, below).
+    const otherTab = await page.context().newPage();
+    otherTab.on("pageerror", (error) => {
+      throw error;
+    });
+    await otherTab.goto("/kuesioner");
+    await otherTab.getByRole("button", { name: "Lanjutkan isian (68 dari 68 terjawab)" }).click();
+    await heading(otherTab, /^Langkah 9 dari 9/, 2).waitFor();
+
+    // The connection is lost while sending: the page says so and every answer stays.
+    await page.route("**/api/mahasiswa/kuesioner", (route) => route.abort("internetdisconnected"));
+    await page.getByRole("button", { name: "Kirim jawaban" }).click();
+    await page.getByRole("alert").filter({ hasText: "Tidak dapat menghubungi server" }).waitFor();
+    expect(await page.locator(`input[name="M28"][value="1"]`).isChecked()).toBe(true);
+    expect(await page.getByLabel("Seberapa sering Anda berolahraga?").inputValue()).toBe("1-3 kali");
+    await page.unroute("**/api/mahasiswa/kuesioner");
+
+    await page.getByRole("button", { name: "Kirim jawaban" }).click();
+    await page.waitForURL("**/hasil?baru=1");
+    await heading(page, "Hasil").waitFor();
+    await page.getByText("Jawaban Anda sudah terkirim.").waitFor();
+    const stressScore = stressAnswer[viewport] * 40;
+    await page.getByText(`Skor stres: ${stressScore} `).waitFor();
+    await page.getByText("Indeks motivasi (SDI): 12 ").waitFor();
+    const stressLevel = viewport === "phone" ? "Sedang" : "Tinggi";
+    expect(await page.locator("#hasil-stres + .level-large").textContent()).toBe(stressLevel);
+    expect(await page.locator("#hasil-motivasi + .level-large").textContent()).toBe("Tinggi");
+    expect(await page.locator(".disclaimer").textContent()).toStartWith("Ini hasil skrining, bukan diagnosis.");
+    await heading(page, "Saran untuk Anda", 2).waitFor();
+    expect(await page.locator(".suggestions li").count()).toBeGreaterThanOrEqual(4);
+    await heading(page, "Butuh teman bicara?", 2).waitFor();
+    expect(await page.locator(".help p").count()).toBe(2);
+    await checkPage(page, "hasil", viewport);
+    // The draft is gone once the answers are in.
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.draft.kuesioner")))).toEqual([]);
+
+    // The other tab still has every answer; sending again meets the weekly limit, said in the server's words.
+    await otherTab.getByRole("button", { name: "Kirim jawaban" }).click();
+    const limit = otherTab.getByRole("alert").filter({ hasText: "Batasan mingguan" });
+    await limit.waitFor();
+    expect(await limit.textContent()).toContain("Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam 7 hari.");
+    expect(await otherTab.locator(`input[name="M28"][value="1"]`).isChecked()).toBe(true);
+    await otherTab.close();
+
+    await page.getByRole("link", { name: "Lihat riwayat skrining" }).click();
+    await heading(page, "Riwayat").waitFor();
+    await page.locator("tbody tr").first().waitFor();
+    expect(await page.locator("svg.chart").count()).toBe(2);
+    const row = page.locator("tbody tr").first();
+    expect(await row.locator("td").first().textContent()).toBe(`${stressLevel} skor ${stressScore}`);
+    expect(await row.locator("td").last().textContent()).toBe("Tinggi SDI 12");
+    await checkPage(page, "riwayat", viewport);
+
+    // A second try: the limit is shown before starting, and there is nothing to start.
+    await goTo(page, "Kuesioner");
+    await page.getByText("Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam 7 hari.").waitFor();
+    expect(await page.getByRole("button", { name: /Mulai mengisi|Lanjutkan isian/ }).count()).toBe(0);
+    await checkPage(page, "kuesioner-batas", viewport);
+
+    await goTo(page, "Beranda");
+    await page.getByText("Kuesioner dapat diisi lagi dalam 7 hari.").waitFor();
+    expect(await page.locator(".level-pair").textContent()).toBe(`Stres: ${stressLevel} Motivasi: Tinggi`);
+    await page.context().close();
+  });
+
+  test("mood: today's in one tap on Beranda, then add, change (a taken date is refused), delete", async () => {
+    const page = await openPage(browser, served, viewport);
+    await signInAs(page, viewport);
+    const picker = page.getByRole("group", { name: "Bagaimana perasaan Anda hari ini?" });
+    await picker.getByRole("button", { name: "4 Baik" }).click();
+    await page.getByRole("status").filter({ hasText: "Mood hari ini tersimpan: Baik." }).waitFor();
+    expect(await picker.getByRole("button", { name: "4 Baik" }).getAttribute("aria-pressed")).toBe("true");
+    await checkPage(page, "beranda", viewport);
+    // Today's value is read back after a reload.
+    await page.reload();
+    await page.getByText("Mood hari ini: Baik.").waitFor();
+
+    await goTo(page, "Mood");
+    const entries = page.locator("li.entry");
+    await entries.filter({ hasText: "4 · Baik" }).waitFor();
+
+    // Saving without a value points at the missing choice.
+    await page.getByLabel("Tanggal").fill(jakartaDate(-1));
+    await page.getByRole("button", { name: "Simpan mood" }).click();
+    await page.getByText("Pilih salah satu mood.").waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === "mood-baru-1");
+    await page.getByRole("radio", { name: "2 Buruk" }).check();
+    await page.getByRole("button", { name: "Simpan mood" }).click();
+    await page.getByRole("status").filter({ hasText: /Mood Buruk untuk .* tersimpan\./ }).waitFor();
+    await entries.filter({ hasText: "2 · Buruk" }).waitFor();
+    expect(await entries.count()).toBe(2);
+    await checkPage(page, "mood", viewport);
+
+    // Change: to a date that has a mood already → the server's 409 text; then only the value.
+    const yesterday = entries.filter({ hasText: "2 · Buruk" });
+    await yesterday.getByRole("button", { name: /^Ubah mood/ }).click();
+    const form = page.locator("form.edit-form");
+    await form.getByLabel("Tanggal").fill(jakartaDate(0));
+    await form.getByRole("radio", { name: "5 Sangat baik" }).check();
+    await form.getByRole("button", { name: "Simpan" }).click();
+    await form.getByRole("alert").filter({ hasText: "Mood untuk tanggal itu sudah ada." }).waitFor();
+    await form.getByLabel("Tanggal").fill(jakartaDate(-1));
+    await form.getByRole("button", { name: "Simpan" }).click();
+    await page.getByRole("status").filter({ hasText: /diperbarui/ }).waitFor();
+    await entries.filter({ hasText: "5 · Sangat baik" }).waitFor();
+    expect(await entries.filter({ hasText: "2 · Buruk" }).count()).toBe(0);
+
+    // Delete, asked in the page: cancelling keeps it, confirming removes it.
+    const changed = entries.filter({ hasText: "5 · Sangat baik" });
+    await changed.getByRole("button", { name: /^Hapus mood/ }).click();
+    const question = changed.getByRole("group", { name: /^Hapus mood .*\?$/ });
+    await question.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === "Batal");
+    await question.getByRole("button", { name: "Batal" }).click();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label")?.startsWith("Hapus mood"));
+    await changed.getByRole("button", { name: /^Hapus mood/ }).click();
+    await changed.getByRole("button", { name: "Ya, hapus" }).click();
+    await page.getByRole("status").filter({ hasText: /dihapus/ }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll("li.entry").length === 1);
+    await page.context().close();
+  });
+
+  test("diary: a lost connection keeps the text, also across a reload; write, edit, delete", async () => {
+    const page = await openPage(browser, served, viewport);
+    await signInAs(page, viewport);
+    await goTo(page, "Jurnal");
+    await page.getByLabel("Judul (boleh kosong)").fill("Minggu ujian");
+    await page.getByText("12 dari 200 karakter").waitFor();
+    const content = "Hari ini tiga ujian.\n\nBesok istirahat dulu.";
+    await page.getByLabel("Isi", { exact: true }).fill(content);
+
+    await page.route("**/api/mahasiswa/diary", (route) => route.abort("internetdisconnected"));
+    await page.getByRole("button", { name: "Simpan jurnal" }).click();
+    await page.getByRole("alert").filter({ hasText: "Tidak dapat menghubungi server" }).waitFor();
+    expect(await page.getByLabel("Isi", { exact: true }).inputValue()).toBe(content);
+    await page.unroute("**/api/mahasiswa/diary");
+
+    await page.reload();
+    await heading(page, "Jurnal").waitFor();
+    expect(await page.getByLabel("Judul (boleh kosong)").inputValue()).toBe("Minggu ujian");
+    expect(await page.getByLabel("Isi", { exact: true }).inputValue()).toBe(content);
+    await page.getByRole("button", { name: "Simpan jurnal" }).click();
+    await page.getByRole("status").filter({ hasText: "Jurnal tersimpan." }).waitFor();
+    expect(await page.getByLabel("Isi", { exact: true }).inputValue()).toBe("");
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.draft.jurnal")))).toEqual([]);
+    const entry = page.locator("li.entry").filter({ has: heading(page, "Minggu ujian", 3) });
+    expect(await entry.locator(".entry-content").textContent()).toBe(content);
+
+    // Empty content is pointed out before anything is sent.
+    await page.getByRole("button", { name: "Simpan jurnal" }).click();
+    await page.getByText("Isi jurnal tidak boleh kosong.").waitFor();
+    await checkPage(page, "jurnal", viewport);
+
+    await entry.getByRole("button", { name: "Ubah jurnal Minggu ujian" }).click();
+    const edit = page.locator("li.entry form");
+    expect(await edit.getByLabel("Judul (boleh kosong)").inputValue()).toBe("Minggu ujian");
+    await edit.getByLabel("Judul (boleh kosong)").fill("Minggu ujian selesai");
+    await edit.getByRole("button", { name: "Simpan perubahan" }).click();
+    await page.getByRole("status").filter({ hasText: "Perubahan jurnal tersimpan." }).waitFor();
+    const renamed = page.locator("li.entry").filter({ has: heading(page, "Minggu ujian selesai", 3) });
+    await renamed.waitFor();
+
+    await renamed.getByRole("button", { name: "Hapus jurnal Minggu ujian selesai" }).click();
+    await renamed.getByRole("button", { name: "Ya, hapus" }).click();
+    await page.getByRole("status").filter({ hasText: "dihapus" }).waitFor();
+    await page.getByText("Belum ada jurnal.").waitFor();
+    await page.context().close();
+  });
+
+  test("the lecturer's note: answered, then the answer changed", async () => {
+    // The lecturer writes the note through the API, as the advisor's page does.
+    const login = await fetch(`${served.base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: demo.lecturer.username, password: demo.lecturer.password }),
+    });
+    const { access_token } = (await login.json()) as { access_token: string };
+    const written = await fetch(`${served.base}/api/dosen/catatan`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ NIM: accounts[viewport].nim, isi_catatan: "Bagaimana persiapan ujianmu? Mampir ke ruang saya hari Kamis." }),
+    });
+    expect(written.status).toBe(201);
+
+    const page = await openPage(browser, served, viewport);
+    await signInAs(page, viewport);
+    await goTo(page, "Catatan dosen");
+    const note = page.locator("li.entry").filter({ hasText: "Mampir ke ruang saya" });
+    await note.getByRole("heading", { level: 2, name: `Dari ${demo.lecturer.nama}`, exact: false }).waitFor();
+    await note.getByText("Belum dibalas").waitFor();
+    await note.getByRole("button", { name: "Kirim balasan" }).click();
+    await note.getByText("Balasan tidak boleh kosong.").waitFor();
+    await note.getByLabel("Balasan Anda").fill("Baik, Bu. Saya datang Kamis.");
+    await note.getByRole("button", { name: "Kirim balasan" }).click();
+    await page.getByRole("status").filter({ hasText: "Balasan berhasil dikirim." }).waitFor();
+    await note.getByText("Sudah dibalas").waitFor();
+    await checkPage(page, "catatan", viewport);
+
+    await note.getByRole("button", { name: "Ubah balasan" }).click();
+    // The field opens with the reply in it and takes the focus.
+    await page.waitForFunction(() => document.activeElement instanceof HTMLTextAreaElement && document.activeElement.value === "Baik, Bu. Saya datang Kamis.");
+    await note.getByLabel("Balasan Anda").fill("Baik, Bu. Saya datang Kamis pukul 10.");
+    await note.getByRole("button", { name: "Simpan balasan" }).click();
+    await page.getByRole("status").filter({ hasText: "Balasan berhasil diperbarui." }).waitFor();
+    await note.getByText("Saya datang Kamis pukul 10.").waitFor();
+    await page.context().close();
+  });
+
+  test("profile: a server error at its field, a saved change; the photo previewed, uploaded, shown and deleted", async () => {
+    const page = await openPage(browser, served, viewport);
+    await signInAs(page, viewport);
+    await goTo(page, "Profil");
+    await page.getByText(demo.lecturer.nama).waitFor();
+
+    await page.getByLabel("Usia (tahun)").fill("dua puluh");
+    await page.getByRole("button", { name: "Simpan profil" }).click();
+    await page.getByText("Usia harus berupa angka.").waitFor();
+    expect(await page.getByLabel("Usia (tahun)").getAttribute("aria-invalid")).toBe("true");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "usia");
+    await page.getByLabel("Usia (tahun)").fill("21");
+    await page.getByLabel("IPK").fill("3,5");
+    await page.getByLabel("Jenis kelamin").selectOption("Perempuan");
+    await page.getByRole("button", { name: "Simpan profil" }).click();
+    await page.getByRole("status").filter({ hasText: "Profil berhasil diperbarui." }).waitFor();
+
+    await page.getByText("Belum ada foto profil.").waitFor();
+    await page.getByLabel("Pilih foto").setInputFiles({ name: "foto.jpg", mimeType: "image/jpeg", buffer: Buffer.from(jpegWithExif()) });
+    const preview = page.getByRole("img", { name: "Pratinjau foto yang dipilih" });
+    await preview.waitFor();
+    expect(await preview.getAttribute("src")).toStartWith("blob:");
+    await page.waitForFunction(() => (document.querySelector(".preview img") as HTMLImageElement | null)?.naturalWidth === 8);
+    await checkPage(page, "profil-pratinjau", viewport);
+    await page.getByRole("button", { name: "Unggah foto" }).click();
+    await page.getByRole("status").filter({ hasText: "Foto profil berhasil diperbarui." }).waitFor();
+    const photo = page.getByRole("img", { name: "Foto profil Anda" });
+    await photo.waitFor();
+    expect(await photo.getAttribute("src")).toStartWith(`/api/mahasiswa/profil/foto/${accounts[viewport].nim}?v=`);
+    await page.waitForFunction(() => (document.querySelector("img.photo") as HTMLImageElement | null)?.naturalWidth === 8);
+    expect(await preview.count()).toBe(0);
+    await checkPage(page, "profil", viewport);
+
+    await page.getByRole("button", { name: "Hapus foto" }).click();
+    await page.getByRole("group", { name: "Hapus foto profil Anda?" }).getByRole("button", { name: "Ya, hapus" }).click();
+    await page.getByRole("status").filter({ hasText: "Foto profil berhasil dihapus." }).waitFor();
+    await page.getByText("Belum ada foto profil.").waitFor();
+    await page.context().close();
+  });
+
+  test("the password: a wrong old one keeps the session; a change ends it, the new one signs in; logout", async () => {
+    const page = await openPage(browser, served, viewport);
+    await signInAs(page, viewport);
+    await goTo(page, "Profil");
+    const newPassword = `baru-${viewport}-2026`;
+
+    await page.getByLabel("Password lama").fill("bukan-password-lama");
+    await page.getByLabel("Password baru", { exact: true }).fill(newPassword);
+    await page.getByLabel("Ulangi password baru").fill(`${newPassword}x`);
+    await page.getByRole("button", { name: "Ganti password" }).click();
+    await page.getByText("Password baru dan ulangannya tidak sama.").waitFor();
+    await page.getByLabel("Ulangi password baru").fill(newPassword);
+    await page.getByRole("button", { name: "Ganti password" }).click();
+    await page.getByRole("alert").filter({ hasText: "Password lama salah." }).waitFor();
+    // Still signed in: the wrong old password is no ended session.
+    await heading(page, "Profil").waitFor();
+    await page.reload();
+    await heading(page, "Profil").waitFor();
+
+    await page.getByLabel("Password lama").fill(accounts[viewport].password);
+    await page.getByLabel("Password baru", { exact: true }).fill(newPassword);
+    await page.getByLabel("Ulangi password baru").fill(newPassword);
+    await page.getByRole("button", { name: "Ganti password" }).click();
+    await heading(page, "Masuk").waitFor();
+    await page.getByText("Password berhasil diganti. Silakan masuk lagi dengan password baru.").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/masuk");
+    accounts[viewport].password = newPassword;
+
+    await signIn(page, accounts[viewport]);
+    await heading(page, "Beranda").waitFor();
+    // An unsent diary text is kept in this browser until the student signs out: a lab PC is shared.
+    await goTo(page, "Jurnal");
+    await page.getByLabel("Isi", { exact: true }).fill("Belum dikirim");
+    const kept = () => page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)].filter((key) => key.startsWith("skrining.")).sort());
+    await page.waitForFunction(() => Object.keys(localStorage).some((key) => key.startsWith("skrining.draft.jurnal.")));
+    await openMenu(page);
+    await page.getByRole("button", { name: "Keluar" }).click();
+    await heading(page, "Masuk").waitFor();
+    expect(await kept()).toEqual([]);
+    await page.goto("/profil");
+    await heading(page, "Masuk").waitFor();
+    await page.context().close();
+  });
+});
+
+test("every student page fits a 360 px screen without sideways scrolling", async () => {
+  const page = await openPage(browser, served, "phone");
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, "phone");
+  await expectNoSidewaysScroll(page);
+  for (const [link, title] of [
+    ["Kuesioner", "Kuesioner"],
+    ["Hasil", "Hasil"],
+    ["Riwayat", "Riwayat"],
+    ["Mood", "Mood"],
+    ["Jurnal", "Jurnal"],
+    ["Catatan dosen", "Catatan dosen"],
+    ["Profil", "Profil"],
+  ] as const) {
+    await goTo(page, link, title);
+    await page.waitForLoadState("networkidle");
+    await expectNoSidewaysScroll(page);
+  }
+  await page.context().close();
+});
