@@ -76,7 +76,7 @@ beforeAll(async () => {
 
   // Siti has a photo (a one-pixel PNG); nobody else does.
   const form = new FormData();
-  form.append("foto", new Blob([pngSized(1, 1)], { type: "image/png" }), "foto.png");
+  form.append("foto", new Blob([new Uint8Array(pngSized(1, 1))], { type: "image/png" }), "foto.png");
   const uploaded = await fetch(`${served.base}/api/mahasiswa/profil/foto`, { method: "PUT", headers: { authorization: `Bearer ${await tokenOf(demo.otherStudent)}` }, body: form });
   expect(uploaded.status).toBe(200);
 });

@@ -34,6 +34,15 @@ export interface LinePoint {
 
 const height = 240;
 const margin = { top: 12, right: 12, bottom: 32, left: 44 };
+/** A line chart writes its band names right of the plot, where no value can cover them. */
+const bandLabelWidth = 56;
+
+/** A label under the axis stays inside the picture: the first and last ones lean inwards. */
+function anchorAt(x: number, width: number): "start" | "middle" | "end" {
+  if (x < 30) return "start";
+  if (x > width - 30) return "end";
+  return "middle";
+}
 
 /** The width of the chart's box in CSS pixels, followed as the window changes; a guess until it is known. */
 function useBoxWidth() {
@@ -59,7 +68,8 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
   const { points } = props;
   const { min, max, ticks, bands } = props.scale;
   const { box, width } = useBoxWidth();
-  const plotWidth = width - margin.left - margin.right;
+  const right = margin.right + bandLabelWidth;
+  const plotWidth = width - margin.left - right;
   const plotHeight = height - margin.top - margin.bottom;
   const xs = points.map((point) => point.x);
   const [first, last] = [Math.min(...xs), Math.max(...xs)];
@@ -75,14 +85,14 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
           {bands.map((band) => (
             <g key={band.label}>
               <rect class={`band ${band.tone}`} x={margin.left} width={plotWidth} y={yOf(band.to)} height={Math.max(0, yOf(band.from) - yOf(band.to))} />
-              <text class="band-label" x={width - margin.right - 4} y={(yOf(band.to) + yOf(band.from)) / 2 + 4.5} text-anchor="end">
+              <text class="band-label" x={width - margin.right} y={(yOf(band.to) + yOf(band.from)) / 2 + 4.5} text-anchor="end">
                 {band.label}
               </text>
             </g>
           ))}
           {ticks.map((tick) => (
             <g key={tick}>
-              <line class="grid" x1={margin.left} x2={width - margin.right} y1={yOf(tick)} y2={yOf(tick)} />
+              <line class="grid" x1={margin.left} x2={margin.left + plotWidth} y1={yOf(tick)} y2={yOf(tick)} />
               <text class="axis" x={margin.left - 6} y={yOf(tick) + 4} text-anchor="end">
                 {tick}
               </text>
@@ -94,7 +104,7 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
           ))}
           {points.map((point, index) =>
             index % labelEvery === 0 || index === points.length - 1 ? (
-              <text key={`label-${index}`} class="axis" x={xOf(point.x)} y={height - 10} text-anchor="middle">
+              <text key={`label-${index}`} class="axis" x={xOf(point.x)} y={height - 10} text-anchor={anchorAt(xOf(point.x), width)}>
                 {point.label}
               </text>
             ) : null,
@@ -160,7 +170,7 @@ export function BarChart(props: { title: string; series: readonly { label: strin
                 );
               })}
               {groupIndex % labelEvery === 0 && (
-                <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor="middle">
+                <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor={anchorAt(margin.left + groupIndex * groupWidth + groupWidth / 2, width)}>
                   {group.label}
                 </text>
               )}

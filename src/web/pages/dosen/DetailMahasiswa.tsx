@@ -100,7 +100,7 @@ function Profile(props: { student: Mahasiswa; latest: Skrining | undefined }) {
 function Progress(props: { riwayat: readonly Skrining[] }) {
   const oldestFirst = [...props.riwayat].reverse();
   const points = (value: (record: Skrining) => number) =>
-    oldestFirst.map((record, index) => ({ x: index, y: value(record), label: formatShortDate(record.tanggal_skrining) }));
+    oldestFirst.map((record) => ({ x: Date.parse(record.tanggal_skrining), y: value(record), label: formatShortDate(record.tanggal_skrining) }));
   return (
     <section aria-labelledby="perkembangan-judul">
       <h2 id="perkembangan-judul">{text.progress}</h2>
