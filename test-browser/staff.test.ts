@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pngSized } from "../test/photos/fixtures";
-import { checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // The advisor's pages (and the admin's view of them) through the executable: the advisee
 // list with search, order and pages, one student with charts and notes, the statistics.
@@ -344,6 +344,24 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByText("Pilih dosen terlebih dahulu untuk melihat statistik mahasiswa bimbingannya.").waitFor();
     await page.context().close();
   });
+});
+
+test("every lecturer page fits a 360 px screen without sideways scrolling", async () => {
+  const page = await openPage(browser, served, "phone");
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/dosen");
+  await signIn(page, demo.lecturer);
+  for (const [path, title] of [
+    ["/dosen", "Mahasiswa bimbingan"],
+    [`/dosen/mahasiswa/${demo.student.nim}`, demo.student.nama],
+    ["/dosen/statistik", "Statistik"],
+  ] as const) {
+    await page.goto(path);
+    await page.getByRole("heading", { level: 1, name: title }).waitFor();
+    await page.locator(".loading").waitFor({ state: "detached" });
+    await expectNoSidewaysScroll(page);
+  }
+  await page.context().close();
 });
 
 test("another lecturer opening a student who is not theirs reads the server's refusal", async () => {

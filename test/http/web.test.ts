@@ -82,6 +82,12 @@ describe("assets", () => {
     expect(get(path)!.status).toBe(404);
   });
 
+  // The issue's budget for a student's first load: the script and the stylesheet the page names, as sent.
+  test("the first load is at most 80 KB of compressed JavaScript and CSS", async () => {
+    const sent = async (name: string, encoding: string) => (await get(`/assets/${name}`, { "accept-encoding": encoding })!.arrayBuffer()).byteLength;
+    for (const encoding of ["gzip", "br"]) expect((await sent(script, encoding)) + (await sent(stylesheet, encoding))).toBeLessThanOrEqual(80 * 1024);
+  });
+
   test("the manifest names the icons, in Indonesian, for a phone's home screen", async () => {
     const name = Object.keys(assetFiles).find((each) => each.endsWith(".webmanifest"))!;
     const manifest = (await get(`/assets/${name}`)!.json()) as { lang: string; start_url: string; display: string; icons: { src: string }[] };
