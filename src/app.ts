@@ -11,6 +11,8 @@ import { authController } from "./modules/auth";
 import { contentController } from "./modules/content";
 import { diaryController } from "./modules/diary";
 import { dosenController } from "./modules/dosen";
+import { healthController, healthPath } from "./modules/health";
+import { HealthService } from "./modules/health/service";
 import { moodController } from "./modules/mood";
 import { notesController } from "./modules/notes";
 import { profilController } from "./modules/profil";
@@ -33,7 +35,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     // that answer with their own Response (the photo) set their own Cache-Control.
     .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
     .use(errorHandler(context.logger, context.health, (path) => allowedMethods(path)))
-    .use(requestLog(context.config.logRequests ? context.logger : null))
+    .use(requestLog(context.config.logRequests ? context.logger : null, new Set([healthPath])))
     .use(corsPolicy(context.config.corsOrigins))
     .use(
       bodyParser({
@@ -54,6 +56,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
+    .use(healthController(new HealthService(context.db, context.health, context.logger, packageJson.version)))
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))

@@ -1,4 +1,4 @@
-// Reading numbers out of text, shared by the profile route, the model inputs of
+// Reading numbers out of text and JSON values, shared by the routes, the model inputs of
 // `model predict` and the account import.
 
 /**
@@ -13,4 +13,15 @@ const decimalPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function parseDecimal(text: string): number | undefined {
   const trimmed = text.trim();
   return decimalPattern.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/**
+ * An integer given as a JSON number or as a string of decimal digits (`"4"`), decisions
+ * §4. Fractions, booleans, words and exponent forms are not integers. The result may lie
+ * outside the safe range (a 30-digit string); callers compare it against their bounds.
+ */
+export function readInteger(value: unknown): number | null {
+  if (typeof value === "number") return Number.isInteger(value) ? value : null;
+  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
+  return null;
 }

@@ -1,9 +1,11 @@
+import { Type } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import type { catatanKonseling, diaryEntries, mahasiswa, moodEntries, riwayatSkrining } from "./db/schema";
 
 // The serialized records of decisions §2, each once: its schema (the OpenAPI document and
 // the response check) beside the function that builds it from a row, typed by that schema,
-// so that the two cannot drift apart.
+// so that the two cannot drift apart. Integers are TypeBox's own: Elysia's `t.Integer` also
+// accepts a string of digits (meant for query strings), which no record holds.
 
 export const level = t.Union([t.Literal("Rendah"), t.Literal("Sedang"), t.Literal("Tinggi")]);
 
@@ -12,14 +14,14 @@ export const MahasiswaRecord = t.Object(
     NIM: t.String(),
     nama_mahasiswa: t.Nullable(t.String()),
     kelas: t.Nullable(t.String()),
-    id_jurusan: t.Nullable(t.Integer()),
+    id_jurusan: t.Nullable(Type.Integer()),
     IPK: t.Nullable(t.Number()),
     NIP_doswal: t.Nullable(t.String()),
-    Id_User: t.Integer(),
+    Id_User: Type.Integer(),
     foto_profil: t.Nullable(t.String()),
     angkatan: t.Nullable(t.String()),
     gender: t.Nullable(t.String()),
-    usia: t.Nullable(t.Integer()),
+    usia: t.Nullable(Type.Integer()),
     freq_olahraga: t.Nullable(t.String()),
     durasi_tidur: t.Nullable(t.String()),
   },
@@ -46,7 +48,7 @@ export function serializeMahasiswa(row: typeof mahasiswa.$inferSelect): Static<t
 
 export const SkriningRecord = t.Object(
   {
-    Id_skrining: t.Integer(),
+    Id_skrining: Type.Integer(),
     NIM: t.String(),
     tanggal_skrining: t.String(),
     tingkat_stres: level,
@@ -76,7 +78,7 @@ export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, opti
 
 export const CatatanRecord = t.Object(
   {
-    Id_catatan: t.Integer(),
+    Id_catatan: Type.Integer(),
     NIM: t.String(),
     NIP: t.String(),
     isi_catatan: t.String(),
@@ -103,10 +105,10 @@ export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Sta
 
 export const MoodEntry = t.Object(
   {
-    id: t.Integer(),
+    id: Type.Integer(),
     nim: t.String(),
     date: t.String({ description: "YYYY-MM-DD" }),
-    mood_value: t.Integer({ minimum: 1, maximum: 5 }),
+    mood_value: Type.Integer({ minimum: 1, maximum: 5 }),
     created_at: t.String(),
     updated_at: t.String(),
   },
@@ -119,7 +121,7 @@ export function serializeMood(row: typeof moodEntries.$inferSelect): Static<type
 
 export const DiaryEntry = t.Object(
   {
-    id: t.Integer(),
+    id: Type.Integer(),
     nim: t.String(),
     date: t.String({ description: "YYYY-MM-DD" }),
     title: t.String(),

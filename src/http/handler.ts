@@ -49,8 +49,16 @@ export const errorHandler = (logger: Logger, health: StorageHealth, allowedMetho
         set.status = 404;
         return { error: "Endpoint tidak ditemukan." };
       }
-      case "PARSE":
       case "VALIDATION":
+        // An answer that breaks its own documented schema is the server's fault, not the client's.
+        if (error.type === "response") {
+          logger.error(`${request.method} ${path}: jawaban tidak sesuai skemanya: ${error.message}`);
+          set.status = 500;
+          return { error: "Terjadi kesalahan pada server." };
+        }
+        set.status = 400;
+        return { error: "Permintaan tidak valid." };
+      case "PARSE":
       case "INVALID_COOKIE_SIGNATURE":
         set.status = 400;
         return { error: "Permintaan tidak valid." };

@@ -255,7 +255,7 @@ function renderOperation(document: OpenApiDocument, { path, method, operation, i
       const response = resolve(document, reference);
       out.push(
         `<tr><th scope="row">${escapeHtml(status)}</th><td>${escapeHtml(response?.description ?? "")}</td>` +
-          `<td>${contentBlocks(response?.content, "No body documented.")}</td></tr>`,
+          `<td>${contentBlocks(response?.content, "No body documented.", response?.description)}</td></tr>`,
       );
     }
     out.push("</tbody>", "</table>");
@@ -264,18 +264,21 @@ function renderOperation(document: OpenApiDocument, { path, method, operation, i
   return out.join("\n");
 }
 
-/** One schema per media type, or `none` when the document gives no media type. */
-function contentBlocks(content: MediaTypes | undefined, none: string): string {
+/**
+ * One schema per media type, or `none` when the document gives no media type. A schema's
+ * description that only repeats the response's (`shown`) is not shown twice.
+ */
+function contentBlocks(content: MediaTypes | undefined, none: string, shown?: string): string {
   const entries = Object.entries(content ?? {});
   if (entries.length === 0) return `<p>${escapeHtml(none)}</p>`;
   return entries
-    .map(([mediaType, media]) => `<p class="media-type"><code>${escapeHtml(mediaType)}</code></p>\n${media?.schema ? schemaBlock(media.schema) : "<p>No schema documented.</p>"}`)
+    .map(([mediaType, media]) => `<p class="media-type"><code>${escapeHtml(mediaType)}</code></p>\n${media?.schema ? schemaBlock(media.schema, shown) : "<p>No schema documented.</p>"}`)
     .join("\n");
 }
 
-function schemaBlock(schema: Schema): string {
+function schemaBlock(schema: Schema, shown?: string): string {
   const { description, ...rest } = schema;
-  const comment = typeof description === "string" ? `// ${description.replace(/\n/g, "\n// ")}\n` : "";
+  const comment = typeof description === "string" && description !== shown ? `// ${description.replace(/\n/g, "\n// ")}\n` : "";
   return `<pre class="schema">${escapeHtml(comment + renderSchema(rest))}</pre>`;
 }
 

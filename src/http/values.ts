@@ -8,17 +8,6 @@ import { invalid } from "../errors";
 export const isBlank = (value: unknown): boolean => value === undefined || value === null || value === "";
 
 /**
- * An integer given as a JSON number or as a string of decimal digits (`"4"`), decisions
- * §4. Fractions, booleans, words and exponent forms are not integers. The result may lie
- * outside the safe range (a 30-digit string); callers compare it against their bounds.
- */
-export function readInteger(value: unknown): number | null {
-  if (typeof value === "number") return Number.isInteger(value) ? value : null;
-  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
-  return null;
-}
-
-/**
  * A calendar date `YYYY-MM-DD` that exists in the Gregorian calendar (decisions §2):
  * `2024-02-29` is one, `2026-02-30` is not. Built from the digits rather than `Date`,
  * which rolls impossible days over and maps the years 0–99 onto 1900–1999.

@@ -110,7 +110,29 @@ describe("GET /openapi", () => {
     expect(hasil).toContain('<pre class="schema">');
 
     const foto = html.slice(html.indexOf('<span class="method method-put">PUT</span> <code class="path">/api/mahasiswa/profil/foto</code>'));
-    expect(foto.slice(0, foto.indexOf("</article>"))).toMatch(/<h4>Request body<\/h4>[\s\S]*multipart\/form-data[\s\S]*foto\?: string \(binary\)/);
+    expect(foto.slice(0, foto.indexOf("</article>"))).toMatch(/<h4>Request body<\/h4>[\s\S]*multipart\/form-data[\s\S]*foto: string \(binary\)/);
+  });
+
+  test("shows each body's fields, required or not, each answer's fields, and why each error happens", () => {
+    const article = (method: string, path: string) => {
+      const start = html.indexOf(`<span class="method method-${method}">${method.toUpperCase()}</span> <code class="path">${path}</code>`);
+      return html.slice(start, html.indexOf("</article>", start));
+    };
+    const mood = article("post", "/api/mahasiswa/mood");
+    const [body, responses] = mood.split("<h4>Responses</h4>") as [string, string];
+    expect(body).toContain("<p>Required.</p>");
+    expect(body).toContain("date: string (date)");
+    expect(body).toContain("mood_value: integer (1..5)");
+    expect(body).toContain("nim?: string");
+    expect(responses).toMatch(/<th scope="row">201<\/th><td>a new entry for the date<\/td>[\s\S]*?mood_value: integer \(1\.\.5\)/);
+    expect(responses).toMatch(/<th scope="row">429<\/th><td>a student&#39;s writes exceed the fair-use limit/);
+    expect(responses).toContain("error: string");
+
+    const login = article("post", "/api/auth/login");
+    for (const field of ["username: string", "password: string", "access_token: string", "refresh_token: string", "is_activated: boolean"]) expect(login).toContain(field);
+    // A description is said once: in its column, not again above the schema.
+    expect(login).not.toContain("// unknown username or wrong password");
+    expect(article("get", "/health")).toContain("version: string");
   });
 
   test("is built once: a second request answers the same page", async () => {

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
-import { ErrorResponse, MessageResponse, bearer, errorResponses } from "../../http/documentation";
+import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
-import { ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, UserResponse } from "./model";
+import { ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
 import { serializeUser, type AuthService } from "./service";
 
 /** The address a throttle counts failures by; `server` is absent under `app.handle()`. */
@@ -12,32 +12,61 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
   new Elysia({ prefix: "/api/auth", tags: ["auth"] })
     .use(guards)
     .post("/login", ({ body, request }) => auth.login(body as JsonObject, clientAddress(request)), {
-      body: CredentialsBody,
-      response: { 200: LoginResponse, ...errorResponses },
-      detail: { summary: "Log in; returns an access and a refresh token" },
+      response: {
+        200: LoginResponse,
+        ...refusals(
+          { status: 400, when: "`username` or `password` is empty" },
+          { status: 401, when: "unknown username or wrong password (one text for both)" },
+          { status: 403, when: "the account is not activated yet" },
+          refusal.bodyTooLarge,
+          refusal.loginThrottle,
+          writing,
+        ),
+      },
+      detail: { summary: "Log in; returns an access and a refresh token", requestBody: jsonBody(CredentialsBody) },
     })
     .post("/refresh", ({ principal, claims }) => auth.refresh(principal, claims), {
       refreshToken: true,
+      response: { 200: RefreshResponse, ...refusals({ status: 401, when: "no refresh token, or one that is invalid, expired or of an ended session" }, reading) },
       detail: { summary: "A new access token from a refresh token", security: bearer },
     })
     .post("/logout", ({ claims }) => auth.logout(claims), {
       access: access.any,
-      response: { 200: MessageResponse, ...errorResponses },
+      response: { 200: MessageResponse, ...refusals(refusal.accessToken, writing) },
       detail: { summary: "End the session of the presented token", security: bearer },
     })
     .get("/me", ({ principal }) => serializeUser(principal), {
       access: access.any,
-      response: { 200: UserResponse, ...errorResponses },
+      response: { 200: UserResponse, ...refusals(refusal.accessToken, reading) },
       detail: { summary: "The current user", security: bearer },
     })
     .post("/activation", ({ body, request }) => auth.activate(body as JsonObject, clientAddress(request)), {
-      body: CredentialsBody,
-      response: { 200: ActivationResponse, ...errorResponses, 500: ErrorResponse },
-      detail: { summary: "Activate a pre-created account once" },
+      response: {
+        200: ActivationResponse,
+        ...refusals(
+          { status: 400, when: "`username` or `password` is empty, or the account is already activated" },
+          { status: 401, when: "wrong password" },
+          { status: 404, when: "unknown username" },
+          refusal.bodyTooLarge,
+          refusal.loginThrottle,
+          { status: 500, when: "an unexpected failure; nothing is changed and `error` starts with `Terjadi kesalahan:`" },
+          writing,
+        ),
+      },
+      detail: { summary: "Activate a pre-created account once", requestBody: jsonBody(CredentialsBody) },
     })
     .post("/password", ({ principal, body, request }) => auth.changePassword(principal, body as JsonObject, clientAddress(request)), {
       access: access.any,
-      body: PasswordChangeBody,
-      response: { 200: MessageResponse, ...errorResponses },
-      detail: { summary: "Change one's own password; ends every session", security: bearer },
+      response: {
+        200: MessageResponse,
+        ...refusals(
+          { status: 400, when: "a password is missing, or the new one breaks the password rule" },
+          refusal.accessToken,
+          { status: 401, when: "wrong old password" },
+          refusal.bodyTooLarge,
+          refusal.loginThrottle,
+          writing,
+        ),
+      },
+      detail: { summary: "Change one's own password; ends every session", security: bearer, requestBody: jsonBody(PasswordChangeBody) },
     });

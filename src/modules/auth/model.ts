@@ -1,51 +1,60 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { bodyField } from "../../http/documentation";
+import { passwordRule } from "../../accounts/passwords";
 
-export const CredentialsBody = t.Object(
-  {
-    username: bodyField("string, trimmed, required"),
-    password: bodyField("string, required"),
-  },
-  { additionalProperties: true },
-);
+// Request bodies are documentation only (src/http/documentation.ts `jsonBody`): the
+// services read them leniently and answer with the interface's own texts.
 
-export const PasswordChangeBody = t.Object(
-  {
-    old_password: bodyField("string, required"),
-    new_password: bodyField("string, 8 characters to 72 bytes"),
-  },
-  { additionalProperties: true },
-);
+export const CredentialsBody = t.Object({
+  username: t.String({ description: "trimmed; required" }),
+  password: t.String({ description: "required" }),
+});
+
+export const PasswordChangeBody = t.Object({
+  old_password: t.String({ description: "the current password" }),
+  new_password: t.String({ description: `the rule: ${passwordRule}` }),
+});
 
 export const UserResponse = t.Object(
   {
-    Id_User: t.Integer(),
+    Id_User: Type.Integer(),
     username: t.String(),
     role: t.Union([t.Literal("mahasiswa"), t.Literal("dosen"), t.Literal("admin")]),
     created_at: t.String({ description: "ISO 8601, UTC" }),
     is_activated: t.Boolean(),
-    NIM: t.Optional(t.String()),
-    NIP: t.Optional(t.String()),
-    nama: t.Optional(t.Nullable(t.String())),
+    NIM: t.Optional(t.String({ description: "a student with a profile" })),
+    NIP: t.Optional(t.String({ description: "a lecturer with a profile" })),
+    nama: t.Optional(t.Nullable(t.String({ description: "with NIM or NIP: the profile's name" }))),
   },
   { additionalProperties: false },
 );
 
-export const LoginResponse = t.Object({
-  access_token: t.String(),
-  refresh_token: t.String(),
-  user: UserResponse,
-});
+export const LoginResponse = t.Object(
+  {
+    access_token: t.String({ description: "JWT for `Authorization: Bearer`" }),
+    refresh_token: t.String({ description: "JWT for POST /api/auth/refresh only" }),
+    user: UserResponse,
+  },
+  { additionalProperties: false },
+);
 
-export const ActivationResponse = t.Object({
-  message: t.String(),
-  user: t.Object({
-    username: t.String(),
-    NIM: t.Nullable(t.String()),
-    nama: t.String(),
-    jurusan: t.String(),
-    angkatan: t.String(),
-    kelas: t.String(),
-    nip_doswal: t.String(),
-  }),
-});
+export const RefreshResponse = t.Object({ access_token: t.String({ description: "a new access token of the same session" }) }, { additionalProperties: false });
+
+export const ActivationResponse = t.Object(
+  {
+    message: t.String(),
+    user: t.Object(
+      {
+        username: t.String(),
+        NIM: t.Nullable(t.String({ description: "null unless a student with a profile" })),
+        nama: t.String({ description: "the profile's name, else the username" }),
+        jurusan: t.String({ description: "empty when unknown" }),
+        angkatan: t.String({ description: "empty when unknown" }),
+        kelas: t.String({ description: "empty when unknown" }),
+        nip_doswal: t.String({ description: "empty when unknown" }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

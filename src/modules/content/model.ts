@@ -1,6 +1,9 @@
 import { t } from "elysia";
 
-export const HelpContactResponse = t.Object({
-  title: t.String(),
-  text: t.String({ description: "plain text; a blank line starts a new paragraph" }),
-});
+export const HelpContactResponse = t.Object(
+  {
+    title: t.String(),
+    text: t.String({ description: "plain text; a blank line starts a new paragraph" }),
+  },
+  { additionalProperties: false },
+);

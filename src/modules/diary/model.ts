@@ -1,24 +1,25 @@
 import { t } from "elysia";
-import { bodyField } from "../../http/documentation";
+import { calendarDate } from "../../http/documentation";
 import { DiaryEntry } from "../../records";
+import { contentMaxCharacters, titleMaxCharacters } from "./service";
+
+// Request bodies are documentation only (src/http/documentation.ts `jsonBody`): the
+// service reads them leniently and answers with the interface's own texts.
 
 export const DiaryList = t.Array(DiaryEntry);
 
-export const DiaryCreateBody = t.Object(
-  {
-    date: bodyField("YYYY-MM-DD, required"),
-    content: bodyField("string, not blank, at most 20000 characters, required"),
-    title: bodyField("string, at most 200 characters, default empty"),
-    nim: bodyField("string, required for admin, ignored for students"),
-  },
-  { additionalProperties: true },
-);
+const title = t.String({ maxLength: titleMaxCharacters, description: "default empty" });
+const content = t.String({ minLength: 1, maxLength: contentMaxCharacters, description: "not blank; a student's diary holds at most SKRINING_DIARY_QUOTA bytes of text" });
 
-export const DiaryUpdateBody = t.Object(
-  {
-    date: bodyField("YYYY-MM-DD, optional"),
-    content: bodyField("string, not blank, at most 20000 characters, optional"),
-    title: bodyField("string, at most 200 characters, optional"),
-  },
-  { additionalProperties: true },
-);
+export const DiaryCreateBody = t.Object({
+  date: calendarDate("any number of entries per date"),
+  content,
+  title: t.Optional(title),
+  nim: t.Optional(t.String({ description: "admin: required, the student written for; ignored for students" })),
+});
+
+export const DiaryUpdateBody = t.Object({
+  date: t.Optional(calendarDate("the new date")),
+  content: t.Optional(content),
+  title: t.Optional(title),
+});

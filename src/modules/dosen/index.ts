@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { bearer, errorResponses } from "../../http/documentation";
+import { bearer, queryParameters, reading, refusal, refusals } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { LecturerList, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import { dosenMessages, type DosenService } from "./service";
@@ -10,24 +10,26 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
     .use(guards)
     .get("/mahasiswa", ({ principal, query }) => dosen.students(principal, query), {
       access: access.dosenOrAdmin,
-      query: StudentsQuery,
-      response: { 200: StudentList, ...errorResponses },
-      detail: { summary: "Advisees with their latest screening and early warning, paginated", security: bearer },
+      response: { 200: StudentList, ...refusals(refusal.accessToken, refusal.role, reading) },
+      detail: {
+        summary: "Advisees with their latest screening and early warning, paginated",
+        security: bearer,
+        parameters: queryParameters(StudentsQuery),
+      },
     })
     .get("/mahasiswa/:nim", ({ params }) => dosen.student(params.nim), {
       access: access.dosenOrAdmin,
       advisee: { unknownStudent: dosenMessages.studentUnknown },
-      response: { 200: StudentDetail, ...errorResponses },
+      response: { 200: StudentDetail, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.studentUnknown, reading) },
       detail: { summary: "One student with all screenings and notes, newest first", security: bearer },
     })
     .get("/daftar", () => dosen.lecturers(), {
       access: access.adminOnly,
-      response: { 200: LecturerList, ...errorResponses },
+      response: { 200: LecturerList, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: { summary: "Every lecturer with the number of advisees (admin only: to act as a lecturer with `NIP`)", security: bearer },
     })
     .get("/statistik", ({ principal, query }) => dosen.statistik(principal, query), {
       access: access.dosenOrAdmin,
-      query: NipQuery,
-      response: { 200: StatistikResponse, ...errorResponses },
-      detail: { summary: "Counts by each advisee's latest screening, and a 12-week trend", security: bearer },
+      response: { 200: StatistikResponse, ...refusals(refusal.accessToken, refusal.role, reading) },
+      detail: { summary: "Counts by each advisee's latest screening, and a 12-week trend", security: bearer, parameters: queryParameters(NipQuery) },
     });

@@ -1,24 +1,24 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { CatatanRecord, MahasiswaRecord, SkriningRecord } from "../../records";
 
 const text = (description: string) => t.Optional(t.String({ description }));
 
-export const StudentsQuery = t.Object(
-  {
-    q: text("text contained in the NIM or the name (literal, case-insensitive for ASCII)"),
-    page: text("integer, default 1"),
-    per_page: text("integer, default 20, at most 100"),
-    sort: text("`risk`: early warnings first, then the newest screenings; default by NIM"),
-    NIP: text("admin only: the lecturer whose advisees are listed"),
-  },
-  { additionalProperties: true },
-);
+// Query strings are documentation only (src/http/documentation.ts `queryParameters`).
+
+export const StudentsQuery = t.Object({
+  q: text("text contained in the NIM or the name (literal, case-insensitive for ASCII)"),
+  page: t.Optional(Type.Integer({ minimum: 1, default: 1, description: "another value means the default" })),
+  per_page: t.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "above 100 means 100; another value the default" })),
+  sort: text("`risk`: early warnings first, then the newest screenings; default by NIM"),
+  NIP: text("admin only: the lecturer whose advisees are listed"),
+});
 
 export const LecturerList = t.Array(
-  t.Object({ NIP: t.String(), nama_dosen: t.String(), total_mahasiswa: t.Integer({ description: "advisees" }) }, { additionalProperties: false }),
+  t.Object({ NIP: t.String(), nama_dosen: t.String(), total_mahasiswa: Type.Integer({ description: "advisees" }) }, { additionalProperties: false }),
 );
 
-export const NipQuery = t.Object({ NIP: text("admin only: the lecturer whose advisees are counted") }, { additionalProperties: true });
+export const NipQuery = t.Object({ NIP: text("admin only: the lecturer whose advisees are counted") });
 
 const LastSkrining = t.Object(
   { ...SkriningRecord.properties, is_spike: t.Boolean({ description: "score_stress at least 30 above the previous screening" }) },
@@ -34,11 +34,17 @@ const StudentItem = t.Object(
   { additionalProperties: false },
 );
 
-export const StudentList = t.Object({ data: t.Array(StudentItem), total: t.Integer(), page: t.Integer(), total_pages: t.Integer() });
+export const StudentList = t.Object(
+  { data: t.Array(StudentItem), total: Type.Integer(), page: Type.Integer(), total_pages: Type.Integer() },
+  { additionalProperties: false },
+);
 
-export const StudentDetail = t.Object({ mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: t.Array(CatatanRecord) });
+export const StudentDetail = t.Object(
+  { mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: t.Array(CatatanRecord) },
+  { additionalProperties: false },
+);
 
-const LevelCounts = t.Object({ Rendah: t.Integer(), Sedang: t.Integer(), Tinggi: t.Integer() }, { additionalProperties: false });
+const LevelCounts = t.Object({ Rendah: Type.Integer(), Sedang: Type.Integer(), Tinggi: Type.Integer() }, { additionalProperties: false });
 
 export const TrendWeek = t.Object({
   week: t.String({ description: "ISO week, e.g. 2026-W47" }),
@@ -52,9 +58,9 @@ const emptyObject = t.Object({}, { additionalProperties: false });
 export const StatistikResponse = t.Union([
   t.Object(
     {
-      total_mahasiswa: t.Integer(),
-      sudah_skrining: t.Integer(),
-      belum_skrining: t.Integer(),
+      total_mahasiswa: Type.Integer(),
+      sudah_skrining: Type.Integer(),
+      belum_skrining: Type.Integer(),
       stress_dist: LevelCounts,
       motivasi_dist: LevelCounts,
       trend: t.Array(TrendWeek, { description: "the last 12 ISO weeks, oldest first" }),

@@ -1,10 +1,14 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
-import { ErrorResponse, MessageResponse, bearer, errorResponses } from "../../http/documentation";
+import { MessageResponse, bearer, described, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { MoodEntry } from "../../records";
 import { MoodCreateBody, MoodList, MoodUpdateBody } from "./model";
 import { moodMessages, type MoodService } from "./service";
+
+/** What a student's own mood entry routes may meet, besides the token and the storage. */
+const unknownEntry = { status: 404, when: "no mood entry has this id" };
+const othersEntry = { status: 403, when: "a student names another student's entry" };
 
 /** The student's daily mood entries, one per date. */
 export const moodController = (guards: RouteGuards, mood: MoodService) =>
@@ -17,27 +21,54 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
     }, {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
-      body: MoodCreateBody,
-      response: { 200: MoodEntry, 201: MoodEntry, ...errorResponses },
-      detail: { summary: "Record the day's mood: 201 when new, 200 when the date's entry is replaced", security: bearer },
+      response: {
+        200: described(MoodEntry, "the date's entry existed: its value is replaced"),
+        201: described(MoodEntry, "a new entry for the date"),
+        ...refusals(
+          { status: 400, when: "an admin gives no `nim`, or `date` or `mood_value` is missing or breaks its rule" },
+          refusal.accessToken,
+          refusal.role,
+          refusal.studentUnknown,
+          refusal.bodyTooLarge,
+          refusal.fairUse,
+          writing,
+        ),
+      },
+      detail: {
+        summary: "Record the day's mood: 201 when new, 200 when the date's entry is replaced",
+        security: bearer,
+        requestBody: jsonBody(MoodCreateBody),
+      },
     })
     .get("/mood/:nim", ({ params }) => mood.list(params.nim), {
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: moodMessages.studentUnknown },
-      response: { 200: MoodList, ...errorResponses },
+      response: { 200: MoodList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
       detail: { summary: "The student's mood entries, newest date first", security: bearer },
     })
     .put("/mood/:id", ({ principal, params, body }) => mood.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
-      body: MoodUpdateBody,
-      response: { 200: MoodEntry, ...errorResponses, 409: ErrorResponse },
-      detail: { summary: "Change a mood entry's value or date", security: bearer },
+      response: {
+        200: MoodEntry,
+        ...refusals(
+          { status: 400, when: "`mood_value` or `date` breaks its rule" },
+          refusal.accessToken,
+          refusal.role,
+          othersEntry,
+          unknownEntry,
+          { status: 409, when: "another entry of the student already has that date" },
+          refusal.bodyTooLarge,
+          refusal.fairUse,
+          writing,
+        ),
+      },
+      detail: { summary: "Change a mood entry's value or date", security: bearer, requestBody: jsonBody(MoodUpdateBody) },
     })
     .delete("/mood/:id", ({ principal, params }) => mood.remove(principal, params.id), {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
-      response: { 200: MessageResponse, ...errorResponses },
+      response: { 200: MessageResponse, ...refusals(refusal.accessToken, refusal.role, othersEntry, unknownEntry, refusal.fairUse, writing) },
       detail: { summary: "Delete a mood entry", security: bearer },
     });

@@ -1,10 +1,24 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
-import { bearer, errorResponses } from "../../http/documentation";
+import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { CatatanRecord } from "../../records";
 import { CatatanBody, CatatanCreated, CatatanList, CatatanQuery, ReplyBody, ReplyResponse } from "./model";
 import { notesMessages, type NotesService } from "./service";
+
+const unknownNote = { status: 404, when: "no note has this id" };
+
+/** What a student's reply may meet, the first as its edit. */
+const replyRefusals = (onlyStudents: string) =>
+  refusals(
+    { status: 400, when: "the reply is empty or too long; POST when a reply exists; PUT when none does" },
+    refusal.accessToken,
+    { status: 403, when: `the caller is not a student (\`${onlyStudents}\`), or the note is another student's` },
+    unknownNote,
+    refusal.bodyTooLarge,
+    refusal.fairUse,
+    writing,
+  );
 
 /** Counselling notes from both sides: lecturers write and list them, students read and reply. */
 export const notesController = (guards: RouteGuards, notes: NotesService) =>
@@ -16,38 +30,51 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
       return created;
     }, {
       access: access.dosenOrAdmin,
-      body: CatatanBody,
-      response: { 201: CatatanCreated, ...errorResponses },
-      detail: { summary: "Write a counselling note for an advisee (admin names the author NIP)", security: bearer },
+      response: {
+        201: CatatanCreated,
+        ...refusals(
+          { status: 400, when: "`NIM` or `isi_catatan` is missing or too long; an admin gives no `NIP`" },
+          refusal.accessToken,
+          refusal.role,
+          refusal.notAdvisee,
+          { status: 404, when: "the student, or the admin's lecturer, does not exist" },
+          refusal.bodyTooLarge,
+          writing,
+        ),
+      },
+      detail: { summary: "Write a counselling note for an advisee (admin names the author NIP)", security: bearer, requestBody: jsonBody(CatatanBody) },
     })
     .get("/api/dosen/catatan/:nim", ({ params }) => notes.ofStudent(params.nim), {
       access: access.dosenOrAdmin,
       advisee: { unknownStudent: notesMessages.studentUnknown },
-      response: { 200: CatatanList, ...errorResponses },
+      response: { 200: CatatanList, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.studentUnknown, reading) },
       detail: { summary: "A student's counselling notes, newest first", security: bearer },
     })
     .get("/api/mahasiswa/catatan", ({ principal, query }) => notes.list(principal, query), {
       access: access.mahasiswaOrAdmin,
-      query: CatatanQuery,
-      response: { 200: CatatanList, ...errorResponses },
-      detail: { summary: "The student's counselling notes, newest first", security: bearer },
+      response: {
+        200: CatatanList,
+        ...refusals({ status: 400, when: "an admin gives no `nim`" }, refusal.accessToken, refusal.role, refusal.studentUnknown, reading),
+      },
+      detail: { summary: "The student's counselling notes, newest first", security: bearer, parameters: queryParameters(CatatanQuery) },
     })
     .get("/api/mahasiswa/catatan/detail/:id_catatan", ({ principal, params }) => notes.detail(principal, params.id_catatan), {
       access: access.any,
-      response: { 200: CatatanRecord, ...errorResponses },
+      response: {
+        200: CatatanRecord,
+        ...refusals(refusal.accessToken, { status: 403, when: "a student's note is another student's, a lecturer's another lecturer's" }, unknownNote, reading),
+      },
       detail: { summary: "One counselling note (own notes for students, own NIP for lecturers)", security: bearer },
     })
     .post("/api/mahasiswa/catatan/:id_catatan/reply", ({ principal, params, body }) => notes.reply(principal, params.id_catatan, body as JsonObject, "first"), {
       access: access.mahasiswaOnly(notesMessages.replyOnlyStudents),
       studentWrite: true,
-      body: ReplyBody,
-      response: { 200: ReplyResponse, ...errorResponses },
-      detail: { summary: "The student's first reply to a note", security: bearer },
+      response: { 200: ReplyResponse, ...replyRefusals(notesMessages.replyOnlyStudents) },
+      detail: { summary: "The student's first reply to a note", security: bearer, requestBody: jsonBody(ReplyBody) },
     })
     .put("/api/mahasiswa/catatan/:id_catatan/reply", ({ principal, params, body }) => notes.reply(principal, params.id_catatan, body as JsonObject, "edit"), {
       access: access.mahasiswaOnly(notesMessages.editOnlyStudents),
       studentWrite: true,
-      body: ReplyBody,
-      response: { 200: ReplyResponse, ...errorResponses },
-      detail: { summary: "Replace the student's reply to a note", security: bearer },
+      response: { 200: ReplyResponse, ...replyRefusals(notesMessages.editOnlyStudents) },
+      detail: { summary: "Replace the student's reply to a note", security: bearer, requestBody: jsonBody(ReplyBody) },
     });

@@ -1,13 +1,16 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
-import { ErrorResponse, bearer, errorResponses } from "../../http/documentation";
+import { bearer, jsonBody, reading, refusal, refusals, responseObjects, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
-import { PhotoDeleteResponse, PhotoUploadResponse, ProfilBody, ProfilDataResponse, ProfilStatusResponse, ProfilUpdateResponse, photoRequestBody } from "./model";
+import { PhotoDeleteResponse, PhotoUploadResponse, ProfilBody, ProfilDataResponse, ProfilStatusResponse, ProfilUpdateResponse, photoAnswers, photoRequestBody } from "./model";
 import type { PhotoService } from "./photo";
 import { profilMessages, type ProfilService } from "./service";
 
 // Nobody else may cache a student's photo; browsers keep it and revalidate with the ETag.
 const photoCacheControl = "private, no-cache";
+
+/** A student account without a profile row has no profile to read or change. */
+const noProfile = { status: 404, when: "the student account has no profile" };
 
 /** The student's profile: the fields the models use, their summary, and the photo. */
 export const profilController = (guards: RouteGuards, profil: ProfilService, photos: PhotoService) =>
@@ -16,26 +19,48 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
     .put("/profil", ({ principal, body }) => profil.update(principal, body as JsonObject), {
       access: access.mahasiswaOnly(),
       studentWrite: true,
-      body: ProfilBody,
-      response: { 200: ProfilUpdateResponse, ...errorResponses },
-      detail: { summary: "Update the student's own profile fields", security: bearer },
+      response: {
+        200: ProfilUpdateResponse,
+        ...refusals(
+          { status: 400, when: "`usia`, `IPK` or a text field breaks its rule" },
+          refusal.accessToken,
+          refusal.role,
+          noProfile,
+          refusal.bodyTooLarge,
+          refusal.fairUse,
+          writing,
+        ),
+      },
+      detail: { summary: "Update the student's own profile fields", security: bearer, requestBody: jsonBody(ProfilBody) },
     })
     .get("/profil/status", ({ principal }) => profil.status(principal), {
       access: access.mahasiswaOnly(),
-      response: { 200: ProfilStatusResponse, ...errorResponses },
+      response: { 200: ProfilStatusResponse, ...refusals(refusal.accessToken, refusal.role, noProfile, reading) },
       detail: { summary: "Whether the profile fields the models use are filled in", security: bearer },
     })
     .get("/profil/data/:nim", ({ params }) => profil.data(params.nim), {
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: profilMessages.studentUnknown },
-      response: { 200: ProfilDataResponse, ...errorResponses },
+      response: { 200: ProfilDataResponse, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
       detail: { summary: "The student's profile summary", security: bearer },
     })
     .put("/profil/foto", ({ principal, body }) => photos.upload(principal, body), {
       access: access.mahasiswaOnly(),
       studentWrite: true,
-      response: { 200: PhotoUploadResponse, ...errorResponses, 500: ErrorResponse },
+      response: {
+        200: PhotoUploadResponse,
+        ...refusals(
+          { status: 400, when: "no `foto` part, an empty file name, a file too large, or not a readable JPEG, PNG, GIF or WebP picture" },
+          refusal.accessToken,
+          refusal.role,
+          noProfile,
+          { status: 413, when: "the form is larger than the photo limit allows" },
+          refusal.fairUse,
+          { status: 500, when: "the picture could not be saved" },
+          writing,
+        ),
+      },
       detail: { summary: "Upload or replace the student's profile photo (multipart, part `foto`)", security: bearer, requestBody: photoRequestBody },
     })
     .get("/profil/foto/:nim", ({ params, headers }) => {
@@ -44,13 +69,27 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
       if (matches(headers["if-none-match"], photo.etag)) return new Response(null, { status: 304, headers: common });
       return new Response(Bun.file(photo.path), { headers: { ...common, "content-type": photo.mediaType } });
     }, {
-      detail: { summary: "The student's profile photo (no token needed)", responses: { 200: { description: "the image bytes" }, 304: { description: "not modified" } } },
+      detail: {
+        summary: "The student's profile photo (no token needed)",
+        responses: {
+          ...photoAnswers,
+          ...responseObjects(
+            refusals(
+              { status: 404, when: "the student does not exist, has no photo, or its file is missing on the server" },
+              reading,
+            ),
+          ),
+        },
+      },
     })
     .delete("/profil/foto/:nim", ({ params }) => photos.remove(params.nim), {
       access: access.mahasiswaOnly(),
       studentWrite: true,
       ownNim: true,
-      response: { 200: PhotoDeleteResponse, ...errorResponses },
+      response: {
+        200: PhotoDeleteResponse,
+        ...refusals(refusal.accessToken, refusal.role, refusal.ownNim, refusal.fairUse, refusal.studentUnknown, writing),
+      },
       detail: { summary: "Remove the student's own profile photo", security: bearer },
     });
 

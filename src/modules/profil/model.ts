@@ -1,34 +1,46 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { bodyField } from "../../http/documentation";
 import { MahasiswaRecord } from "../../records";
+
+// Request bodies are documentation only (src/http/documentation.ts `jsonBody`): the
+// service reads them leniently and answers with the interface's own texts.
+
+/** A profile text: stored trimmed; values the faculty's forms do not know are kept as given. */
+const profileText = (description: string) => t.Optional(t.String({ minLength: 1, maxLength: 50, description }));
 
 export const ProfilBody = t.Object(
   {
-    angkatan: bodyField("string, e.g. 2023 (at most 50 characters)"),
-    gender: bodyField("string: Laki-laki, Perempuan"),
-    usia: bodyField("integer 10-100 (a digit string is accepted)"),
-    freq_olahraga: bodyField("string: Tidak pernah, 1-3 kali, 4-6 kali, >7 kali"),
-    durasi_tidur: bodyField("string: < 4 Jam, 4-5 Jam, 6-7 Jam, > 7 Jam"),
-    IPK: bodyField("number 0.00-4.00"),
+    angkatan: profileText("the intake year, e.g. \"2023\" (a number is accepted)"),
+    gender: profileText("known values: Laki-laki, Perempuan"),
+    usia: t.Optional(Type.Integer({ minimum: 10, maximum: 100, description: "a string of digits is accepted" })),
+    freq_olahraga: profileText("known values: Tidak pernah, 1-3 kali, 4-6 kali, >7 kali"),
+    durasi_tidur: profileText("known values: < 4 Jam, 4-5 Jam, 6-7 Jam, > 7 Jam"),
+    IPK: t.Optional(t.Number({ minimum: 0, maximum: 4, description: "a numeric string is accepted" })),
   },
-  { additionalProperties: true },
+  { description: "a field that is absent, null or empty is left as it is; other keys are ignored" },
 );
 
-export const ProfilUpdateResponse = t.Object({ message: t.String(), data: MahasiswaRecord });
+export const ProfilUpdateResponse = t.Object({ message: t.String(), data: MahasiswaRecord }, { additionalProperties: false });
 
-export const ProfilStatusResponse = t.Object({ is_complete: t.Boolean(), missing_fields: t.Array(t.String()) });
+export const ProfilStatusResponse = t.Object(
+  {
+    is_complete: t.Boolean(),
+    missing_fields: t.Array(t.String(), { description: "of angkatan, gender, usia, freq_olahraga, durasi_tidur" }),
+  },
+  { additionalProperties: false },
+);
 
 export const ProfilDataResponse = t.Object(
   {
     nim: t.String(),
-    nama: t.String(),
-    program: t.String(),
+    nama: t.String({ description: "empty when unknown, as the other texts" }),
+    program: t.String({ description: "the jurusan's name" }),
     angkatan: t.String(),
     kelas: t.String(),
     ipk: t.Nullable(t.Number()),
     foto_profil: t.Nullable(t.String()),
     gender: t.String(),
-    usia: t.Nullable(t.Integer()),
+    usia: t.Nullable(Type.Integer()),
     freq_olahraga: t.String(),
     durasi_tidur: t.String(),
     nip_doswal: t.String(),
@@ -37,15 +49,33 @@ export const ProfilDataResponse = t.Object(
   { additionalProperties: false },
 );
 
-export const PhotoUploadResponse = t.Object({ message: t.String(), foto_profil: t.String({ description: "path relative to the data folder" }) });
+export const PhotoUploadResponse = t.Object(
+  { message: t.String(), foto_profil: t.String({ description: "path relative to the data folder" }) },
+  { additionalProperties: false },
+);
 
-export const PhotoDeleteResponse = t.Object({ message: t.String(), foto_profil: t.Null() });
+export const PhotoDeleteResponse = t.Object({ message: t.String(), foto_profil: t.Null() }, { additionalProperties: false });
 
 /** For the OpenAPI document only: the body is read by the multipart parser, not validated here. */
 export const photoRequestBody = {
+  required: true,
   content: {
     "multipart/form-data": {
-      schema: { type: "object", properties: { foto: { type: "string", format: "binary", description: "JPEG, PNG, GIF or WebP, at most 2 MiB" } } },
+      schema: t.Object({
+        foto: t.String({ format: "binary", description: "a JPEG, PNG, GIF or WebP picture, at most SKRINING_PHOTO_LIMIT bytes (2 MiB unless set); its metadata is removed" }),
+      }),
     },
   },
-} as const;
+};
+
+/** The picture a student uploaded, as stored (the type is read from its bytes, not its name). */
+const picture = { schema: t.String({ format: "binary" }) };
+
+/** The photo route answers with its own Response: its successful answers as OpenAPI response objects. */
+export const photoAnswers = {
+  200: {
+    description: "the picture; `ETag` identifies it and `Cache-Control: private, no-cache` lets only the browser keep it",
+    content: { "image/jpeg": picture, "image/png": picture, "image/gif": picture, "image/webp": picture },
+  },
+  304: { description: "not modified: `If-None-Match` names the current ETag" },
+};

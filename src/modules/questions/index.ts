@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { bearer, errorResponses } from "../../http/documentation";
+import { bearer, reading, refusal, refusals } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { QuestionsResponse } from "./model";
 import type { QuestionsService } from "./service";
@@ -10,6 +10,6 @@ export const questionsController = (guards: RouteGuards, questions: QuestionsSer
     .use(guards)
     .get("/questions", () => questions.list(), {
       access: access.any,
-      response: { 200: QuestionsResponse, ...errorResponses },
+      response: { 200: QuestionsResponse, ...refusals(refusal.accessToken, reading) },
       detail: { summary: "The 68 questionnaire items with their scales", security: bearer },
     });

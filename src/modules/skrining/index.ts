@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
-import { ErrorResponse, bearer, errorResponses } from "../../http/documentation";
+import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { SkriningRecord } from "../../records";
 import {
@@ -24,7 +24,7 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: skriningMessages.studentUnknown },
-      response: { 200: CanSubmitResponse, ...errorResponses },
+      response: { 200: CanSubmitResponse, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
       detail: { summary: "Whether the student may submit the questionnaire now", security: bearer },
     })
     .post("/kuesioner", async ({ principal, body, set }) => {
@@ -34,26 +34,44 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
     }, {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
-      body: KuesionerBody,
-      response: { 201: KuesionerResponse, ...errorResponses, 403: t.Union([WeeklyLimitResponse, ErrorResponse]) },
-      detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer },
+      response: {
+        201: KuesionerResponse,
+        ...refusals(
+          { status: 400, when: "an admin gives no `NIM`, or `jawaban` is not an object, or an item is missing or off its scale" },
+          refusal.accessToken,
+          refusal.role,
+          { status: 403, when: "a student submitted within the last 7 days: nothing is saved", body: WeeklyLimitResponse },
+          { status: 404, when: "the student does not exist" },
+          refusal.bodyTooLarge,
+          refusal.fairUse,
+          writing,
+        ),
+      },
+      detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer, requestBody: jsonBody(KuesionerBody) },
     })
     .get("/hasil/:nim", ({ params }) => skrining.latest(params.nim), {
       access: access.any,
       ownNim: true,
       advisee: {},
-      response: { 200: SkriningRecord, ...errorResponses },
-      detail: { summary: "The student's latest screening", security: bearer },
+      response: {
+        200: SkriningRecord,
+        ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, { status: 404, when: "the student has no screening" }, reading),
+      },
+      detail: { summary: "The student's latest screening, with its answers", security: bearer },
     })
     .get("/history", ({ principal, query }) => skrining.history(principal, query), {
       access: access.mahasiswaOrAdmin,
-      query: HistoryQuery,
-      response: { 200: HistoryResponse, ...errorResponses },
-      detail: { summary: "Screening history, newest first, paginated", security: bearer },
+      response: {
+        200: HistoryResponse,
+        ...refusals({ status: 400, when: "an admin gives no `nim`" }, refusal.accessToken, refusal.role, refusal.studentUnknown, reading),
+      },
+      detail: { summary: "Screening history, newest first, paginated", security: bearer, parameters: queryParameters(HistoryQuery) },
     })
     .get("/suggestions/detail", ({ query }) => skrining.suggestions(query), {
       access: access.any,
-      query: SuggestionsQuery,
-      response: { 200: SuggestionsResponse, ...errorResponses },
-      detail: { summary: "Detailed suggestions for a (stress, motivation) pair", security: bearer },
+      response: {
+        200: SuggestionsResponse,
+        ...refusals({ status: 400, when: "`stress` or `motivation` is missing" }, refusal.accessToken, reading),
+      },
+      detail: { summary: "Detailed suggestions for a (stress, motivation) pair", security: bearer, parameters: queryParameters(SuggestionsQuery) },
     });

@@ -1,59 +1,84 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { bodyField } from "../../http/documentation";
 import { SkriningRecord, level } from "../../records";
+import { defaultQuestions } from "../../screening/questions";
 
-export const KuesionerBody = t.Object(
+// Request bodies and query strings are documentation only (src/http/documentation.ts): the
+// services read them leniently and answer with the interface's own texts.
+
+/** Every item of the questionnaire, each required, on its own scale (src/screening/questions.ts). */
+const answers = Object.fromEntries(
+  defaultQuestions.map((question) => [
+    question.key,
+    Type.Integer({ minimum: question.scale.min, maximum: question.scale.max, description: `${question.group}; a string of digits is accepted` }),
+  ]),
+);
+
+export const KuesionerBody = t.Object({
+  jawaban: t.Object(
+    {
+      ...answers,
+      freq_olahraga: t.Optional(t.String({ maxLength: 50, description: "also written to the profile" })),
+      durasi_tidur: t.Optional(t.String({ maxLength: 50, description: "also written to the profile" })),
+    },
+    { additionalProperties: true, description: "other keys are kept in input_jawaban, not scored" },
+  ),
+  NIM: t.Optional(t.String({ description: "admin: required, the student submitted for; ignored for students" })),
+});
+
+export const KuesionerResponse = t.Object(
   {
-    jawaban: bodyField("object: S1..S40 (1-5), M1..M28 (1-7), optional freq_olahraga, durasi_tidur"),
-    NIM: bodyField("string, required for admin"),
+    message: t.String(),
+    Id_skrining: Type.Integer(),
+    tingkat_stres: level,
+    tingkat_motivasi: level,
+    score_stress: t.Number(),
+    score_sdi: t.Number(),
+    saran: t.String(),
+    detailed_suggestions: t.Array(t.String()),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const KuesionerResponse = t.Object({
-  message: t.String(),
-  Id_skrining: t.Integer(),
-  tingkat_stres: level,
-  tingkat_motivasi: level,
-  score_stress: t.Number(),
-  score_sdi: t.Number(),
-  saran: t.String(),
-  detailed_suggestions: t.Array(t.String()),
-});
-
-export const WeeklyLimitResponse = t.Object({
-  error: t.Literal("Batasan Mingguan"),
-  message: t.String(),
-  last_submission_date: t.String(),
-  days_remaining: t.Integer(),
-});
-
-export const CanSubmitResponse = t.Object({
-  can_submit: t.Boolean(),
-  message: t.String(),
-  last_submission_date: t.Nullable(t.String()),
-  days_remaining: t.Integer(),
-});
-
-export const HistoryResponse = t.Object({
-  data: t.Array(SkriningRecord),
-  total: t.Integer(),
-  page: t.Integer(),
-  total_pages: t.Integer(),
-});
-
-export const HistoryQuery = t.Object(
+export const WeeklyLimitResponse = t.Object(
   {
-    nim: t.Optional(t.String({ description: "admin only" })),
-    page: t.Optional(t.String({ description: "integer, default 1" })),
-    per_page: t.Optional(t.String({ description: "integer, default 10, at most 100" })),
+    error: t.Literal("Batasan Mingguan"),
+    message: t.String(),
+    last_submission_date: t.String({ description: "ISO 8601, UTC" }),
+    days_remaining: Type.Integer(),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
-export const SuggestionsQuery = t.Object(
-  { stress: t.Optional(t.String()), motivation: t.Optional(t.String()) },
-  { additionalProperties: true },
+export const CanSubmitResponse = t.Object(
+  {
+    can_submit: t.Boolean(),
+    message: t.String(),
+    last_submission_date: t.Nullable(t.String({ description: "ISO 8601, UTC" })),
+    days_remaining: Type.Integer(),
+  },
+  { additionalProperties: false },
 );
 
-export const SuggestionsResponse = t.Object({ suggestions: t.Array(t.String()) });
+export const HistoryResponse = t.Object(
+  {
+    data: t.Array(SkriningRecord),
+    total: Type.Integer(),
+    page: Type.Integer(),
+    total_pages: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const HistoryQuery = t.Object({
+  nim: t.Optional(t.String({ description: "admin: required; students see their own" })),
+  page: t.Optional(Type.Integer({ minimum: 1, default: 1, description: "another value means the default" })),
+  per_page: t.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "above 100 means 100; another value the default" })),
+});
+
+export const SuggestionsQuery = t.Object({
+  stress: t.String({ description: "Rendah, Sedang or Tinggi; another text gets general suggestions" }),
+  motivation: t.String({ description: "Rendah, Sedang or Tinggi; another text gets general suggestions" }),
+});
+
+export const SuggestionsResponse = t.Object({ suggestions: t.Array(t.String()) }, { additionalProperties: false });

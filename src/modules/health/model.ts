@@ -1,0 +1,18 @@
+import { t } from "elysia";
+
+const version = t.String({ description: "the version of skrining that answers" });
+
+/** What a monitor reads when the service can do its work. */
+export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, database: t.Literal("ok") }, { additionalProperties: false });
+
+/** What it reads when it cannot: which kind of trouble, and nothing about its cause. */
+export const UnhealthyResponse = t.Object(
+  {
+    status: t.Union([t.Literal("degraded"), t.Literal("error")], {
+      description: "degraded: the database answers reads but its storage refused the last write; error: the database cannot be read",
+    }),
+    version,
+    database: t.Literal("error"),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,45 @@
+import { sql } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { DatabaseClient } from "../../db";
+import { users } from "../../db/schema";
+import { StorageError, asStorageError, type StorageHealth } from "../../db/storage";
+import type { Logger } from "../../logger";
+import type { HealthyResponse, UnhealthyResponse } from "./model";
+
+type Health = Static<typeof HealthyResponse> | Static<typeof UnhealthyResponse>;
+
+/**
+ * The state a monitor polls. Cheap and without writes: one prepared read of one row, and
+ * what the storage last reported (StorageHealth: a write refused for space, a read-only
+ * disk, a lock, damage), which stays until a write succeeds again. The answer names no
+ * file, cause or count: the route needs no token, and the log has the details.
+ */
+export class HealthService {
+  private readonly probe;
+  /** A failure of the probe that is not the storage's is logged when it starts, not on every poll. */
+  private failing = false;
+
+  constructor(
+    db: DatabaseClient,
+    private readonly storage: StorageHealth,
+    private readonly logger: Logger,
+    private readonly version: string,
+  ) {
+    this.probe = db.select({ one: sql<number>`1` }).from(users).limit(1).prepare();
+  }
+
+  check(): Health {
+    try {
+      this.probe.get();
+    } catch (error) {
+      const failure = asStorageError(error);
+      if (failure instanceof StorageError) this.storage.failed(failure);
+      else if (!this.failing) this.logger.error(`Pemeriksaan kesehatan gagal membaca basis data: ${error instanceof Error ? error.message : String(error)}`);
+      this.failing = true;
+      return { status: "error", version: this.version, database: "error" };
+    }
+    this.failing = false;
+    if (this.storage.problem !== null) return { status: "degraded", version: this.version, database: "error" };
+    return { status: "ok", version: this.version, database: "ok" };
+  }
+}
