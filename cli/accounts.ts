@@ -1,11 +1,14 @@
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { readFileSync } from "node:fs";
 import { parseAccountsCsv } from "../src/accounts/import";
-import { AccountsService, rowsRefused } from "../src/accounts/service";
+import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
+import { AccountsService, rowsRefused, type ImportResult } from "../src/accounts/service";
 import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
 import { conflict, invalid } from "../src/errors";
+import { decodeSpreadsheetText } from "../src/spreadsheet-input";
 import { openData, printTable, type CommandIo } from "./common";
+import { choiceOption } from "./options";
 
 const roles = ["mahasiswa", "dosen", "admin"] as const;
 
@@ -14,31 +17,34 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
 
   accounts
     .command("import <file>")
-    .description("membuat atau memperbarui akun dari file CSV")
-    .action(async (file: string, _options: unknown, command: Command) => {
-      let text: string;
+    .description("membuat atau memperbarui akun dari file CSV (UTF-8, UTF-16 atau Windows-1252; pemisah , atau ;)")
+    .option("--reset-passwords", "akun yang sudah ada juga mendapat password dari file; semua sesinya berakhir")
+    .action(async (file: string, options: { resetPasswords?: boolean }, command: Command) => {
+      let bytes: Uint8Array;
       try {
-        text = readFileSync(file, "utf8");
+        bytes = readFileSync(file);
       } catch (error) {
         throw invalid(`tidak dapat membaca ${file}: ${(error as Error).message}`);
       }
-      const { accounts: rows, errors } = parseAccountsCsv(text);
-      const { config, db, writes } = openData(command, io);
+      const { accounts: rows, errors } = parseAccountsCsv(decodeSpreadsheetText(bytes));
+      const { config, db, writes } = openData(command, io, "may-create");
       try {
         const service = new AccountsService(db, writes, config.bcryptCost);
         const problems = [...errors, ...service.findConflicts(rows)];
         if (problems.length > 0) throw rowsRefused(problems);
 
-        const bar = io.errIsTerminal ? new SingleBar({ format: "hashing password {bar} {value}/{total} ({eta}s)", stream: process.stderr }, Presets.shades_classic) : undefined;
-        bar?.start(rows.length, 0);
+        const bar = io.errIsTerminal ? new SingleBar({ format: "membuat hash password {bar} {value}/{total} ({eta} s)", stream: process.stderr }, Presets.shades_classic) : undefined;
         const started = performance.now();
+        let result: ImportResult;
         try {
-          const result = await service.upsert(rows, (done) => bar?.update(done));
-          const seconds = ((performance.now() - started) / 1000).toFixed(1);
-          io.out(`Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui (${seconds} s).\n`);
+          result = await service.upsert(rows, {
+            resetPasswords: options.resetPasswords === true,
+            onHashed: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
+          });
         } finally {
           bar?.stop();
         }
+        io.out(importSummary(result, (performance.now() - started) / 1000));
       } finally {
         db.$client.close();
       }
@@ -47,14 +53,14 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
   accounts
     .command("add")
     .description("membuat satu akun")
-    .addOption(new Option("--role <role>", "peran").choices(roles).makeOptionMandatory())
+    .addOption(choiceOption("--role <peran>", "peran", roles).makeOptionMandatory())
     .requiredOption("--username <username>", "username")
     .requiredOption("--password <password>", "password awal")
     .option("--nim <nim>", "NIM (mahasiswa)")
     .option("--nip <nip>", "NIP (dosen)")
     .option("--nama <nama>", "nama")
     .option("--jurusan <jurusan>", "nama jurusan (dibuat bila baru)")
-    .option("--angkatan <angkatan>", "angkatan")
+    .option("--angkatan <tahun>", "tahun angkatan (4 angka)")
     .option("--kelas <kelas>", "kelas")
     .option("--nip-doswal <nip>", "NIP dosen wali")
     .option("--activated", "langsung aktif")
@@ -67,14 +73,19 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
       cells.activated = options.activated ? "true" : "false";
       const { account, errors } = validateAccountRow(1, cells);
       if (!account) throw invalid(errors.join("; "));
-      const { config, db, writes } = openData(command, io);
+      const { config, db, writes } = openData(command, io, "may-create");
       try {
         const service = new AccountsService(db, writes, config.bcryptCost);
         if (service.list().some((existing) => existing.username === account.username)) throw conflict(`username ${account.username} sudah ada`);
         const conflicts = service.findConflicts([account]);
         if (conflicts.length > 0) throw invalid(conflicts.map((problem) => problem.message).join("; "));
         await service.upsert([account]);
-        io.out(`Akun ${account.username} (${account.role}) dibuat.\n`);
+        io.out(
+          account.activated
+            ? `Akun ${account.username} (${account.role}) dibuat, sudah aktif.\n`
+            : `Akun ${account.username} (${account.role}) dibuat, belum aktif: pemiliknya mengaktifkan sendiri dengan password awal, ` +
+                `atau jalankan "skrining accounts activate ${account.username}".\n`,
+        );
       } finally {
         db.$client.close();
       }
@@ -83,7 +94,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
   accounts
     .command("list")
     .description("menampilkan akun")
-    .addOption(new Option("--role <role>", "hanya peran ini").choices(roles))
+    .addOption(choiceOption("--role <peran>", "hanya peran ini", roles))
     .option("--json", "keluaran JSON")
     .action((options: { role?: (typeof roles)[number]; json?: boolean }, command: Command) => {
       const { config, db, writes } = openData(command, io);
@@ -99,15 +110,69 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
 
   accounts
     .command("passwd <username>")
-    .description("mengganti password (dibaca dari stdin); semua sesi akun itu berakhir")
+    .description("mengganti password (ditanyakan dua kali di terminal, atau dibaca dari stdin); semua sesi akun itu berakhir")
     .action(async (username: string, _options: unknown, command: Command) => {
-      const password = (await io.readStdin()).replace(/\r?\n$/, "");
       const { config, db, writes } = openData(command, io);
       try {
-        await new AccountsService(db, writes, config.bcryptCost).changePassword(username, password);
-        io.out(`Password ${username} diganti.\n`);
+        const service = new AccountsService(db, writes, config.bcryptCost);
+        // An unknown account is refused before anyone types a password for it.
+        service.accountId(username);
+        const password = io.inIsTerminal ? await askNewPassword(io) : (await io.readStdin()).replace(/\r?\n$/, "");
+        await service.changePassword(username, password);
+        io.out(`Password ${username} diganti; semua sesinya berakhir.\n`);
       } finally {
         db.$client.close();
       }
     });
+
+  accounts
+    .command("activate <username>")
+    .description("mengaktifkan akun: pemiliknya bisa login tanpa aktivasi")
+    .action(async (username: string, _options: unknown, command: Command) => {
+      const { config, db, writes } = openData(command, io);
+      try {
+        const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, true);
+        io.out(changed ? `Akun ${username} diaktifkan.\n` : `Akun ${username} sudah aktif.\n`);
+      } finally {
+        db.$client.close();
+      }
+    });
+
+  accounts
+    .command("deactivate <username>")
+    .description("menonaktifkan akun: semua sesinya berakhir dan login ditolak sampai akun diaktivasi lagi")
+    .action(async (username: string, _options: unknown, command: Command) => {
+      const { config, db, writes } = openData(command, io);
+      try {
+        const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, false);
+        io.out(
+          changed
+            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Pemiliknya harus aktivasi lagi dengan passwordnya sebelum bisa login ` +
+                `(untuk menutup akses sepenuhnya, ganti juga passwordnya dengan "skrining accounts passwd ${username}").\n`
+            : `Akun ${username} sudah tidak aktif.\n`,
+        );
+      } finally {
+        db.$client.close();
+      }
+    });
+}
+
+/** The new password, typed twice without echo; the rule is checked before the second prompt. */
+async function askNewPassword(io: CommandIo): Promise<string> {
+  const password = await io.readSecret("Password baru: ");
+  if (breaksPasswordRule(password)) throw invalid(passwordRule);
+  if ((await io.readSecret("Ulangi password baru: ")) !== password) throw invalid("kedua password tidak sama; password tidak diganti.");
+  return password;
+}
+
+/** The import's one-line summary, and a hint when rows asked for an activation the import does not do. */
+function importSummary(result: ImportResult, seconds: number): string {
+  const reset = result.passwordsReset > 0 ? `; password ${result.passwordsReset} akun lama diganti dan sesinya diakhiri` : "";
+  let text = `Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui, ${result.unchanged} tidak berubah${reset} (${seconds.toFixed(1)} s).\n`;
+  if (result.leftInactive > 0) {
+    text +=
+      `Catatan: ${result.leftInactive} akun lama tetap belum aktif walau kolom activated bernilai ya; impor tidak mengubah status aktif akun lama. ` +
+      `Aktifkan dengan "skrining accounts activate <username>".\n`;
+  }
+  return text;
 }

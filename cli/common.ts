@@ -1,8 +1,9 @@
 import type { Command } from "commander";
-import { loadConfig, type Config } from "../src/config";
+import { loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
 import { openDatabase, type DatabaseClient } from "../src/db";
 import { WriteQueue } from "../src/db/write-queue";
 import type { Logger } from "../src/logger";
+import { readSecretFromTerminal } from "./terminal";
 
 /**
  * Where a command reads and writes: the process's streams when run as `skrining`, captured
@@ -14,6 +15,10 @@ export interface CommandIo {
   /** Text to standard error, as it is. */
   err(text: string): void;
   readStdin(): Promise<string>;
+  /** Whether standard input is a terminal (a password is then asked for, twice, without echo). */
+  inIsTerminal: boolean;
+  /** Shows `prompt` and reads one line from the terminal without echoing it. */
+  readSecret(prompt: string): Promise<string>;
   /** Whether standard error is a terminal (a progress bar is drawn only there). */
   errIsTerminal: boolean;
   environment: Record<string, string | undefined>;
@@ -23,6 +28,8 @@ export const processIo: CommandIo = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
   readStdin: async () => await new Response(Bun.stdin.stream()).text(),
+  inIsTerminal: process.stdin.isTTY === true,
+  readSecret: readSecretFromTerminal,
   errIsTerminal: process.stderr.isTTY === true,
   environment: process.env,
 };
@@ -33,24 +40,44 @@ export const ioLogger = (io: CommandIo): Logger => ({
   error: (line) => io.err(`${line}\n`),
 });
 
-/** The global `--data` option, read from the root program whatever the nesting. */
-function dataDirOf(command: Command): string | undefined {
+/** The global options (`--data`, `--tz`), read from the root program whatever the nesting. */
+function globalOptionsOf(command: Command): { data?: string; tz?: string } {
   let root = command;
   while (root.parent) root = root.parent;
-  return root.opts<{ data?: string }>().data;
+  return root.opts<{ data?: string; tz?: string }>();
 }
 
-export function configOf(command: Command, io: CommandIo): Config {
-  return loadConfig(dataDirOf(command), io.environment);
+/**
+ * Whether a command may start a new data folder: only `serve`, `restore`, `accounts import`
+ * and `accounts add` (`"may-create"`), which say so in one line; every other command refuses
+ * a folder without a database (see DataFolderUse).
+ */
+export type DataFolderAccess = "may-create" | "existing";
+
+/** The line a command prints when it started a new data folder. */
+export const newDataFolderLine = (dataDir: string) => `Folder data baru dibuat: ${dataDir}\n`;
+
+/** The data folder the command line names (`--data`, SKRINING_DATA or ./data), as an absolute path. */
+export function dataDirOf(command: Command, io: CommandIo): string {
+  return resolveDataDir(globalOptionsOf(command).data, io.environment);
+}
+
+export function configOf(command: Command, io: CommandIo, access: DataFolderAccess = "existing"): Config {
+  const { data, tz } = globalOptionsOf(command);
+  const use: DataFolderUse = access === "may-create" ? { create: true, created: (dataDir) => io.out(newDataFolderLine(dataDir)) } : { create: false };
+  // The option wins over SKRINING_TZ, as --data wins over SKRINING_DATA.
+  return loadConfig(data, tz === undefined ? io.environment : { ...io.environment, SKRINING_TZ: tz }, use);
 }
 
 /**
  * Every command opens (and so migrates) the database the same way the server does, and
  * writes through a write queue as the server does; a command may wait longer for a lock.
+ * The line about a copy taken before a migration goes to stderr, so it never mixes into
+ * a command's output (`--json`, a CSV on stdout).
  */
-export function openData(command: Command, io: CommandIo): { config: Config; db: DatabaseClient; writes: WriteQueue } {
-  const config = configOf(command, io);
-  const db = openDatabase(config.databasePath);
+export function openData(command: Command, io: CommandIo, access: DataFolderAccess = "existing"): { config: Config; db: DatabaseClient; writes: WriteQueue } {
+  const config = configOf(command, io, access);
+  const db = openDatabase(config.databasePath, undefined, { info: (line) => io.err(`${line}\n`), error: (line) => io.err(`${line}\n`) });
   return { config, db, writes: new WriteQueue(db.$client, { busyWaitMilliseconds: 10_000 }) };
 }
 

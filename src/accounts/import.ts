@@ -1,17 +1,29 @@
 import { parse } from "csv-parse/sync";
+import { separatorOf } from "../spreadsheet-input";
 import { accountColumns, validateAccountRow, type AccountColumn, type AccountInput, type RowError } from "./validation";
 
 const required: readonly AccountColumn[] = ["role", "username", "password"];
 
 /**
- * Reads an accounts CSV (UTF-8, comma-separated, header first) and validates every row on
- * its own. Returns the rows that passed and every problem with its line number, so that
- * the cross-row and database checks can still report on the rows that passed.
+ * Reads the text of an accounts CSV (header first; separated by `,`, `;` or tabs, as the
+ * header line shows; src/spreadsheet-input.ts decodes a file's bytes) and validates every
+ * row on its own. Returns the rows that passed and every problem with its line number, so
+ * that the cross-row and database checks can still report on the rows that passed.
  */
 export function parseAccountsCsv(text: string): { accounts: AccountInput[]; errors: RowError[] } {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: false }) as unknown as typeof records;
+    // `trim` drops white space around a cell but keeps it inside quotes: a quoted password is taken as written.
+    records = parse(text, {
+      bom: true,
+      delimiter: separatorOf(text),
+      info: true,
+      skip_empty_lines: true,
+      // Spreadsheets write rows that were only formatted as separators alone (`;;;;`).
+      skip_records_with_empty_values: true,
+      relax_column_count: true,
+      trim: true,
+    }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
     return { accounts: [], errors: [{ line, message: `CSV tidak dapat dibaca: ${(error as Error).message}` }] };

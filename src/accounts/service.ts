@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { DatabaseClient } from "../db";
@@ -10,10 +10,29 @@ import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from 
 import type { AccountInput, RowError } from "./validation";
 import { InvalidInput, conflict, invalid, notFound } from "../errors";
 
-interface ImportResult {
-  created: number;
-  updated: number;
+/** Ordering of the writes: lecturers before students, so `nip_doswal` may name a lecturer of the same file. */
+const writeOrder: Record<Role, number> = { admin: 0, dosen: 1, mahasiswa: 2 };
+
+export interface ImportOptions {
+  /** Also give existing accounts the row's password, ending their sessions (decisions §7). */
+  resetPasswords?: boolean;
+  /** Progress of the hashing: first (0, total) when there is any password to hash, then after each. */
+  onHashed?: (done: number, total: number) => void;
 }
+
+export interface ImportResult {
+  created: number;
+  /** Existing accounts with a changed profile or, with `resetPasswords`, a new password. */
+  updated: number;
+  /** Existing accounts the import found exactly as the file describes them: nothing written. */
+  unchanged: number;
+  /** Existing accounts that got the row's password (`resetPasswords`); their sessions ended. */
+  passwordsReset: number;
+  /** Existing accounts whose row says `activated` but that stay inactive: an import never changes activation. */
+  leftInactive: number;
+}
+
+type StudentProfile = Omit<typeof mahasiswa.$inferInsert, "nim" | "userId">;
 
 interface AccountSummary {
   id: number;
@@ -89,89 +108,113 @@ export class AccountsService {
   }
 
   /**
-   * Creates or updates accounts by username, all or nothing. Passwords are hashed first,
-   * on every core; then one transaction writes lecturers before students, so `nip_doswal`
-   * may name a lecturer of the same batch.
+   * Creates or updates accounts by username, all or nothing (decisions §7). An existing
+   * account keeps its password (unless `resetPasswords`) and its activation; profile
+   * fields given in the row replace the stored ones, empty cells leave them. Only the
+   * passwords that will be stored are hashed, first, on every core; then one transaction
+   * writes lecturers before students.
    */
-  async upsert(accounts: readonly AccountInput[], onHashed: (done: number) => void = () => {}): Promise<ImportResult> {
+  async upsert(accounts: readonly AccountInput[], options: ImportOptions = {}): Promise<ImportResult> {
     const conflicts = this.findConflicts(accounts);
     if (conflicts.length > 0) throw rowsRefused(conflicts);
 
-    const hashes = await this.hashAll(accounts.map((account) => account.password), onHashed);
-    const order: Record<Role, number> = { admin: 0, dosen: 1, mahasiswa: 2 };
-    const ordered = accounts.map((account, index) => ({ account, hash: hashes[index] })).sort((a, b) => order[a.account.role] - order[b.account.role]);
+    const existing = new Set(this.db.select({ username: users.username }).from(users).all().map((row) => row.username));
+    const toHash = accounts.map((account) => (options.resetPasswords || !existing.has(account.username) ? account.password : undefined));
+    const hashes = await this.hashAll(toHash, options.onHashed ?? (() => {}));
+    const ordered = accounts.map((account, index) => ({ account, hash: hashes[index] })).sort((a, b) => writeOrder[a.account.role] - writeOrder[b.account.role]);
 
     return this.writes.run(() => {
-      const result: ImportResult = { created: 0, updated: 0 };
-      const jurusanIds = new Map<string, number>();
-      for (const name of new Set(accounts.flatMap((account) => (account.jurusan ? [account.jurusan] : [])))) {
-        this.db.insert(jurusan).values({ nama: name }).onConflictDoNothing().run();
-        jurusanIds.set(name, this.db.select({ id: jurusan.id }).from(jurusan).where(eq(jurusan.nama, name)).get()!.id);
-      }
+      // Again inside the transaction: another program may have changed accounts while the passwords were hashed.
+      const lateConflicts = this.findConflicts(accounts);
+      if (lateConflicts.length > 0) throw rowsRefused(lateConflicts);
+      const result: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
       // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
-      const existingIds = new Map(this.db.select({ id: users.id, username: users.username }).from(users).all().map((row) => [row.username, row.id]));
+      const current = new Map(this.db.select({ id: users.id, username: users.username, activated: users.isActivated }).from(users).all().map((row) => [row.username, row]));
       for (const { account, hash } of ordered) {
-        const existingId = existingIds.get(account.username);
-        let userId: number;
-        if (existingId !== undefined) {
-          userId = existingId;
-          const changes: Partial<typeof users.$inferInsert> = {};
-          if (hash !== undefined) {
-            changes.passwordHash = hash;
-            endAllSessions(this.db, userId);
-          }
-          if (account.activated !== undefined) changes.isActivated = account.activated;
-          if (Object.keys(changes).length > 0) this.db.update(users).set(changes).where(eq(users.id, userId)).run();
-          result.updated++;
-        } else {
-          userId = this.db
+        const user = current.get(account.username);
+        if (!user) {
+          if (hash === undefined) throw conflict("daftar akun berubah selama impor; jalankan impor sekali lagi");
+          const userId = this.db
             .insert(users)
-            .values({ username: account.username, passwordHash: hash!, role: account.role, isActivated: account.activated ?? false })
+            .values({ username: account.username, passwordHash: hash, role: account.role, isActivated: account.activated ?? false })
             .returning({ id: users.id })
             .get().id;
+          this.writeProfile(account, userId);
           result.created++;
+          continue;
         }
-        if (account.role === "dosen") {
-          const nama = account.nama ?? "";
-          this.db
-            .insert(dosen)
-            .values({ nip: account.nip!, nama, userId })
-            .onConflictDoUpdate({ target: dosen.nip, set: account.nama === undefined ? { userId } : { nama } })
-            .run();
-        } else if (account.role === "mahasiswa") {
-          const profile = {
-            nama: account.nama,
-            jurusanId: account.jurusan === undefined ? undefined : jurusanIds.get(account.jurusan),
-            angkatan: account.angkatan,
-            kelas: account.kelas,
-            nipDoswal: account.nipDoswal,
-            ipk: account.ipk,
-            usia: account.usia,
-            gender: account.gender,
-          };
-          const given = Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined));
-          this.db
-            .insert(mahasiswa)
-            .values({ nim: account.nim!, userId, ...given })
-            .onConflictDoUpdate({ target: mahasiswa.nim, set: Object.keys(given).length > 0 ? given : { userId } })
-            .run();
+        let changed = this.writeProfile(account, user.id);
+        if (options.resetPasswords && hash !== undefined) {
+          this.db.update(users).set({ passwordHash: hash }).where(eq(users.id, user.id)).run();
+          endAllSessions(this.db, user.id);
+          result.passwordsReset++;
+          changed = true;
         }
+        if (account.activated && !user.activated) result.leftInactive++;
+        if (changed) result.updated++;
+        else result.unchanged++;
       }
       return result;
     });
   }
 
-  private async hashAll(passwords: readonly (string | undefined)[], onHashed: (done: number) => void): Promise<(string | undefined)[]> {
+  /**
+   * Creates the lecturer or student profile of a row, or writes the fields that differ
+   * from the stored ones; whether anything was written. Runs inside the import's write.
+   * `findConflicts` has made sure that a stored NIM or NIP belongs to this account.
+   */
+  private writeProfile(account: AccountInput, userId: number): boolean {
+    if (account.role === "dosen") {
+      const stored = this.db.select({ nama: dosen.nama }).from(dosen).where(eq(dosen.nip, account.nip!)).get();
+      if (!stored) {
+        this.db.insert(dosen).values({ nip: account.nip!, nama: account.nama ?? "", userId }).run();
+        return true;
+      }
+      if (account.nama === undefined || account.nama === stored.nama) return false;
+      this.db.update(dosen).set({ nama: account.nama }).where(eq(dosen.nip, account.nip!)).run();
+      return true;
+    }
+    if (account.role !== "mahasiswa") return false;
+    const given: StudentProfile = {
+      nama: account.nama,
+      jurusanId: account.jurusan === undefined ? undefined : this.jurusanId(account.jurusan),
+      angkatan: account.angkatan,
+      kelas: account.kelas,
+      nipDoswal: account.nipDoswal,
+      ipk: account.ipk,
+      usia: account.usia,
+      gender: account.gender,
+    };
+    const stored = this.db.select().from(mahasiswa).where(eq(mahasiswa.nim, account.nim!)).get();
+    if (!stored) {
+      this.db.insert(mahasiswa).values({ ...definedFields(given), nim: account.nim!, userId }).run();
+      return true;
+    }
+    const changes = Object.fromEntries(Object.entries(definedFields(given)).filter(([field, value]) => stored[field as keyof StudentProfile] !== value));
+    if (Object.keys(changes).length === 0) return false;
+    this.db.update(mahasiswa).set(changes).where(eq(mahasiswa.nim, account.nim!)).run();
+    return true;
+  }
+
+  /** The id of a jurusan by name, created when new. Runs inside the import's write. */
+  private jurusanId(name: string): number {
+    const found = this.db.select({ id: jurusan.id }).from(jurusan).where(eq(jurusan.nama, name)).get();
+    return found?.id ?? this.db.insert(jurusan).values({ nama: name }).returning({ id: jurusan.id }).get().id;
+  }
+
+  private async hashAll(passwords: readonly (string | undefined)[], onHashed: (done: number, total: number) => void): Promise<(string | undefined)[]> {
     const hashes: (string | undefined)[] = new Array(passwords.length);
+    const pending = passwords.flatMap((password, index) => (password === undefined ? [] : [{ password, index }]));
+    if (pending.length === 0) return hashes;
     let next = 0;
     let done = 0;
-    // Keep a few hashes per core in flight: bcrypt runs on the native thread pool.
+    onHashed(0, pending.length);
+    // Keep a few hashes per core in flight: bcrypt runs on a thread pool.
     const workers = Array.from({ length: Math.max(1, availableParallelism()) * 2 }, async () => {
-      while (next < passwords.length) {
-        const index = next++;
-        const password = passwords[index];
-        if (password !== undefined) hashes[index] = await hashPassword(password, this.bcryptCost);
-        onHashed(++done);
+      while (next < pending.length) {
+        const { password, index } = pending[next++]!;
+        hashes[index] = await hashPassword(password, this.bcryptCost);
+        onHashed(++done, pending.length);
       }
     });
     await Promise.all(workers);
@@ -197,11 +240,40 @@ export class AccountsService {
     return (role ? query.where(eq(users.role, role)) : query).all();
   }
 
-  async changePassword(username: string, password: string): Promise<void> {
-    if (breaksPasswordRule(password)) throw invalid(passwordRule);
+  /** Whether any account has this role (a new installation has no students yet). */
+  hasAccounts(role: Role): boolean {
+    return this.db.select({ id: users.id }).from(users).where(eq(users.role, role)).limit(1).get() !== undefined;
+  }
+
+  /** The id of the account with this username; a clear refusal when there is none. */
+  accountId(username: string): number {
     const user = this.db.select({ id: users.id }).from(users).where(eq(users.username, username)).get();
     if (!user) throw notFound(`akun ${username} tidak ditemukan`);
-    await replacePassword(this.db, this.writes, user.id, password, this.bcryptCost);
+    return user.id;
+  }
+
+  async changePassword(username: string, password: string): Promise<void> {
+    if (breaksPasswordRule(password)) throw invalid(passwordRule);
+    await replacePassword(this.db, this.writes, this.accountId(username), password, this.bcryptCost);
+  }
+
+  /**
+   * Lets an account log in again (`true`) or makes it wait for a new activation (`false`);
+   * whether anything changed. Deactivating ends every session of the account, also when it
+   * was inactive already, because refreshing a token does not check activation.
+   */
+  setActivated(username: string, activated: boolean): Promise<boolean> {
+    return this.writes.run(() => {
+      const userId = this.accountId(username);
+      if (!activated) endAllSessions(this.db, userId);
+      const changed = this.db
+        .update(users)
+        .set({ isActivated: activated })
+        .where(and(eq(users.id, userId), eq(users.isActivated, !activated)))
+        .returning({ id: users.id })
+        .get();
+      return changed !== undefined;
+    });
   }
 
   /**
@@ -219,4 +291,9 @@ export class AccountsService {
     if (!inserted) throw conflict("belum ada admin, tetapi username admin sudah dipakai akun lain");
     return { username: "admin", password, generated: !givenPassword };
   }
+}
+
+/** The fields of a profile that a row gives: undefined means "leave as stored". */
+function definedFields(profile: StudentProfile): Partial<StudentProfile> {
+  return Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined));
 }

@@ -1,4 +1,6 @@
 import type { Role } from "../db/schema";
+import { readAngkatan, readGender, readIpk, readUsia, type FieldReading } from "../profile-fields";
+import { booleanWords, readBoolean } from "../spreadsheet-input";
 import { breaksPasswordRule, passwordRule } from "./passwords";
 
 /** One account as the CSV import and `accounts add` describe it, after validation. */
@@ -7,7 +9,7 @@ export interface AccountInput {
   line: number;
   role: Role;
   username: string;
-  /** Absent: an existing account keeps its password. */
+  /** Required for a new account; for an existing one used only by `--reset-passwords`. */
   password?: string;
   nim?: string;
   nip?: string;
@@ -19,6 +21,7 @@ export interface AccountInput {
   ipk?: number;
   usia?: number;
   gender?: string;
+  /** Applies when the account is created; an import never changes it for an existing account. */
   activated?: boolean;
 }
 
@@ -33,13 +36,12 @@ export const accountColumns = [
 export type AccountColumn = (typeof accountColumns)[number];
 
 const roles: readonly Role[] = ["mahasiswa", "dosen", "admin"];
-const truthy = new Set(["true", "1", "yes"]);
-const falsy = new Set(["false", "0", "no"]);
 const shortText = 50;
 
 /**
  * Checks one row on its own (the cross-row and database checks come later) and returns
- * either the account or every problem found in the row.
+ * either the account or every problem found in the row. Cells are trimmed here, except
+ * the password: the CSV reader trims it only when it is not quoted.
  */
 export function validateAccountRow(line: number, cells: Partial<Record<AccountColumn, string>>): { account?: AccountInput; errors: string[] } {
   const errors: string[] = [];
@@ -71,36 +73,36 @@ export function validateAccountRow(line: number, cells: Partial<Record<AccountCo
   if (nama) account.nama = nama;
   const jurusan = value("jurusan");
   if (jurusan.length > 100) errors.push("jurusan maksimal 100 karakter");
-  for (const column of ["angkatan", "kelas", "gender"] as const) {
-    const text = value(column);
-    if (text.length > shortText) errors.push(`${column} maksimal ${shortText} karakter`);
-  }
+  if (value("kelas").length > shortText) errors.push(`kelas maksimal ${shortText} karakter`);
   const studentOnly = ["jurusan", "angkatan", "kelas", "nip_doswal", "ipk", "usia", "gender"] as const;
   if (role !== "mahasiswa") {
     for (const column of studentOnly) if (value(column)) errors.push(`${column} hanya untuk mahasiswa`);
   } else {
     if (jurusan) account.jurusan = jurusan;
-    if (value("angkatan")) account.angkatan = value("angkatan");
     if (value("kelas")) account.kelas = value("kelas");
-    if (value("gender")) account.gender = value("gender");
     if (value("nip_doswal")) account.nipDoswal = value("nip_doswal");
-    const ipk = value("ipk");
-    if (ipk) {
-      const number = Number(ipk);
-      if (!/^\d+(\.\d+)?$/.test(ipk) || number < 0 || number > 4) errors.push("ipk harus angka 0.00 sampai 4.00");
-      else account.ipk = number;
-    }
-    const usia = value("usia");
-    if (usia) {
-      const number = Number(usia);
-      if (!/^\d+$/.test(usia) || number < 10 || number > 100) errors.push("usia harus bilangan bulat 10 sampai 100");
-      else account.usia = number;
-    }
+    // The profile route's rules (src/profile-fields.ts), and what the models need (decisions §8).
+    const read = <T>(column: AccountColumn, reader: (text: string) => FieldReading<T>): T | undefined => {
+      const text = value(column);
+      if (!text) return undefined;
+      const reading = reader(text);
+      if ("error" in reading) {
+        errors.push(reading.error);
+        return undefined;
+      }
+      return reading.value;
+    };
+    account.angkatan = read("angkatan", readAngkatan);
+    account.gender = read("gender", readGender);
+    // A decimal comma is unambiguous in an IPK (Indonesian spreadsheets write `3,45`).
+    account.ipk = read("ipk", (text) => readIpk(text.replace(",", ".")));
+    account.usia = read("usia", readUsia);
   }
-  const activated = value("activated").toLowerCase();
-  if (truthy.has(activated)) account.activated = true;
-  else if (falsy.has(activated)) account.activated = false;
-  else if (activated) errors.push("activated harus true/false/1/0/yes/no");
+  const activated = value("activated");
+  if (activated) {
+    account.activated = readBoolean(activated);
+    if (account.activated === undefined) errors.push(`activated harus ${booleanWords}`);
+  }
 
   return errors.length > 0 ? { errors } : { account, errors };
 }

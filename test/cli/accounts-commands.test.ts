@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config";
 import { closeContext, createContext, type AppContext } from "../../src/context";
 import { silentLogger } from "../../src/logger";
 import { runCli, temporaryDir, testEnvironment } from "../helpers";
-import { cli, csvFile, outputLines, reportedLines, rowCounts, userRow, withDatabase } from "./support";
+import { cli, csvFile, outputLines, reportedLines, rowCounts, serviceOn, userRow, withDatabase } from "./support";
 
 describe("accounts add and accounts list", () => {
   const dataDir = temporaryDir();
@@ -15,8 +15,8 @@ describe("accounts add and accounts list", () => {
     const lecturer = await cli(dataDir, ["accounts", "add", "--role", "dosen", "--username", "dsn.wali", "--password", "dosen-wali-1", "--nip", "D77", "--nama", "Dosen Wali", "--activated"]);
     expect(lecturer.stderr).toBe("");
     expect(lecturer.exitCode).toBe(0);
-    expect(outputLines(lecturer.stdout)).toHaveLength(1);
-    expect(lecturer.stdout).toContain("dsn.wali");
+    // The folder was empty: the first command says it starts a data folder there.
+    expect(outputLines(lecturer.stdout)).toEqual([`Folder data baru dibuat: ${dataDir}`, expect.stringContaining("dsn.wali")]);
 
     const student = await cli(dataDir, [
       "accounts", "add", "--role", "mahasiswa", "--username", "budi", "--password", "budi-pass-1", "--nim", "2401999",
@@ -259,7 +259,163 @@ describe("the password rule in every command", () => {
     expect(changed.exitCode).not.toBe(0);
     expect(changed.stderr).toContain(rule);
 
+    // At a terminal the rule is checked before the password is asked for a second time.
+    const typed = await cli(dataDir, ["accounts", "passwd", "ada"], { terminal: [password] });
+    expect(typed.exitCode).toBe(1);
+    expect(outputLines(typed.stderr)).toEqual(["Password baru: ", `skrining: ${rule}`]);
+
     expect(rowCounts(dataDir)).toEqual(before);
     expect(userRow(dataDir, "ada")).toEqual(stored);
+  });
+});
+
+/** Every account and session row, to show that a refused command wrote nothing. */
+function accountsAndSessions(dataDir: string): unknown {
+  return withDatabase(dataDir, (db) => [db.query("SELECT * FROM users ORDER BY Id_User").all(), db.query("SELECT * FROM sessions ORDER BY id").all()]);
+}
+
+/** A data folder with two activated students and one that has not activated, and the service on it. */
+async function threeStudents() {
+  const dataDir = temporaryDir();
+  const imported = await cli(dataDir, [
+    "accounts",
+    "import",
+    csvFile(`role,username,password,nim,activated
+mahasiswa,satu,sandi-satu-01,N1,true
+mahasiswa,dua,sandi-dua-001,N2,true
+mahasiswa,tiga,sandi-tiga-01,N3,false
+`),
+  ]);
+  expect(imported.exitCode).toBe(0);
+  return { dataDir, service: serviceOn(dataDir) };
+}
+
+describe("accounts activate and deactivate", () => {
+  test("deactivate ends every session of the account; login is refused until the owner activates again with the password", async () => {
+    const { dataDir, service } = await threeStudents();
+    try {
+      const satu = await service.login("satu", "sandi-satu-01");
+      const dua = await service.login("dua", "sandi-dua-001");
+
+      const result = await cli(dataDir, ["accounts", "deactivate", "satu"]);
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(outputLines(result.stdout)).toHaveLength(1);
+      expect(result.stdout).toStartWith("Akun satu dinonaktifkan; semua sesinya berakhir.");
+      expect(result.stdout).toContain("skrining accounts passwd satu");
+      expect(userRow(dataDir, "satu")!.is_activated).toBe(0);
+
+      expect(await service.me(satu.access!)).toBe(401);
+      expect(await service.refresh(satu.refresh!)).toBe(401);
+      const refused = await service.login("satu", "sandi-satu-01");
+      expect(refused).toMatchObject({ status: 403, error: "Akun belum diaktivasi. Silakan aktivasi terlebih dahulu." });
+      // Another account's session goes on.
+      expect(await service.me(dua.access!)).toBe(200);
+
+      const again = await cli(dataDir, ["accounts", "deactivate", "satu"]);
+      expect(again.exitCode).toBe(0);
+      expect(again.stdout).toBe("Akun satu sudah tidak aktif.\n");
+
+      expect(await service.activate("satu", "sandi-satu-01")).toBe(200);
+      expect((await service.login("satu", "sandi-satu-01")).status).toBe(200);
+    } finally {
+      service.close();
+    }
+  });
+
+  test("activate lets the owner log in without the activation step; a second activate says it is active already", async () => {
+    const { dataDir, service } = await threeStudents();
+    try {
+      expect((await service.login("tiga", "sandi-tiga-01")).status).toBe(403);
+      const result = await cli(dataDir, ["accounts", "activate", "tiga"]);
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe("Akun tiga diaktifkan.\n");
+      expect(userRow(dataDir, "tiga")!.is_activated).toBe(1);
+      expect((await service.login("tiga", "sandi-tiga-01")).status).toBe(200);
+      expect(await service.activate("tiga", "sandi-tiga-01")).toBe(400);
+
+      const before = accountsAndSessions(dataDir);
+      const again = await cli(dataDir, ["accounts", "activate", "tiga"]);
+      expect(again.exitCode).toBe(0);
+      expect(again.stdout).toBe("Akun tiga sudah aktif.\n");
+      expect(accountsAndSessions(dataDir)).toEqual(before);
+    } finally {
+      service.close();
+    }
+  });
+
+  test.each(["activate", "deactivate"])("%s of an unknown username is refused with one line, and nothing is written", async (command) => {
+    const { dataDir, service } = await threeStudents();
+    service.close();
+    const before = accountsAndSessions(dataDir);
+    const result = await cli(dataDir, ["accounts", command, "tidak.ada"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(outputLines(result.stderr)).toEqual(["skrining: akun tidak.ada tidak ditemukan"]);
+    expect(accountsAndSessions(dataDir)).toEqual(before);
+  });
+});
+
+describe("accounts add says whether the account is active", () => {
+  test("without --activated it says the account waits for activation and how to activate it", async () => {
+    const dataDir = temporaryDir();
+    const inactive = await cli(dataDir, ["accounts", "add", "--role", "mahasiswa", "--username", "budi", "--password", "budi-pass-1", "--nim", "N1"]);
+    expect(inactive.exitCode).toBe(0);
+    expect(outputLines(inactive.stdout).at(-1)).toBe(
+      'Akun budi (mahasiswa) dibuat, belum aktif: pemiliknya mengaktifkan sendiri dengan password awal, atau jalankan "skrining accounts activate budi".',
+    );
+    expect(userRow(dataDir, "budi")!.is_activated).toBe(0);
+
+    const active = await cli(dataDir, ["accounts", "add", "--role", "admin", "--username", "operator", "--password", "operator-pass-1", "--activated"]);
+    expect(active.exitCode).toBe(0);
+    expect(active.stdout).toBe("Akun operator (admin) dibuat, sudah aktif.\n");
+    expect(userRow(dataDir, "operator")!.is_activated).toBe(1);
+  });
+});
+
+describe("accounts passwd at a terminal", () => {
+  test("asks twice without echo; the password typed is set and the account's sessions end; stdin is not read", async () => {
+    const { dataDir, service } = await threeStudents();
+    try {
+      const before = await service.login("satu", "sandi-satu-01");
+      const other = await service.login("dua", "sandi-dua-001");
+      const result = await cli(dataDir, ["accounts", "passwd", "satu"], { terminal: ["sandi dari terminal", "sandi dari terminal"], stdin: "sandi-dari-stdin\n" });
+      expect(result.exitCode).toBe(0);
+      expect(outputLines(result.stderr)).toEqual(["Password baru: ", "Ulangi password baru: "]);
+      expect(result.stdout).toBe("Password satu diganti; semua sesinya berakhir.\n");
+      expect(result.stdout + result.stderr).not.toContain("sandi dari terminal");
+
+      expect(await service.me(before.access!)).toBe(401);
+      expect(await service.me(other.access!)).toBe(200);
+      expect((await service.login("satu", "sandi-dari-stdin")).status).toBe(401);
+      expect((await service.login("satu", "sandi dari terminal")).status).toBe(200);
+    } finally {
+      service.close();
+    }
+  });
+
+  test("two different entries are refused: nothing changes, no session ends", async () => {
+    const { dataDir, service } = await threeStudents();
+    try {
+      const session = await service.login("satu", "sandi-satu-01");
+      const before = accountsAndSessions(dataDir);
+      const result = await cli(dataDir, ["accounts", "passwd", "satu"], { terminal: ["sandi-baru-satu", "sandi-baru-sat"] });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(outputLines(result.stderr)).toEqual(["Password baru: ", "Ulangi password baru: ", "skrining: kedua password tidak sama; password tidak diganti."]);
+      expect(accountsAndSessions(dataDir)).toEqual(before);
+      expect(await service.me(session.access!)).toBe(200);
+    } finally {
+      service.close();
+    }
+  });
+
+  test("an unknown username is refused before anything is asked", async () => {
+    const { dataDir, service } = await threeStudents();
+    service.close();
+    const result = await cli(dataDir, ["accounts", "passwd", "tidak.ada"], { terminal: [] });
+    expect(result.exitCode).toBe(1);
+    expect(outputLines(result.stderr)).toEqual(["skrining: akun tidak.ada tidak ditemukan"]);
   });
 });

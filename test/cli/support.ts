@@ -1,10 +1,14 @@
 import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, spawnCli, temporaryDir, type CliOptions, type CliResult } from "../helpers";
+import { createApp } from "../../src/app";
+import { loadConfig } from "../../src/config";
+import { closeContext, createContext } from "../../src/context";
+import { silentLogger } from "../../src/logger";
+import { runCli, spawnCli, temporaryDir, testEnvironment, type CliOptions, type CliResult, type InProcessCliOptions } from "../helpers";
 
 /** Runs the CLI in-process on a given data folder (never the repository's own ./data). */
-export function cli(dataDir: string, args: string[], options: CliOptions = {}): Promise<CliResult> {
+export function cli(dataDir: string, args: string[], options: InProcessCliOptions = {}): Promise<CliResult> {
   return runCli(["--data", dataDir, ...args], options);
 }
 
@@ -13,8 +17,8 @@ export function cliProcess(dataDir: string, args: string[], options: CliOptions 
   return spawnCli(["--data", dataDir, ...args], options);
 }
 
-/** Writes a CSV into a fresh temporary folder and returns its path. */
-export function csvFile(text: string, name = "accounts.csv"): string {
+/** Writes a CSV (text as UTF-8, or bytes as they are) into a fresh temporary folder and returns its path. */
+export function csvFile(text: string | Uint8Array, name = "accounts.csv"): string {
   const path = join(temporaryDir("skrining-csv-"), name);
   writeFileSync(path, text);
   return path;
@@ -87,4 +91,33 @@ export function reportedLines(stderr: string): Map<number, string[]> {
 /** Non-empty lines of an output stream. */
 export function outputLines(text: string): string[] {
   return text.split("\n").filter((line) => line.trim() !== "");
+}
+
+/**
+ * The service on a data folder, opened in this process as a running server has it open
+ * while the CLI changes accounts; driven through app.handle(). The statuses of login,
+ * `/me` and refresh, and the tokens of a successful login.
+ */
+export function serviceOn(dataDir: string) {
+  const context = createContext(loadConfig(dataDir, testEnvironment), silentLogger);
+  const app = createApp(context, () => "203.0.113.9");
+  const call = async (path: string, init: { body?: unknown; token?: string; method?: string }) => {
+    const headers: Record<string, string> = {};
+    if (init.body !== undefined) headers["content-type"] = "application/json";
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    const response = await app.handle(
+      new Request(`http://localhost${path}`, { method: init.method ?? "POST", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }),
+    );
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  return {
+    login: async (username: string, password: string) => {
+      const { status, body } = await call("/api/auth/login", { body: { username, password } });
+      return { status, access: body.access_token as string | undefined, refresh: body.refresh_token as string | undefined, error: body.error as string | undefined };
+    },
+    activate: async (username: string, password: string) => (await call("/api/auth/activation", { body: { username, password } })).status,
+    me: async (token: string) => (await call("/api/auth/me", { method: "GET", token })).status,
+    refresh: async (token: string) => (await call("/api/auth/refresh", { token })).status,
+    close: () => closeContext(context),
+  };
 }

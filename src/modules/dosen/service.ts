@@ -7,7 +7,7 @@ import { notFound } from "../../errors";
 import type { Principal } from "../../http/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
 import type { NotesService } from "../notes/service";
-import { earlyWarning, isoWeekStart, latestOfStudent, latestScreening, type StatisticsService } from "./statistics";
+import { earlyWarning, latestOfStudent, latestScreening, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -153,7 +153,7 @@ export class DosenService {
     if (nip === null) return emptyStatistics();
     const now = Date.now();
     // The week is part of the key: the trend moves on at midnight on Monday without a write.
-    return this.statistikAnswers.get([nip, isoWeekStart(now)].join("\u0000"), () => this.readStatistik(nip, now));
+    return this.statistikAnswers.get([nip, this.statistics.weekOf(now)].join("\u0000"), () => this.readStatistik(nip, now));
   }
 
   private readStatistik(nip: string, now: number) {

@@ -4,17 +4,13 @@ import type { WriteQueue } from "../../db/write-queue";
 import { dosen, jurusan, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { invalid, notFound } from "../../errors";
-import { exceedsCharacters, isBlank, readInteger } from "../../http/values";
-import { parseDecimal } from "../../numbers";
+import { exceedsCharacters, isBlank } from "../../http/values";
+import { readIpk, readUsia } from "../../profile-fields";
 import { serializeMahasiswa } from "../../records";
 import type { Principal } from "../../http/principal";
 
 export const profilMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
-  usiaNotNumber: "Usia harus berupa angka.",
-  usiaRange: "Usia harus antara 10 dan 100.",
-  ipkNotNumber: "IPK harus berupa angka.",
-  ipkRange: "IPK harus antara 0.00 dan 4.00",
 } as const;
 
 const textFields = [
@@ -27,16 +23,6 @@ const textMaxLength = 50;
 
 /** The fields profile status checks, in the order `missing_fields` lists them. */
 const requiredFields = ["angkatan", "gender", "usia", "freq_olahraga", "durasi_tidur"] as const;
-
-/**
- * A decimal number as a JSON number or a numeric string (decisions §4); booleans, `NaN`,
- * `Infinity` and words are not numbers.
- */
-function readNumber(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value === "string") return parseDecimal(value) ?? null;
-  return null;
-}
 
 /** The student's own profile: the editable fields, its completeness and the summary view. */
 export class ProfilService {
@@ -70,16 +56,14 @@ export class ProfilService {
     const changes: Partial<typeof mahasiswa.$inferInsert> = {};
 
     if (!isBlank(body.usia)) {
-      const usia = readInteger(body.usia);
-      if (usia === null) throw invalid(profilMessages.usiaNotNumber);
-      if (usia < 10 || usia > 100) throw invalid(profilMessages.usiaRange);
-      changes.usia = usia;
+      const usia = readUsia(body.usia);
+      if ("error" in usia) throw invalid(usia.error);
+      changes.usia = usia.value;
     }
     if (!isBlank(body.IPK)) {
-      const ipk = readNumber(body.IPK);
-      if (ipk === null) throw invalid(profilMessages.ipkNotNumber);
-      if (ipk < 0 || ipk > 4) throw invalid(profilMessages.ipkRange);
-      changes.ipk = ipk;
+      const ipk = readIpk(body.IPK);
+      if ("error" in ipk) throw invalid(ipk.error);
+      changes.ipk = ipk.value;
     }
     for (const [key, column] of textFields) {
       const value = body[key];
