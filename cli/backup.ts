@@ -1,40 +1,85 @@
-import type { Command } from "commander";
-import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { accessSync, constants, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { writeBackup } from "../src/backup/archive";
+import { parseDuration } from "../src/backup/automatic";
+import { restoreBackup } from "../src/backup/restore";
 import { invalid } from "../src/errors";
-import { openData, type CommandIo } from "./common";
+import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
 
-export function registerBackupCommand(program: Command, io: CommandIo): void {
+export interface AutomaticBackupFlags {
+  backupDir?: string;
+  backupEvery?: number;
+  backupKeep?: number;
+}
+
+function duration(value: string): number {
+  const milliseconds = parseDuration(value);
+  if (milliseconds === null) throw new InvalidArgumentError("lama harus seperti 30m, 6h, 24h atau 7d.");
+  return milliseconds;
+}
+
+function keepCount(value: string): number {
+  const number = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || number < 1 || number > 1000) throw new InvalidArgumentError("jumlah harus bilangan bulat 1–1000.");
+  return number;
+}
+
+// The options of `serve` for automatic backups; none are taken without --backup-dir.
+export const backupDirOption = () => new Option("--backup-dir <folder>", "membuat cadangan otomatis ke folder ini selama server berjalan (bawaan: tidak)");
+export const backupEveryOption = () => new Option("--backup-every <lama>", "selang cadangan otomatis: 30m, 6h, 24h, 7d (bawaan: 24h)").argParser(duration);
+export const backupKeepOption = () => new Option("--backup-keep <jumlah>", "jumlah cadangan otomatis terbaru yang disimpan (bawaan: 14)").argParser(keepCount);
+
+/**
+ * The automatic backups `serve` was asked for, or none. The folder must exist and be
+ * writable: a mistyped folder (or a backup disk not mounted) is refused at start rather
+ * than discovered at the first backup.
+ */
+export function automaticBackupsOf(flags: AutomaticBackupFlags): { folder: string; everyMilliseconds: number; keep: number } | undefined {
+  if (flags.backupDir === undefined) {
+    if (flags.backupEvery !== undefined || flags.backupKeep !== undefined) throw invalid("--backup-every dan --backup-keep hanya berlaku bersama --backup-dir.");
+    return undefined;
+  }
+  const folder = resolve(flags.backupDir);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw invalid(`Folder cadangan ${folder} tidak ada; buat folder itu dulu atau periksa --backup-dir.`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw invalid(`Folder cadangan ${folder} tidak dapat ditulis oleh pengguna yang menjalankan skrining; periksa izinnya.`);
+  }
+  return { folder, everyMilliseconds: flags.backupEvery ?? 24 * 3_600_000, keep: flags.backupKeep ?? 14 };
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+export function registerBackupCommands(program: Command, io: CommandIo): void {
   program
     .command("backup <file>")
-    .description("salinan basis data yang konsisten, aman saat server berjalan")
-    .action((file: string, _options: unknown, command: Command) => {
-      const target = resolve(file);
-      if (existsSync(target)) throw invalid(`${target} sudah ada; pilih nama file lain.`);
-      // Written under a temporary name beside the target, checked, then renamed: a backup
-      // that fails half way (a full disk) leaves no file that looks like a backup.
-      const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-      const { db } = openData(command, io);
+    .description("satu arsip .tar.gz seluruh folder data (basis data, foto, model, secret, file data), aman saat server berjalan; diperiksa sebelum diberi nama")
+    .action(async (file: string, _options: unknown, command: Command) => {
+      const { config, db } = openData(command, io);
       try {
-        // VACUUM INTO reads one snapshot inside a read transaction, so writes that the
-        // server commits meanwhile neither block it nor tear the copy.
-        db.$client.run("VACUUM INTO ?", [temporary]);
-        chmodSync(temporary, 0o600);
-        const copy = new Database(temporary, { readonly: true });
-        try {
-          const verdict = copy.query<{ quick_check: string }, []>("PRAGMA quick_check").get();
-          if (verdict?.quick_check !== "ok") throw invalid(`salinan tidak utuh (${verdict?.quick_check}); cadangan tidak disimpan.`);
-        } finally {
-          copy.close();
-        }
-        renameSync(temporary, target);
-      } catch (error) {
-        rmSync(temporary, { force: true });
-        throw error;
+        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, target: file });
+        const total = manifest.files.reduce((sum, entry) => sum + entry.size, 0);
+        io.out(`Cadangan tersimpan di ${resolve(file)} (${manifest.files.length} file, ${megabytes(total)} sebelum dimampatkan; diperiksa utuh).\n`);
       } finally {
         db.$client.close();
       }
-      io.out(`Cadangan tersimpan di ${target}\n`);
+    });
+
+  program
+    .command("restore <file>")
+    .description("memulihkan arsip cadangan ke folder data setelah memeriksanya; folder yang tidak kosong hanya dengan --force (isinya dipindahkan ke samping)")
+    .option("--force", "folder data yang tidak kosong: pindahkan isinya ke <data>.before-restore-<waktu>, lalu pulihkan")
+    .action(async (file: string, options: { force?: boolean }, command: Command) => {
+      const result = await restoreBackup({
+        archive: file,
+        dataDir: dataDirOf(command, io),
+        force: options.force === true,
+        created: (dataDir) => io.out(newDataFolderLine(dataDir)),
+      });
+      if (result.movedAsideTo) io.out(`Isi lama folder data dipindahkan ke ${result.movedAsideTo} (tidak dihapus).\n`);
+      io.out(`Cadangan ${file} (dibuat ${result.manifest.createdAt} oleh ${result.manifest.program}, ${result.manifest.files.length} file) dipulihkan ke ${result.dataDir}.\n`);
+      if (result.pendingMigrations > 0) io.out(`Skemanya lebih lama: dimigrasi saat pertama dibuka, setelah salinan sebelum migrasi disimpan.\n`);
     });
 }

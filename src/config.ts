@@ -2,6 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { InvalidInput } from "./errors";
+import { defaultTimeZone, readTimeZone } from "./local-time";
+import { readCsvDialect, type CsvDialect } from "./csv";
 
 /** Everything the service can be tuned with; built once from options and the environment. */
 export interface Config {
@@ -25,6 +27,10 @@ export interface Config {
   jsonBodyLimitBytes: number;
   photoLimitBytes: number;
   logRequests: boolean;
+  /** The faculty's IANA time zone (decisions §11): weeks, exported dates, the web interface. */
+  timeZone: string;
+  /** The CSV an export writes unless told otherwise (decisions §12). */
+  csvDialect: CsvDialect;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -39,7 +45,7 @@ function integerFrom(environment: Environment, name: string, fallback: number, m
   return value;
 }
 
-function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
+export function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
   return resolve(option ?? environment.SKRINING_DATA ?? "./data");
 }
 
@@ -78,7 +84,10 @@ function privateFolder(dir: string): void {
 /** A data folder that cannot be used as it is; the message says why and what to do. */
 class DataFolderError extends InvalidInput {}
 
-const databaseFileName = "skrining.db";
+export const databaseFileName = "skrining.db";
+
+/** The data files an admin may replace from the CLI, by what they hold; backups carry them. */
+export const replaceableFileNames = { questions: "questions.json", help: "help.json" } as const;
 
 /**
  * What a data folder holds besides its database: the secret, WAL files, photos, models,
@@ -106,13 +115,40 @@ function assertDatabaseNotMissing(dataDir: string): void {
   );
 }
 
-/** Creates the data folder layout on first use and reads every setting. */
-export function loadConfig(dataDirOption?: string, environment: Environment = process.env): Config {
+/**
+ * Whether a command may start a new data folder. Only the commands that begin an
+ * installation (`serve`, `restore`, `accounts import`, `accounts add`) may; they are told
+ * when they did, to say so. Every other command refuses a folder without a database, so a
+ * mistyped `--data` is noticed instead of answered from a new, empty database.
+ */
+export type DataFolderUse = { create: false } | { create: true; created?: (dataDir: string) => void };
+
+/**
+ * A folder without a database, for a command that may not start one: refused before
+ * anything is created, naming the folder and where it came from.
+ */
+function assertDatabasePresent(dataDir: string): void {
+  if (existsSync(join(dataDir, databaseFileName))) return;
+  const problem = existsSync(dataDir) ? `belum berisi basis data (${databaseFileName})` : "tidak ada";
+  throw new DataFolderError(
+    `Folder data ${dataDir} ${problem}. Periksa --data (atau SKRINING_DATA); folder data baru hanya dibuat oleh ` +
+      "'skrining serve', 'skrining accounts import', 'skrining accounts add' atau 'skrining restore'.",
+  );
+}
+
+/** Creates the data folder layout on first use (when `use` allows) and reads every setting. */
+export function loadConfig(dataDirOption?: string, environment: Environment = process.env, use: DataFolderUse = { create: true }): Config {
+  // Read before anything is created: a mistyped zone leaves no folder behind.
+  const timeZone = readTimeZone(environment.SKRINING_TZ || defaultTimeZone);
+  const csvDialect = readCsvDialect(environment.SKRINING_CSV || "excel-id");
   const dataDir = resolveDataDir(dataDirOption, environment);
   assertDatabaseNotMissing(dataDir);
+  const databasePresent = existsSync(join(dataDir, databaseFileName));
+  if (!use.create) assertDatabasePresent(dataDir);
   const photosDir = join(dataDir, "photos");
   const modelsDir = join(dataDir, "models");
   for (const dir of [dataDir, photosDir, modelsDir]) privateFolder(dir);
+  if (!databasePresent && use.create) use.created?.(dataDir);
   const secretPath = join(dataDir, "secret");
   return {
     dataDir,
@@ -137,5 +173,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     jsonBodyLimitBytes: 1024 * 1024,
     photoLimitBytes: integerFrom(environment, "SKRINING_PHOTO_LIMIT", 2 * 1024 * 1024, 1024),
     logRequests: environment.SKRINING_LOG !== "off",
+    timeZone,
+    csvDialect,
   };
 }

@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync, closeSync, statSync } from "node:fs";
+import { existsSync, openSync, readdirSync, renameSync, rmSync, writeSync, closeSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { canMount, fill, mountTmpfs, remount as remountFileSystem, sh, unmountAll } from "../test/file-systems";
 import { spawnCli, temporaryDir } from "../test/helpers";
 import { started, startServer, stop, type Running } from "../test/server-process";
 import { jpegWithExif } from "../test/photos/fixtures";
@@ -12,57 +13,14 @@ import { jawaban, preparedDataDir } from "./support";
 // allowed), another program holding the database's lock, a missing or damaged database.
 // Every request must be answered within seconds, truthfully, and nothing may be deleted.
 
-const mounts: string[] = [];
-
-function sh(command: string[]): boolean {
-  return Bun.spawnSync(command, { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
-}
-
-/** Whether this process may mount a small file system (root in CI; not everywhere). */
-const canMount = (() => {
-  if (process.getuid?.() !== 0) return false;
-  const probe = temporaryDir("skrining-mount-probe-");
-  const mounted = sh(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe]);
-  if (mounted) sh(["umount", probe]);
-  return mounted;
-})();
 if (!canMount) console.warn("faults.test.ts: mount is not allowed here (needs root); the full-disk and read-only tests are skipped.");
 
-function mountTmpfs(path: string, size: string): void {
-  mkdirSync(path, { recursive: true });
-  if (!sh(["mount", "-t", "tmpfs", "-o", `size=${size},mode=0700`, "tmpfs", path])) throw new Error(`mount ${path} failed`);
-  mounts.push(path);
-}
-
-const remount = (path: string, mode: "ro" | "rw") => expect(sh(["mount", "-o", `remount,${mode}`, path])).toBe(true);
-
-/** Fills the file system of `folder` to the last block; returns the filler's path. */
-function fill(folder: string): string {
-  const path = join(folder, "filler");
-  const file = openSync(path, "w");
-  const chunk = new Uint8Array(64 * 1024);
-  try {
-    for (let size = chunk.length; size >= 512; size /= 2) {
-      for (;;) {
-        try {
-          writeSync(file, chunk, 0, size);
-        } catch {
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(file);
-  }
-  return path;
-}
+const remount = (path: string, mode: "ro" | "rw") => expect(remountFileSystem(path, mode)).toBe(true);
 
 afterEach(() => {
   for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
 });
-afterAll(() => {
-  for (const path of mounts.reverse()) sh(["umount", "-l", path]);
-});
+afterAll(unmountAll);
 
 async function login(server: Running, username: string, password: string): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${server.port}/api/auth/login`, {
@@ -303,7 +261,7 @@ describe("a damaged database", () => {
     db.close();
     const target = temporaryDir("skrining-backup-full-");
     mountTmpfs(target, "256k");
-    const result = await spawnCli(["--data", dataDir, "backup", join(target, "cadangan.db")]);
+    const result = await spawnCli(["--data", dataDir, "backup", join(target, "cadangan.tar.gz")]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toContain("Disk penuh");
     expect(readdirSync(target)).toEqual([]);

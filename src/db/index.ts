@@ -1,6 +1,8 @@
 import { Database } from "bun:sqlite";
 import { chmodSync } from "node:fs";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { backUpBeforeMigrating } from "../backup/snapshot";
+import { consoleLogger, type Logger } from "../logger";
 import { applyMigrations, type EmbeddedMigration } from "./migrate";
 import { migrations as embeddedMigrations } from "./migrations";
 import * as schema from "./schema";
@@ -16,9 +18,10 @@ const commandBusyTimeoutMilliseconds = 5000;
  * wait for the writer, `synchronous=FULL` so an acknowledged write survives a power cut,
  * foreign keys on, the file readable by its owner only, and a busy timeout so the CLI and
  * the server can write side by side. Pending migrations are applied before anything else
- * touches the data. A file that is not a sound database is a StorageError (`damaged`).
+ * touches the data, a database that holds data copied first (`logger` says where). A file
+ * that is not a sound database is a StorageError (`damaged`).
  */
-export function openDatabase(path: string, migrations: readonly EmbeddedMigration[] = embeddedMigrations): DatabaseClient {
+export function openDatabase(path: string, migrations: readonly EmbeddedMigration[] = embeddedMigrations, logger: Logger = consoleLogger): DatabaseClient {
   let sqlite: Database | undefined;
   try {
     sqlite = new Database(path, { create: true, strict: true });
@@ -28,6 +31,7 @@ export function openDatabase(path: string, migrations: readonly EmbeddedMigratio
     sqlite.run("PRAGMA journal_mode = WAL");
     sqlite.run("PRAGMA synchronous = FULL");
     sqlite.run("PRAGMA foreign_keys = ON");
+    if (path !== ":memory:") backUpBeforeMigrating(sqlite, path, migrations, logger);
     applyMigrations(sqlite, migrations);
   } catch (error) {
     sqlite?.close();

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import { invalid } from "../errors";
 import { dropSummaryTriggers, installSummaries, summariesCurrent, summaryTablesExist } from "./summaries";
 
 export interface EmbeddedMigration {
@@ -11,6 +12,40 @@ export interface EmbeddedMigration {
 
 /** drizzle-kit's bookkeeping table, kept compatible so `drizzle-kit` tooling agrees with us. */
 const journalTable = "__drizzle_migrations";
+
+/** How far a database's schema has been migrated, read from its journal. */
+export interface SchemaLevel {
+  /** How many migrations the journal records (0 for a new database). */
+  applied: number;
+  /** The journal timestamp of the last one, which decides what is pending; null for a new database. */
+  lastCreatedAt: number | null;
+}
+
+/** The schema level of a database, without creating anything in it. */
+export function schemaLevel(sqlite: Database): SchemaLevel {
+  const table = sqlite.query<{ name: string }, [string]>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").get(journalTable);
+  if (!table) return { applied: 0, lastCreatedAt: null };
+  const row = sqlite.query<{ applied: number; lastCreatedAt: number | null }, []>(`SELECT count(*) AS applied, max(created_at) AS lastCreatedAt FROM ${journalTable}`).get();
+  return { applied: row?.applied ?? 0, lastCreatedAt: row?.lastCreatedAt ?? null };
+}
+
+/** The migrations a database at `level` has not had yet. */
+export function migrationsAfter(level: SchemaLevel, migrations: readonly EmbeddedMigration[]): EmbeddedMigration[] {
+  return migrations.filter((migration) => migration.createdAt > (level.lastCreatedAt ?? 0));
+}
+
+/**
+ * A database a newer skrining has migrated is refused: this program does not know its
+ * tables, and reinstalling its own (older) summary triggers would break them.
+ */
+function refuseNewerSchema(level: SchemaLevel, migrations: readonly EmbeddedMigration[]): void {
+  const known = migrations.at(-1)?.createdAt ?? 0;
+  if (level.lastCreatedAt === null || level.lastCreatedAt <= known) return;
+  throw invalid(
+    `Basis data ini sudah diperbarui oleh skrining versi yang lebih baru (${level.applied} migrasi; program ini mengenal ${migrations.length}). ` +
+      "Jalankan versi yang lebih baru itu, atau pulihkan cadangan yang dibuat sebelum pembaruan (docs/operations.md).",
+  );
+}
 
 /**
  * Applies every migration newer than the last recorded one, all in one transaction, and
@@ -25,10 +60,8 @@ export function applyMigrations(sqlite: Database, migrations: readonly EmbeddedM
   sqlite.run(
     `CREATE TABLE IF NOT EXISTS ${journalTable} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash TEXT NOT NULL, created_at NUMERIC)`,
   );
-  const pendingMigrations = () => {
-    const last = sqlite.query<{ createdAt: number | null }, []>(`SELECT max(created_at) AS createdAt FROM ${journalTable}`).get();
-    return migrations.filter((migration) => migration.createdAt > (last?.createdAt ?? 0));
-  };
+  refuseNewerSchema(schemaLevel(sqlite), migrations);
+  const pendingMigrations = () => migrationsAfter(schemaLevel(sqlite), migrations);
   const upToDate = (pending: readonly EmbeddedMigration[]) => pending.length === 0 && (!summaryTablesExist(sqlite) || summariesCurrent(sqlite));
   let pending = pendingMigrations();
   if (upToDate(pending)) return [];

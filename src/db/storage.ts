@@ -111,7 +111,8 @@ export function naming<T>(file: string, work: () => T): T {
 function describeCause(cause: unknown): string {
   for (let current = cause, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return `${code}: ${current.message}`;
+    // Node's file errors already begin with their code (`ENOSPC: no space left on device`).
+    if (typeof code === "string") return current.message.startsWith(code) ? current.message : `${code}: ${current.message}`;
   }
   return cause instanceof Error ? cause.message : String(cause);
 }
@@ -124,6 +125,11 @@ export class StorageHealth {
   private current: StorageProblem | null = null;
 
   constructor(private readonly logger: Logger) {}
+
+  /** The problem the storage last failed with, until a write succeeds again (GET /health reads it). */
+  get problem(): StorageProblem | null {
+    return this.current;
+  }
 
   failed(error: StorageError): void {
     if (this.current === error.problem) return;

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, join, relative, resolve, sep } from "node:path";
+import { syncFolder } from "../folder-sync";
 import { extensions, type ImageType } from "./image";
 
 const temporaryPrefix = ".upload-";
@@ -42,7 +43,7 @@ export class PhotoStore {
         closeSync(file);
       }
       renameSync(temporary, join(this.photosDir, name));
-      this.syncFolder();
+      syncFolder(this.photosDir);
     } catch (error) {
       rmSync(temporary, { force: true });
       throw error;
@@ -91,14 +92,5 @@ export class PhotoStore {
       }
     }
     return result;
-  }
-
-  private syncFolder(): void {
-    const folder = openSync(this.photosDir, "r");
-    try {
-      fsyncSync(folder);
-    } finally {
-      closeSync(folder);
-    }
   }
 }

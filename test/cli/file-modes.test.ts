@@ -38,7 +38,7 @@ test("backups and exports written under umask 022 are 0600", async () => {
   const dataDir = temporaryDir();
   expect((await cliProcess(dataDir, ["accounts", "add", "--role", "dosen", "--username", "d1", "--password", "sandi-dosen-1", "--nip", "D1"], { umask: "022" })).exitCode).toBe(0);
   const out = temporaryDir();
-  const backup = join(out, "cadangan.db");
+  const backup = join(out, "cadangan.tar.gz");
   expect((await cliProcess(dataDir, ["backup", backup], { umask: "022" })).exitCode).toBe(0);
   const exported = join(out, "statistik.csv");
   expect((await cliProcess(dataDir, ["stats", "export", "--out", exported], { umask: "022" })).exitCode).toBe(0);

@@ -367,3 +367,21 @@ describe("migration 0003 (sessions) on a populated database of the previous vers
     }
   });
 });
+
+describe("a database a newer skrining has migrated", () => {
+  test("is refused by an older program, which changes nothing in it", () => {
+    const path = join(temporaryDir("skrining-newer-"), "skrining.db");
+    openDatabase(path).$client.close();
+    const before = new Database(path, { readonly: true });
+    const schema = before.query("SELECT type, name, sql FROM sqlite_master ORDER BY name").all();
+    before.close();
+
+    // The program of one version ago knows every migration but the last.
+    expect(() => openDatabase(path, migrations.slice(0, -1))).toThrow(
+      `Basis data ini sudah diperbarui oleh skrining versi yang lebih baru (${migrations.length} migrasi; program ini mengenal ${migrations.length - 1}).`,
+    );
+    const after = new Database(path, { readonly: true });
+    expect(after.query("SELECT type, name, sql FROM sqlite_master ORDER BY name").all()).toEqual(schema);
+    after.close();
+  });
+});

@@ -1,0 +1,202 @@
+import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "../logger";
+import { fileTimestamp } from "./snapshot";
+
+const unitMilliseconds: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30m`, `6h`, `24h`, `7d` (and `45s`) in milliseconds; null for anything else. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)([smhd])$/.exec(text.trim());
+  if (!match) return null;
+  const milliseconds = Number(match[1]) * unitMilliseconds[match[2]!]!;
+  return milliseconds > 0 && Number.isSafeInteger(milliseconds) ? milliseconds : null;
+}
+
+/**
+ * The automatic backups' names: the time the backup began, in UTC, so that sorting the
+ * names sorts the backups by age. Only files whose whole name has this form are ever
+ * deleted by the rotation, so a person's own files in the folder are safe.
+ */
+export const automaticBackupName = (moment: Date) => `skrining-auto-${fileTimestamp(moment)}.tar.gz`;
+const automaticBackupPattern = /^skrining-auto-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})Z\.tar\.gz$/;
+/** What a backup stopped half way (the server stopped, the machine went down) leaves: its temporary files. */
+const leftoverPattern = /^\.{1,2}skrining-auto-\d{8}-\d{6}Z\.tar\.gz\..*\.tmp$/;
+
+/** The time an automatic backup's name says it began, or null for any other name. */
+function beganAt(name: string): number | null {
+  const match = automaticBackupPattern.exec(name);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
+/** A timer source; tests pass one they advance by hand. */
+export interface Clock {
+  now(): number;
+  setTimer(callback: () => void, milliseconds: number): unknown;
+  clearTimer(timer: unknown): void;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimer: (callback, milliseconds) => setTimeout(callback, milliseconds),
+  clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
+/** A timer is never set further ahead than a day: longer ones overflow, and the clock may be set meanwhile. */
+const longestTimerMilliseconds = 86_400_000;
+
+export interface AutomaticBackupOptions {
+  folder: string;
+  everyMilliseconds: number;
+  keep: number;
+  /** Writes one complete, verified backup to `target`, or nothing when `stop` aborts it; rejects with the reason when it cannot. */
+  write: (target: string, stop: AbortSignal) => Promise<void>;
+  logger: Logger;
+  clock?: Clock;
+}
+
+/**
+ * Backups taken while the server runs, every `everyMilliseconds`, into `folder`. The first
+ * is due one period after the newest automatic backup already there, or at once when there
+ * is none or it is older: a server restarted every morning still gets its daily backup,
+ * and one restarted often does not push good backups out with new ones. After each
+ * backup that succeeded, only the newest `keep` automatic backups stay; a failed one is
+ * logged and tried again one period later, and removes nothing.
+ */
+export class AutomaticBackups {
+  private readonly clock: Clock;
+  private timer: unknown = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private due = 0;
+
+  constructor(private readonly options: AutomaticBackupOptions) {
+    this.clock = options.clock ?? realClock;
+  }
+
+  start(): void {
+    const now = this.clock.now();
+    const newest = Math.max(...this.ownBackups().map((backup) => backup.began), Number.NEGATIVE_INFINITY);
+    // A newest backup "from the future" (the clock was set back) counts as taken now, not as a reason to wait.
+    this.due = Math.max(now, Math.min(newest, now) + this.options.everyMilliseconds);
+    this.options.logger.info(
+      `Cadangan otomatis ke ${this.options.folder} setiap ${describeDuration(this.options.everyMilliseconds)}, ${this.options.keep} terbaru disimpan; berikutnya ${new Date(this.due).toISOString()}.`,
+    );
+    this.arm();
+  }
+
+  /** Cancels the next backup, stops one in progress and waits until it has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    if (this.timer !== null) this.clock.clearTimer(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const wait = Math.max(0, Math.min(this.due - this.clock.now(), longestTimerMilliseconds));
+    this.timer = this.clock.setTimer(() => {
+      this.timer = null;
+      if (this.clock.now() < this.due) this.arm();
+      else this.running = this.runOnce().finally(() => this.arm());
+    }, wait);
+  }
+
+  /** One backup now; the next is due one period after this one began. */
+  private async runOnce(): Promise<void> {
+    const began = this.clock.now();
+    this.due = began + this.options.everyMilliseconds;
+    const target = join(this.options.folder, automaticBackupName(new Date(began)));
+    try {
+      this.removeLeftovers();
+      await this.options.write(target, this.abort.signal);
+    } catch (error) {
+      if (this.stopped) {
+        this.options.logger.info(`Cadangan otomatis ${target} dihentikan karena server berhenti; tidak ada file yang tersimpan.`);
+        return;
+      }
+      this.options.logger.error(
+        `Cadangan otomatis ${target} gagal: ${messageOf(error)}. Dicoba lagi ${new Date(this.due).toISOString()}; cadangan lama tidak dihapus.`,
+      );
+      return;
+    }
+    let removed = 0;
+    try {
+      removed = this.rotate();
+    } catch (error) {
+      this.options.logger.error(`Cadangan otomatis lama di ${this.options.folder} tidak dapat dihapus: ${messageOf(error)}.`);
+    }
+    this.options.logger.info(`Cadangan otomatis tersimpan: ${target}${removed > 0 ? ` (${removed} cadangan otomatis lama dihapus)` : ""}.`);
+  }
+
+  /** The automatic backups in the folder, newest first. */
+  private ownBackups(): { name: string; began: number }[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.options.folder);
+    } catch {
+      return [];
+    }
+    return names
+      .map((name) => ({ name, began: beganAt(name) }))
+      .filter((backup): backup is { name: string; began: number } => backup.began !== null && this.isFile(backup.name))
+      .sort((a, b) => b.name.localeCompare(a.name));
+  }
+
+  private isFile(name: string): boolean {
+    return lstatSync(join(this.options.folder, name), { throwIfNoEntry: false })?.isFile() === true;
+  }
+
+  /** Deletes the automatic backups beyond the newest `keep`; returns how many. */
+  private rotate(): number {
+    const surplus = this.ownBackups().slice(this.options.keep);
+    for (const backup of surplus) rmSync(join(this.options.folder, backup.name), { force: true });
+    return surplus.length;
+  }
+
+  private removeLeftovers(): void {
+    for (const name of readdirSync(this.options.folder)) {
+      if (leftoverPattern.test(name) && this.isFile(name)) rmSync(join(this.options.folder, name), { force: true });
+    }
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Writes a backup as `skrining --data <dataDir> backup <target>` in a child process: the
+ * server's own thread never waits for the snapshot or the compression, the database is
+ * read as any other program reads it (a snapshot, no lock held against the server's
+ * writes), and the archive is exactly what the command writes and verifies.
+ */
+export function backupInChildProcess(dataDir: string, environment: Record<string, string | undefined>): AutomaticBackupOptions["write"] {
+  // The compiled executable is the program itself; under Bun the entry point is cli/main.ts.
+  const program = Bun.isStandaloneExecutable ? [process.execPath] : [process.execPath, join(import.meta.dir, "..", "..", "cli", "main.ts")];
+  return async (target, stop) => {
+    const child = Bun.spawn([...program, "--data", dataDir, "backup", target], { env: environment, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const kill = () => child.kill("SIGTERM");
+    stop.addEventListener("abort", kill);
+    try {
+      const [exitCode, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+      if (exitCode !== 0) {
+        const reason = stderr.trim().split("\n").at(-1)?.replace(/^skrining: /, "") || `kode keluar ${exitCode}`;
+        throw new Error(reason);
+      }
+    } finally {
+      stop.removeEventListener("abort", kill);
+    }
+  };
+}
+
+/** A period as it was most likely written (`24h`, `7d`, `30m`). */
+function describeDuration(milliseconds: number): string {
+  for (const unit of ["d", "h", "m"] as const) {
+    if (milliseconds % unitMilliseconds[unit]! === 0) return `${milliseconds / unitMilliseconds[unit]!}${unit}`;
+  }
+  return `${milliseconds / 1000}s`;
+}

@@ -1,0 +1,230 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AutomaticBackups, parseDuration, type Clock } from "../../src/backup/automatic";
+import type { Logger } from "../../src/logger";
+import { temporaryDir } from "../helpers";
+
+const hour = 3_600_000;
+const day = 24 * hour;
+
+/** A clock whose time moves only when the test says; its timers fire in order as it moves. */
+class FakeClock implements Clock {
+  private timers: { at: number; callback: () => void }[] = [];
+
+  constructor(public time: number) {}
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimer(callback: () => void, milliseconds: number): unknown {
+    const timer = { at: this.time + milliseconds, callback };
+    this.timers.push(timer);
+    return timer;
+  }
+
+  clearTimer(timer: unknown): void {
+    this.timers = this.timers.filter((candidate) => candidate !== timer);
+  }
+
+  /** Moves the time forward by `milliseconds`, firing every timer due on the way and letting what it started finish. */
+  async advance(milliseconds: number): Promise<void> {
+    const end = this.time + milliseconds;
+    for (;;) {
+      const next = this.timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      this.timers = this.timers.filter((timer) => timer !== next);
+      this.time = Math.max(this.time, next.at);
+      next.callback();
+      // The backup started by the timer runs on promises; let them settle.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.time = end;
+  }
+}
+
+/** A logger that keeps its lines for the test to read. */
+function recorder() {
+  const info: string[] = [];
+  const error: string[] = [];
+  const logger: Logger = { info: (line) => void info.push(line), error: (line) => void error.push(line) };
+  return { logger, info, error };
+}
+
+const start = Date.UTC(2026, 10, 25, 8, 0, 0);
+
+/** Automatic backups into a fresh folder whose writes are recorded (and fail while `failing` is set). */
+function setUp(options: { every?: number; keep?: number; folder?: string } = {}) {
+  const folder = options.folder ?? temporaryDir("skrining-auto-");
+  const clock = new FakeClock(start);
+  const log = recorder();
+  const written: string[] = [];
+  const state = { failing: false };
+  const backups = new AutomaticBackups({
+    folder,
+    everyMilliseconds: options.every ?? day,
+    keep: options.keep ?? 3,
+    logger: log.logger,
+    clock,
+    write: async (target) => {
+      if (state.failing) throw new Error("Disk penuh");
+      writeFileSync(target, "arsip");
+      written.push(target);
+    },
+  });
+  return { folder, clock, log, written, state, backups };
+}
+
+const autoName = (time: number) => `skrining-auto-${new Date(time).toISOString().replace(/\.\d{3}Z$/, "Z").replaceAll("-", "").replaceAll(":", "").replace("T", "-")}.tar.gz`;
+
+describe("parseDuration", () => {
+  test.each([
+    ["30m", 30 * 60_000],
+    ["6h", 6 * hour],
+    ["24h", day],
+    ["7d", 7 * day],
+    ["45s", 45_000],
+  ])("%s is %d ms", (text, milliseconds) => {
+    expect(parseDuration(text)).toBe(milliseconds);
+  });
+
+  test.each(["", "0h", "1.5h", "h", "24", "-1h", "24H", "1w", "6 jam"])("%p is refused", (text) => {
+    expect(parseDuration(text)).toBeNull();
+  });
+});
+
+describe("automatic backups", () => {
+  test("the first is taken at once when the folder has none, then one every period, named by the time it began", async () => {
+    const { folder, clock, log, written, backups } = setUp({ every: 6 * hour });
+    backups.start();
+    expect(log.info[0]).toBe(`Cadangan otomatis ke ${folder} setiap 6h, 3 terbaru disimpan; berikutnya ${new Date(start).toISOString()}.`);
+    await clock.advance(0);
+    expect(written).toEqual([join(folder, autoName(start))]);
+    expect(autoName(start)).toBe("skrining-auto-20261125-080000Z.tar.gz");
+    await clock.advance(6 * hour - 1);
+    expect(written).toHaveLength(1);
+    await clock.advance(1);
+    expect(written).toEqual([join(folder, autoName(start)), join(folder, autoName(start + 6 * hour))]);
+    expect(log.info.at(-1)).toBe(`Cadangan otomatis tersimpan: ${join(folder, autoName(start + 6 * hour))}.`);
+    expect(log.error).toEqual([]);
+    await backups.stop();
+  });
+
+  test("after a restart, the first is due one period after the newest one already in the folder", async () => {
+    const { folder, clock, written, backups } = setUp({ every: day });
+    writeFileSync(join(folder, autoName(start - 2 * hour)), "arsip kemarin");
+    backups.start();
+    await clock.advance(22 * hour - 1);
+    expect(written).toEqual([]);
+    await clock.advance(1);
+    expect(written).toEqual([join(folder, autoName(start + 22 * hour))]);
+    await backups.stop();
+  });
+
+  test("a newest backup dated after now (the clock was set back) delays the first by one period, not more", async () => {
+    const { folder, clock, written, backups } = setUp({ every: day });
+    writeFileSync(join(folder, autoName(start + 300 * day)), "arsip dari jam yang salah");
+    backups.start();
+    await clock.advance(day - 1);
+    expect(written).toEqual([]);
+    await clock.advance(1);
+    expect(written).toEqual([join(folder, autoName(start + day))]);
+    await backups.stop();
+  });
+
+  test("a period longer than a timer can wait (30 days) is waited out in steps", async () => {
+    const { clock, written, backups } = setUp({ every: 30 * day });
+    backups.start();
+    await clock.advance(0);
+    await clock.advance(30 * day - 1);
+    expect(written).toHaveLength(1);
+    await clock.advance(1);
+    expect(written).toHaveLength(2);
+    await backups.stop();
+  });
+
+  test("keeps the newest N of its own and never deletes a file it did not make", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const own = [5, 4, 3, 2, 1].map((daysAgo) => autoName(start - daysAgo * day));
+    for (const name of own) writeFileSync(join(folder, name), "arsip lama");
+    const foreign = ["cadangan-manual.tar.gz", `${autoName(start - 9 * day)}.keep`, `salinan-${autoName(start - 8 * day)}`, "skrining-auto-latest.tar.gz", "catatan.txt"];
+    for (const name of foreign) writeFileSync(join(folder, name), "milik admin");
+    // A folder and a link whose names look like its own are not files it made either.
+    mkdirSync(join(folder, autoName(start - 10 * day)));
+    symlinkSync(join(folder, "catatan.txt"), join(folder, autoName(start - 11 * day)));
+
+    const { clock, log, backups } = setUp({ folder, keep: 3 });
+    backups.start();
+    await clock.advance(0);
+    expect(readdirSync(folder).sort()).toEqual(
+      [autoName(start), own[3]!, own[4]!, ...foreign, autoName(start - 10 * day), autoName(start - 11 * day)].sort(),
+    );
+    expect(log.info.at(-1)).toBe(`Cadangan otomatis tersimpan: ${join(folder, autoName(start))} (3 cadangan otomatis lama dihapus).`);
+    await backups.stop();
+  });
+
+  test("a failed backup is logged once, deletes nothing, and is tried again one period later", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const own = [4, 3, 2, 1].map((daysAgo) => autoName(start - daysAgo * day - hour));
+    for (const name of own) writeFileSync(join(folder, name), "arsip lama");
+    const { clock, log, written, state, backups } = setUp({ folder, keep: 2 });
+    state.failing = true;
+    backups.start();
+    await clock.advance(0);
+    expect(log.error).toEqual([
+      `Cadangan otomatis ${join(folder, autoName(start))} gagal: Disk penuh. Dicoba lagi ${new Date(start + day).toISOString()}; cadangan lama tidak dihapus.`,
+    ]);
+    expect(readdirSync(folder).sort()).toEqual(own.sort());
+
+    state.failing = false;
+    await clock.advance(day - 1);
+    expect(log.error).toHaveLength(1);
+    expect(written).toEqual([]);
+    await clock.advance(1);
+    expect(written).toEqual([join(folder, autoName(start + day))]);
+    expect(readdirSync(folder).sort()).toEqual([own[3]!, autoName(start + day)].sort());
+    await backups.stop();
+  });
+
+  test("what a backup stopped half way left behind is removed before the next one; other hidden files stay", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const leftovers = [`.${autoName(start - day)}.4242.archive.tmp`, `.${autoName(start - day)}.4242.database.tmp`, `..${autoName(start - day)}.4242.database.tmp.tmp`];
+    for (const name of leftovers) writeFileSync(join(folder, name), "setengah");
+    writeFileSync(join(folder, ".cadangan-lain.tmp"), "milik admin");
+    const { clock, backups } = setUp({ folder });
+    backups.start();
+    await clock.advance(0);
+    expect(readdirSync(folder).sort()).toEqual([".cadangan-lain.tmp", autoName(start)].sort());
+    await backups.stop();
+  });
+
+  test("stop cancels the next backup and aborts one in progress, which saves nothing", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const clock = new FakeClock(start);
+    const log = recorder();
+    let aborted = false;
+    const backups = new AutomaticBackups({
+      folder,
+      everyMilliseconds: hour,
+      keep: 2,
+      logger: log.logger,
+      clock,
+      write: (_target, stop) =>
+        new Promise((_resolve, reject) => {
+          stop.addEventListener("abort", () => {
+            aborted = true;
+            reject(new Error("dihentikan"));
+          });
+        }),
+    });
+    backups.start();
+    await clock.advance(0);
+    await backups.stop();
+    expect(aborted).toBe(true);
+    expect(log.error).toEqual([]);
+    expect(log.info.at(-1)).toBe(`Cadangan otomatis ${join(folder, autoName(start))} dihentikan karena server berhenti; tidak ada file yang tersimpan.`);
+    await clock.advance(10 * hour);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { buildProgram } from "../../cli/program";
+import { processIo } from "../../cli/common";
+import { defaultQuestions } from "../../src/screening/questions";
+import { runCli, temporaryDir } from "../helpers";
+import { constantModel } from "../models/support";
+import { started, startServer, stop } from "../server-process";
+import { cli, csvFile, outputLines } from "./support";
+
+// Only the commands that begin an installation may start a data folder; every other one
+// refuses a folder without a database, so a mistyped --data is noticed (issue 16, item 3).
+
+afterEach(() => {
+  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
+});
+
+/** A file with `text` in a folder of its own (inputs the commands read before the data folder). */
+function inputFile(name: string, text: string): string {
+  const path = join(temporaryDir("skrining-input-"), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const modelFile = () => inputFile("model.json", JSON.stringify(constantModel("Tinggi", "Rendah")));
+
+/** Every command that needs an existing data folder, with arguments it would otherwise accept. */
+const needsExistingFolder: [string, () => string[], string?][] = [
+  ["accounts list", () => ["accounts", "list"]],
+  ["accounts passwd", () => ["accounts", "passwd", "admin"], "sandi-baru-123\n"],
+  ["accounts activate", () => ["accounts", "activate", "mhs1"]],
+  ["accounts deactivate", () => ["accounts", "deactivate", "mhs1"]],
+  ["backup", () => ["backup", join(temporaryDir("skrining-backup-"), "cadangan.tar.gz")]],
+  ["check", () => ["check"]],
+  ["model add", () => ["model", "add", "--type", "stress", "--file", modelFile()]],
+  ["model list", () => ["model", "list"]],
+  ["model activate", () => ["model", "activate", "1"]],
+  ["model deactivate", () => ["model", "deactivate", "1"]],
+  ["model remove", () => ["model", "remove", "1"]],
+  ["questions import", () => ["questions", "import", inputFile("questions.json", JSON.stringify(defaultQuestions))]],
+  ["questions export", () => ["questions", "export"]],
+  ["contact import", () => ["contact", "import", inputFile("help.json", JSON.stringify({ title: "Konseling", text: "Ruang B.104" }))]],
+  ["contact export", () => ["contact", "export"]],
+  ["stats export", () => ["stats", "export"]],
+];
+
+/** The commands that may start a data folder (restore: test/cli/backup.test.ts). */
+const mayCreate = ["serve", "restore", "accounts import", "accounts add"];
+/** Works on files it is given and never opens a data folder. */
+const withoutDataFolder = ["model predict"];
+
+function leafCommands(command: Command, prefix: string[] = []): string[] {
+  if (command.commands.length === 0) return [prefix.join(" ")];
+  return command.commands.flatMap((sub) => leafCommands(sub, [...prefix, sub.name()]));
+}
+
+test("every command of the program is in exactly one of the lists here", () => {
+  const listed = [...needsExistingFolder.map(([name]) => name), ...mayCreate, ...withoutDataFolder];
+  expect(listed.sort()).toEqual(leafCommands(buildProgram(processIo)).sort());
+});
+
+describe("a command that may not start a data folder", () => {
+  test.each(needsExistingFolder)("%s refuses a folder that does not exist, names it, and creates nothing", async (_name, args, stdin) => {
+    const dataDir = join(temporaryDir("skrining-typo-"), "dta");
+    const result = await cli(dataDir, args(), { stdin });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(outputLines(result.stderr)).toEqual([
+      `skrining: Folder data ${dataDir} tidak ada. Periksa --data (atau SKRINING_DATA); folder data baru hanya dibuat oleh 'skrining serve', 'skrining accounts import', 'skrining accounts add' atau 'skrining restore'.`,
+    ]);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  test.each(needsExistingFolder)("%s refuses an empty folder and leaves it empty", async (_name, args, stdin) => {
+    const dataDir = temporaryDir("skrining-empty-");
+    const result = await cli(dataDir, args(), { stdin });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`Folder data ${dataDir} belum berisi basis data (skrining.db). Periksa --data`);
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  test("the folder comes from SKRINING_DATA when --data is not given, and the message names it", async () => {
+    const dataDir = join(temporaryDir("skrining-typo-"), "data");
+    const result = await runCli(["accounts", "list"], { env: { SKRINING_DATA: dataDir } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`Folder data ${dataDir} tidak ada`);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe("a command that may start a data folder says so in one line", () => {
+  test("accounts add", async () => {
+    const dataDir = join(temporaryDir("skrining-new-"), "data");
+    const result = await cli(dataDir, ["accounts", "add", "--role", "admin", "--username", "admin2", "--password", "sandi-admin-2"]);
+    expect(result.exitCode).toBe(0);
+    expect(outputLines(result.stdout)).toEqual([`Folder data baru dibuat: ${dataDir}`, expect.stringContaining("Akun admin2 (admin) dibuat")]);
+    const again = await cli(dataDir, ["accounts", "add", "--role", "admin", "--username", "admin3", "--password", "sandi-admin-3"]);
+    expect(again.stdout).not.toContain("Folder data baru dibuat");
+  });
+
+  test("accounts import", async () => {
+    const dataDir = join(temporaryDir("skrining-new-"), "data");
+    const result = await cli(dataDir, ["accounts", "import", csvFile("role,username,password,activated\nadmin,admin2,sandi-admin-2,true\n")]);
+    expect(result.exitCode).toBe(0);
+    expect(outputLines(result.stdout)[0]).toBe(`Folder data baru dibuat: ${dataDir}`);
+    expect(result.stdout.match(/Folder data baru dibuat/g)).toHaveLength(1);
+  });
+
+  test("serve", async () => {
+    const dataDir = join(temporaryDir("skrining-new-"), "data");
+    const server = await startServer({ dataDir });
+    await stop(server);
+    expect(outputLines(server.stdout()).filter((line) => line.includes("Folder data baru dibuat"))).toEqual([`Folder data baru dibuat: ${dataDir}`]);
+    expect(existsSync(join(dataDir, "skrining.db"))).toBe(true);
+  }, 30_000);
+});
+
+test("model predict needs no data folder and creates none", async () => {
+  const dataDir = join(temporaryDir("skrining-typo-"), "data");
+  const result = await cli(dataDir, ["model", "predict", "--file", modelFile(), "--input", inputFile("rows.csv", "S1\n3\n")]);
+  expect(result.exitCode).toBe(0);
+  expect(result.stdout).toBe("stress,motivasi\nTinggi,Rendah\n");
+  expect(existsSync(dataDir)).toBe(false);
+});
