@@ -1,15 +1,11 @@
-import { type Command, Option } from "commander";
-import { chmodSync, writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/csv";
+import { invalid } from "../src/errors";
+import { formatLocalTimestamp } from "../src/local-time";
 import { type AdviseeLatest, type LecturerStatistics, StatisticsService } from "../src/modules/dosen/statistics";
-import { asStorageError } from "../src/db/storage";
-import { ServiceError, invalid } from "../src/errors";
-import { csvField, type CsvCell } from "../src/csv";
 import { openData, type CommandIo } from "./common";
-
-/** UTF-8 CSV with a BOM (so spreadsheet programs read the names right) and CRLF line ends. */
-function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return "\uFEFF" + [header, ...rows].map((row) => row.map(csvField).join(",") + "\r\n").join("");
-}
+import { choiceOption } from "./options";
+import { writeOutputFile } from "./output";
 
 const lecturerHeader = [
   "NIP",
@@ -46,19 +42,30 @@ const studentRow = (row: AdviseeLatest): CsvCell[] => studentHeader.map((column)
 interface ExportOptions {
   nip?: string;
   format: "csv" | "json";
+  csv?: CsvDialect;
   out?: string;
+  force?: boolean;
   students?: boolean;
 }
 
-/** The rows to export: per lecturer, or with `--students` per advisee of one lecturer. */
-function exportText(statistics: StatisticsService, options: ExportOptions): string {
-  const lecturers = (rows: LecturerStatistics[]) => (options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : toCsv(lecturerHeader, rows.map(lecturerRow)));
+/**
+ * The rows to export: per lecturer, or with `--students` per advisee of one lecturer. A
+ * screening's time is the faculty's local time with its offset (decisions §11), in JSON too:
+ * an export is read by people.
+ */
+function exportText(statistics: StatisticsService, options: ExportOptions, dialect: CsvDialect, timeZone: string): string {
+  const write = <Row>(header: readonly string[], rows: Row[], toCells: (row: Row) => CsvCell[]) =>
+    options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : csvDocument(header, rows.map(toCells), dialect);
+  const lecturers = (rows: LecturerStatistics[]) => write(lecturerHeader, rows, lecturerRow);
   if (options.nip === undefined) return lecturers(statistics.countsForAll());
   const lecturer = statistics.lecturer(options.nip.trim());
   if (!lecturer) throw invalid(`dosen dengan NIP ${JSON.stringify(options.nip)} tidak ditemukan.`);
   if (options.students) {
-    const rows = statistics.adviseesLatest(lecturer.nip);
-    return options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : toCsv(studentHeader, rows.map(studentRow));
+    const rows = statistics.adviseesLatest(lecturer.nip).map((row) => ({
+      ...row,
+      tanggal_skrining: row.tanggal_skrining === null ? null : formatLocalTimestamp(row.tanggal_skrining, timeZone),
+    }));
+    return write(studentHeader, rows, studentRow);
   }
   return lecturers([{ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...statistics.countsFor(lecturer.nip) }]);
 }
@@ -70,29 +77,21 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
     .command("export")
     .description("statistik per dosen wali (semua dosen tanpa --nip), atau skrining terakhir tiap mahasiswa bimbingan dengan --students")
     .option("--nip <nip>", "hanya dosen ini")
-    .addOption(new Option("--format <format>", "format keluaran").choices(["csv", "json"]).default("csv"))
-    .option("--out <file>", "tulis ke file ini (default: stdout)")
+    .addOption(choiceOption("--format <format>", "format keluaran", ["csv", "json"]).default("csv"))
+    .addOption(choiceOption("--csv <jenis>", "jenis CSV; excel-id: pemisah ; dan koma desimal (Excel/LibreOffice berbahasa Indonesia), standard: pemisah , dan titik desimal; bawaan dari SKRINING_CSV, atau excel-id", csvDialects))
+    .option("--out <file>", "tulis ke file ini (bawaan: layar)")
+    .option("--force", "timpa file --out yang sudah ada")
     .option("--students", "per mahasiswa bimbingan: skrining terakhir dan early_warning (perlu --nip)")
     .action(async (options: ExportOptions, command: Command) => {
       if (options.students && options.nip === undefined) throw invalid("--students memerlukan --nip.");
-      const { db } = openData(command, io);
+      const { config, db } = openData(command, io);
       let text: string;
       try {
-        text = exportText(new StatisticsService(db), options);
+        text = exportText(new StatisticsService(db, config.timeZone), options, options.csv ?? config.csvDialect, config.timeZone);
       } finally {
         db.$client.close();
       }
-      if (options.out === undefined) {
-        io.out(text);
-        return;
-      }
-      try {
-        writeFileSync(options.out, text, { mode: 0o600 });
-        chmodSync(options.out, 0o600);
-      } catch (error) {
-        // A full or read-only disk is reported as such; anything else names the file.
-        const failure = asStorageError(error);
-        throw failure instanceof ServiceError ? failure : invalid(`tidak dapat menulis ${options.out}: ${(error as Error).message}`);
-      }
+      if (options.out === undefined) io.out(text);
+      else writeOutputFile(options.out, text, options.force === true);
     });
 }

@@ -126,10 +126,11 @@ const html = readFileSync(join(source, "index.html"), "utf8")
   .replaceAll("%ICON%", `/assets/${icons[0]!.name}`);
 writeFileSync(join(out, "index.html"), html);
 
-// Everything but the page itself is an asset named by its content.
+// Everything but the page itself is an asset named by its content. The page is compressed
+// by the server, once it has put the faculty's time zone in (src/http/web.ts).
 const assets = [...built, ...icons.map((each) => each.name), manifestName];
-const compressible = (name: string) => /\.(js|css|webmanifest|html)$/.test(name);
-for (const name of [...assets, "index.html"].filter(compressible)) {
+const compressible = (name: string) => /\.(js|css|webmanifest)$/.test(name);
+for (const name of assets.filter(compressible)) {
   const bytes = readFileSync(join(out, name));
   writeFileSync(join(out, `${name}.gz`), gzipSync(bytes, { level: 9 }));
   writeFileSync(join(out, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
@@ -145,8 +146,8 @@ const lines = [
   "// @ts-nocheck",
   ...files.map((name, index) => `import file${index} from ${JSON.stringify(`./${importPath(name)}`)} with { type: "file" };`),
   "",
-  "/** The page, served for every page path. */",
-  `export const pageFile: { path: string; gzip: string; brotli: string } = { path: file${files.indexOf("index.html")}, gzip: file${files.indexOf("index.html.gz")}, brotli: file${files.indexOf("index.html.br")} };`,
+  "/** The page, served for every page path once `%TIMEZONE%` is filled in. */",
+  `export const pageFile: string = file${files.indexOf("index.html")};`,
   "",
   "/** Assets by name (served under /assets/), each with its compressed copies when it has them. */",
   "export const assetFiles: Record<string, { path: string; gzip?: string; brotli?: string }> = {",

@@ -1,7 +1,9 @@
 import { AccountsService } from "./accounts/service";
 import type { Config } from "./config";
 import { openDatabase, stopWaitingForLocks, type DatabaseClient } from "./db";
-import { StorageHealth } from "./db/storage";
+import { StorageHealth, asStorageError } from "./db/storage";
+import { hasWeeklyCounts, useTimeZone, weeksTimeZone } from "./db/summaries";
+import { zoneOffsetChanges } from "./local-time";
 import { WriteQueue } from "./db/write-queue";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
@@ -42,7 +44,19 @@ export interface AppContext {
 }
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
-  const db = openDatabase(config.databasePath);
+  const db = openDatabase(config.databasePath, undefined, logger);
+  // Before the server stops waiting for locks: a command may hold the database a moment.
+  try {
+    const previousZone = weeksTimeZone(db.$client) ?? "UTC";
+    const recounted = useTimeZone(db.$client, config.timeZone, zoneOffsetChanges);
+    // A new database has nothing to recount; one with screenings is worth a line.
+    if (recounted && hasWeeklyCounts(db.$client)) {
+      logger.info(`Minggu statistik kini dihitung menurut zona waktu ${config.timeZone} (sebelumnya ${previousZone}).`);
+    }
+  } catch (error) {
+    db.$client.close();
+    throw asStorageError(error, config.databasePath);
+  }
   stopWaitingForLocks(db);
   const health = new StorageHealth(logger);
   const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health });
@@ -65,7 +79,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     mood: new MoodService(db, writes),
     diary: new DiaryService(db, writes, config.diaryQuotaBytes),
     notes,
-    dosen: new DosenService(db, new StatisticsService(db), notes),
+    dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes),
   };
 }
 

@@ -136,8 +136,8 @@ export const latestSkrining = sqliteTable("latest_skrining", {
 });
 
 /**
- * Per lecturer and ISO week (its Monday, UTC), the level counts of the screenings made
- * that week by the lecturer's current advisees. Derived like latest_skrining: moving a
+ * Per lecturer and week (the date of its Monday in the faculty's time zone), the level
+ * counts of the screenings made that week by the lecturer's current advisees. Derived like latest_skrining: moving a
  * student to another lecturer moves their weeks with them. WITHOUT ROWID as well.
  */
 export const lecturerWeeklyLevels = sqliteTable(
@@ -154,6 +154,17 @@ export const lecturerWeeklyLevels = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.nip, table.weekStart] })],
 );
+
+/**
+ * The faculty time zone's UTC offsets over time (src/local-time.ts): the summary triggers
+ * read the offset in force at a screening's moment to find its local week. `serve` fills
+ * it for its zone (recounting the weeks when the zone changed); `zone` names that zone.
+ */
+export const timeZoneOffsets = sqliteTable("time_zone_offsets", {
+  startsAt: integer("starts_at").primaryKey(),
+  offsetMinutes: integer("offset_minutes").notNull(),
+  zone: text("zone").notNull(),
+});
 
 export const catatanKonseling = sqliteTable(
   "catatan_konseling",

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import type { OffsetChange } from "../local-time";
 
 // The two summary tables of schema.ts (latest_skrining, lecturer_weekly_levels) are kept
 // current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
@@ -16,8 +17,15 @@ const spikeThreshold = 30;
 /** A spike, or stress `Tinggi` with motivation `Rendah`, of a row with a `spike` column. */
 const earlyWarning = "spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')";
 
-/** The Monday (UTC, `YYYY-MM-DD`) of the ISO week holding a stored timestamp; null if it does not parse. */
-const weekStartOf = (tanggal: string) => `date(${tanggal}, '-6 days', 'weekday 1')`;
+/**
+ * The Monday (`YYYY-MM-DD`) of the week holding a stored UTC timestamp, in the faculty's
+ * time zone: the timestamp is moved by the offset in force at that moment
+ * (time_zone_offsets; UTC while the table is empty), then back to its Monday. Null if the
+ * timestamp does not parse.
+ */
+const weekStartOf = (tanggal: string) => `date(${tanggal},
+    coalesce((SELECT printf('%+d minutes', offset_minutes) FROM time_zone_offsets WHERE starts_at <= unixepoch(${tanggal}) ORDER BY starts_at DESC LIMIT 1), '+0 minutes'),
+    '-6 days', 'weekday 1')`;
 
 /**
  * Rewrites the latest_skrining row of one student from their screenings, or removes it
@@ -121,12 +129,14 @@ export function summariesCurrent(sqlite: Database): boolean {
   return installed.length === summaryTriggers.size && installed.every((trigger) => summaryTriggers.get(trigger.name) === trigger.sql);
 }
 
-/** Whether the migrations that create the summary tables have run. */
+/** Whether the migrations that create the tables the triggers write and read (the time zone's offsets) have run. */
 export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
-    .query<{ tables: number }, []>("SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels')")
+    .query<{ tables: number }, []>(
+      "SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets')",
+    )
     .get();
-  return found?.tables === 2;
+  return found?.tables === 3;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
@@ -157,6 +167,11 @@ export function installSummaries(sqlite: Database): void {
       WINDOW student AS (PARTITION BY NIM ORDER BY tanggal_skrining, Id_skrining)
     )
     WHERE next IS NULL`);
+  refillWeeks(sqlite);
+}
+
+/** Counts every screening into its lecturer's week again. Call inside a transaction. */
+function refillWeeks(sqlite: Database): void {
   sqlite.run("DELETE FROM lecturer_weekly_levels");
   sqlite.run(
     addWeeks(
@@ -165,4 +180,31 @@ export function installSummaries(sqlite: Database): void {
       1,
     ),
   );
+}
+
+export function hasWeeklyCounts(sqlite: Database): boolean {
+  return sqlite.query("SELECT 1 FROM lecturer_weekly_levels LIMIT 1").get() !== null;
+}
+
+/** The zone whose offsets the weeks are counted in; null before `useTimeZone` ever ran (UTC weeks). */
+export function weeksTimeZone(sqlite: Database): string | null {
+  return sqlite.query<{ zone: string }, []>("SELECT zone FROM time_zone_offsets LIMIT 1").get()?.zone ?? null;
+}
+
+/**
+ * Makes the weekly counts follow `timeZone`: when it is not the zone they are counted in,
+ * the zone's offsets replace the table's and every week is counted again, in one
+ * IMMEDIATE transaction. Answers whether anything changed.
+ */
+export function useTimeZone(sqlite: Database, timeZone: string, changesOf: (timeZone: string) => readonly OffsetChange[]): boolean {
+  return sqlite
+    .transaction(() => {
+      if (weeksTimeZone(sqlite) === timeZone) return false;
+      sqlite.run("DELETE FROM time_zone_offsets");
+      const insert = sqlite.prepare("INSERT INTO time_zone_offsets (starts_at, offset_minutes, zone) VALUES (?, ?, ?)");
+      for (const change of changesOf(timeZone)) insert.run(change.startsAt, change.offsetMinutes, timeZone);
+      refillWeeks(sqlite);
+      return true;
+    })
+    .immediate();
 }

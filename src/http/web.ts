@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { matchPage } from "../web/routes";
 import { assetFiles, pageFile } from "./web-assets.generated";
 
@@ -37,35 +39,60 @@ function pathOf(url: string): string {
   return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
-/** The smallest copy the client accepts: brotli, gzip, or the file as it is. */
-function encoded(request: Request, file: { path: string; gzip?: string; brotli?: string }): { path: string; encoding?: string } {
-  const accepted = request.headers.get("accept-encoding") ?? "";
-  if (file.brotli && /\bbr\b/.test(accepted)) return { path: file.brotli, encoding: "br" };
-  if (file.gzip && /\bgzip\b/.test(accepted)) return { path: file.gzip, encoding: "gzip" };
-  return { path: file.path };
+/** A file in up to three encodings: an embedded file's path, or the bytes themselves. */
+type Body = string | Uint8Array;
+interface Encodings {
+  plain: Body;
+  gzip?: Body;
+  brotli?: Body;
 }
 
-function respond(request: Request, file: { path: string; gzip?: string; brotli?: string }, headers: Record<string, string>): Response {
+/** The smallest copy the client accepts: brotli, gzip, or the file as it is. */
+function encoded(request: Request, file: Encodings): { body: Body; encoding?: string } {
+  const accepted = request.headers.get("accept-encoding") ?? "";
+  if (file.brotli && /\bbr\b/.test(accepted)) return { body: file.brotli, encoding: "br" };
+  if (file.gzip && /\bgzip\b/.test(accepted)) return { body: file.gzip, encoding: "gzip" };
+  return { body: file.plain };
+}
+
+function respond(request: Request, file: Encodings, headers: Record<string, string>): Response {
   const chosen = encoded(request, file);
   const all: Record<string, string> = { ...headers, vary: "accept-encoding" };
   if (chosen.encoding) all["content-encoding"] = chosen.encoding;
-  return new Response(request.method === "HEAD" ? null : Bun.file(chosen.path), { headers: all });
+  const body = typeof chosen.body === "string" ? Bun.file(chosen.body) : chosen.body;
+  return new Response(request.method === "HEAD" ? null : body, { headers: all });
 }
 
 /**
- * The answer of the web interface to a request, or null when the request is not for it
- * (the API, the OpenAPI page, anything else): those go on to the API app unchanged.
+ * The page with the faculty's time zone in its `skrining-timezone` meta tag (the pages
+ * show every time in it), compressed once when the server starts: a few kilobytes.
  */
-export function webAnswer(request: Request): Response | null {
-  if (request.method !== "GET" && request.method !== "HEAD") return null;
-  const path = pathOf(request.url);
-  if (path.startsWith("/api/")) return null;
-  if (path.startsWith("/assets/")) {
-    const name = path.slice("/assets/".length);
-    const file = Object.hasOwn(assetFiles, name) ? assetFiles[name]! : undefined;
-    if (!file) return new Response("Berkas tidak ditemukan.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" } });
-    const extension = name.slice(name.lastIndexOf(".") + 1);
-    return respond(request, file, { "content-type": mediaTypes[extension] ?? "application/octet-stream", "cache-control": assetCacheControl, "x-content-type-options": "nosniff" });
-  }
-  return matchPage(path) ? respond(request, pageFile, pageHeaders) : null;
+function pageIn(timeZone: string): Encodings {
+  const escaped = timeZone.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
+  const plain = new TextEncoder().encode(readFileSync(pageFile, "utf8").replaceAll("%TIMEZONE%", escaped));
+  return { plain, gzip: gzipSync(plain, { level: 9 }), brotli: brotliCompressSync(plain) };
+}
+
+const assetEncodings = (file: (typeof assetFiles)[string]): Encodings => ({ plain: file.path, gzip: file.gzip, brotli: file.brotli });
+
+/**
+ * The web interface for a faculty in `timeZone`: the answer to a request, or null when the
+ * request is not for it (the API, the OpenAPI page, anything else): those go on to the API
+ * app unchanged.
+ */
+export function webInterface(timeZone: string): (request: Request) => Response | null {
+  const page = pageIn(timeZone);
+  return (request) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return null;
+    const path = pathOf(request.url);
+    if (path.startsWith("/api/")) return null;
+    if (path.startsWith("/assets/")) {
+      const name = path.slice("/assets/".length);
+      const file = Object.hasOwn(assetFiles, name) ? assetFiles[name]! : undefined;
+      if (!file) return new Response("Berkas tidak ditemukan.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" } });
+      const extension = name.slice(name.lastIndexOf(".") + 1);
+      return respond(request, assetEncodings(file), { "content-type": mediaTypes[extension] ?? "application/octet-stream", "cache-control": assetCacheControl, "x-content-type-options": "nosniff" });
+    }
+    return matchPage(path) ? respond(request, page, pageHeaders) : null;
+  };
 }

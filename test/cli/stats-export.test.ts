@@ -63,7 +63,7 @@ const d003 = ["D003", lecturerName, "0", "0", "0", "0", "0", "0", "0", "0", "0"]
  * Runs the export. stdout is the text the command printed, as it is: a leading byte order
  * mark stays (decoding a child's stdout as text would drop it).
  */
-const statsExport = (args: string[]) => cli(dataDir, ["stats", "export", ...args]);
+const statsExport = (args: string[]) => cli(dataDir, ["stats", "export", "--csv", "standard", ...args]);
 
 /** Parses the export back as a spreadsheet would, after checking the byte order mark. */
 function readCsv(text: string): string[][] {
@@ -106,7 +106,7 @@ describe("stats export", () => {
 
   test("--nip and --out: one lecturer written to the file, nothing on stdout", async () => {
     const out = join(temporaryDir("skrining-export-"), "statistik.csv");
-    const result = await cli(dataDir, ["stats", "export", "--nip", "D002", "--out", out]);
+    const result = await statsExport(["--nip", "D002", "--out", out]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe("");
@@ -119,8 +119,8 @@ describe("stats export", () => {
     expect(result.exitCode).toBe(0);
     expect(readCsv(result.stdout)).toEqual([
       ["NIM", "nama_mahasiswa", "tanggal_skrining", "tingkat_stres", "tingkat_motivasi", "score_stress", "score_sdi", "early_warning"],
-      ["N001", "Mahasiswa Satu", "2026-11-01T08:00:00.000Z", "Tinggi", "Rendah", "150", "-2.25", "true"],
-      ["S01", studentName, "2026-10-05T08:00:00.000Z", "Sedang", "Sedang", "100", "1.5", "false"],
+      ["N001", "Mahasiswa Satu", "2026-11-01T15:00:00+07:00", "Tinggi", "Rendah", "150", "-2.25", "true"],
+      ["S01", studentName, "2026-10-05T15:00:00+07:00", "Sedang", "Sedang", "100", "1.5", "false"],
       ["S02", lineBreakName, "", "", "", "", "", "false"],
     ]);
   });
@@ -132,14 +132,14 @@ describe("stats export", () => {
       {
         NIM: "N001",
         nama_mahasiswa: "Mahasiswa Satu",
-        tanggal_skrining: "2026-11-01T08:00:00.000Z",
+        tanggal_skrining: "2026-11-01T15:00:00+07:00",
         tingkat_stres: "Tinggi",
         tingkat_motivasi: "Rendah",
         score_stress: 150,
         score_sdi: -2.25,
         early_warning: true,
       },
-      { NIM: "S01", nama_mahasiswa: studentName, tanggal_skrining: "2026-10-05T08:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Sedang", score_stress: 100, score_sdi: 1.5, early_warning: false },
+      { NIM: "S01", nama_mahasiswa: studentName, tanggal_skrining: "2026-10-05T15:00:00+07:00", tingkat_stres: "Sedang", tingkat_motivasi: "Sedang", score_stress: 100, score_sdi: 1.5, early_warning: false },
       { NIM: "S02", nama_mahasiswa: lineBreakName, tanggal_skrining: null, tingkat_stres: null, tingkat_motivasi: null, score_stress: null, score_sdi: null, early_warning: false },
     ]);
   });
@@ -148,6 +148,8 @@ describe("stats export", () => {
     ["an unknown --nip", ["--nip", "D999"], /D999/],
     ["--students without --nip", ["--students"], /--nip/],
     ["an unknown format", ["--format", "xml"], /xml/],
+    ["an unknown CSV kind", ["--csv", "excel-us"], /excel-id, standard/],
+    ["an unknown time zone", ["--tz", "Asia/Bandung"], /Asia\/Bandung/],
   ])("%s: exit 1 with a one-line reason, nothing written", async (_name, args, reason) => {
     const out = join(temporaryDir("skrining-export-"), "tidak-ada.csv");
     const result = await cli(dataDir, ["stats", "export", ...args, "--out", out]);
@@ -156,6 +158,54 @@ describe("stats export", () => {
     expect(outputLines(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(reason);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+// decisions §12: Indonesian spreadsheet settings by default, the other kind on request.
+describe("the kind of CSV", () => {
+  const students = ["stats", "export", "--nip", "D001", "--students"];
+
+  test("by default excel-id: ';' between fields, decimal comma, a BOM, CRLF; a ';' in a name quoted", async () => {
+    const result = await cli(dataDir, students);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.startsWith(`${bom}NIM;nama_mahasiswa;tanggal_skrining;tingkat_stres;tingkat_motivasi;score_stress;score_sdi;early_warning\r\n`)).toBe(true);
+    expect(result.stdout).toContain("N001;Mahasiswa Satu;2026-11-01T15:00:00+07:00;Tinggi;Rendah;150;-2,25;true\r\n");
+    expect(parse(result.stdout, { bom: true, delimiter: ";", record_delimiter: "\r\n" })[2]).toEqual(["S01", studentName, "2026-10-05T15:00:00+07:00", "Sedang", "Sedang", "100", "1,5", "false"]);
+    // A comma needs no quotes any more; the lecturer list shows it.
+    expect((await cli(dataDir, ["stats", "export", "--nip", "D002"])).stdout).toContain("D002;Dua, Dosen;1;1;0");
+  });
+
+  test.each([
+    ["--csv standard", ["--csv", "standard"], {}],
+    ["--csv in any case", ["--csv", "STANDARD"], {}],
+    ["SKRINING_CSV=standard", [], { SKRINING_CSV: "standard" }],
+  ])("%s: ',' and a decimal point", async (_name, args, env) => {
+    const result = await cli(dataDir, [...students, ...args], { env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("N001,Mahasiswa Satu,2026-11-01T15:00:00+07:00,Tinggi,Rendah,150,-2.25,true\r\n");
+  });
+
+  test("--csv wins over SKRINING_CSV; --tz over SKRINING_TZ", async () => {
+    const result = await cli(dataDir, ["--tz", "Asia/Jayapura", ...students, "--csv", "excel-id"], { env: { SKRINING_CSV: "standard", SKRINING_TZ: "UTC" } });
+    expect(result.stdout).toContain("N001;Mahasiswa Satu;2026-11-01T17:00:00+09:00;");
+    const utc = await cli(dataDir, students, { env: { SKRINING_TZ: "UTC" } });
+    expect(utc.stdout).toContain("N001;Mahasiswa Satu;2026-11-01T08:00:00+00:00;");
+  });
+});
+
+describe("--out keeps an existing file unless --force", () => {
+  test("refused without --force (the file untouched), replaced with it", async () => {
+    const out = join(temporaryDir("skrining-export-"), "statistik.csv");
+    await Bun.write(out, "laporan bulan lalu\n");
+    const refused = await cli(dataDir, ["stats", "export", "--out", out]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain("sudah ada");
+    expect(refused.stderr).toContain("--force");
+    expect(readFileSync(out, "utf8")).toBe("laporan bulan lalu\n");
+
+    const forced = await cli(dataDir, ["stats", "export", "--out", out, "--force"]);
+    expect(forced.exitCode).toBe(0);
+    expect(readFileSync(out, "utf8").startsWith(`${bom}NIP;nama_dosen`)).toBe(true);
   });
 });
 
@@ -177,14 +227,14 @@ describe("spreadsheet formulas are neutralised", () => {
   });
 
   test("lecturer names", async () => {
-    const result = await cli(formulaDir, ["stats", "export", "--nip", "D001"]);
+    const result = await cli(formulaDir, ["stats", "export", "--csv", "standard", "--nip", "D001"]);
     expect(result.exitCode).toBe(0);
     const [, row] = parse(result.stdout, { bom: true }) as string[][];
     expect(row![1]).toBe("'=cmd|calc");
   });
 
   test("student names, with negative numbers left as they are", async () => {
-    const result = await cli(formulaDir, ["stats", "export", "--nip", "D001", "--students"]);
+    const result = await cli(formulaDir, ["stats", "export", "--csv", "standard", "--nip", "D001", "--students"]);
     expect(result.exitCode).toBe(0);
     const rows = parse(result.stdout, { bom: true, relax_quotes: true }) as string[][];
     const byNim = new Map(rows.slice(1).map((row) => [row[0], row]));

@@ -16,7 +16,7 @@ import { temporaryDir } from "../helpers";
 
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
-const statistics = new StatisticsService(db);
+const statistics = new StatisticsService(db, "Asia/Jakarta");
 const dosen = new DosenService(db, statistics, new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })));
 
 function plan(prepared: { getQuery(): { sql: string } }): string[] {
@@ -86,7 +86,7 @@ describe("migration 0001 (the covering screening index) on a database of the pre
       expect(indexes()).not.toContain("riwayat_nim_tanggal_index");
       expect(indexes()).toContain("riwayat_nim_tanggal_levels_index");
       expect(sqlite.query("SELECT * FROM riwayat_skrining ORDER BY Id_skrining").all()).toEqual(rows);
-      expect(new StatisticsService(old).countsFor("D1")).toMatchObject({ total_mahasiswa: 1, sudah_skrining: 1, stress_dist: { Rendah: 1, Sedang: 0, Tinggi: 0 } });
+      expect(new StatisticsService(old, "Asia/Jakarta").countsFor("D1")).toMatchObject({ total_mahasiswa: 1, sudah_skrining: 1, stress_dist: { Rendah: 1, Sedang: 0, Tinggi: 0 } });
     } finally {
       sqlite.close();
     }

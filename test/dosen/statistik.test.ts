@@ -89,10 +89,13 @@ describe("GET /api/dosen/statistik: counts", () => {
 });
 
 describe("GET /api/dosen/statistik: trend", () => {
-  test("the last 12 ISO weeks, oldest first, counting every screening of the advisees in each", async () => {
+  test("the last 12 ISO weeks (in WIB), oldest first, counting every screening of the advisees in each", async () => {
     const now = Date.now();
-    const dayOfWeek = (new Date(now).getUTCDay() + 6) % 7;
-    const currentStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate()) - dayOfWeek * dayMs;
+    // The faculty's weeks begin Monday 00:00 WIB; WIB is UTC+7 all year.
+    const wib = 7 * 3600 * 1000;
+    const local = new Date(now + wib);
+    const dayOfWeek = (local.getUTCDay() + 6) % 7;
+    const currentStart = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - dayOfWeek * dayMs - wib;
     const oldestStart = currentStart - 11 * weekMs;
     const nextStart = currentStart + weekMs;
     const service = lecturers.service;
@@ -107,9 +110,9 @@ describe("GET /api/dosen/statistik: trend", () => {
     const response = await statistik("admin", "?NIP=D002");
     expect(response.status).toBe(200);
     const trend = response.body.trend as { week: string; start: string; stress: object; motivasi: object }[];
-    expect(trend.map((week) => week.start)).toEqual(Array.from({ length: 12 }, (_, index) => new Date(oldestStart + index * weekMs).toISOString().slice(0, 10)));
-    expect(trend.map((week) => week.week)).toEqual(Array.from({ length: 12 }, (_, index) => sqliteIsoWeek(oldestStart + index * weekMs + 3 * dayMs)));
-    expect(trend.at(-1)!.week).toBe(sqliteIsoWeek(now));
+    expect(trend.map((week) => week.start)).toEqual(Array.from({ length: 12 }, (_, index) => new Date(oldestStart + index * weekMs + wib).toISOString().slice(0, 10)));
+    expect(trend.map((week) => week.week)).toEqual(Array.from({ length: 12 }, (_, index) => sqliteIsoWeek(oldestStart + index * weekMs + wib + 3 * dayMs)));
+    expect(trend.at(-1)!.week).toBe(sqliteIsoWeek(now + wib));
     expect(trend[0]).toEqual({
       week: trend[0]!.week,
       start: trend[0]!.start,
@@ -125,7 +128,7 @@ describe("StatisticsService.trend at fixed times", () => {
   const labels = (service: StatisticsService, now: number) => service.trend("D003", now).map((week) => `${week.week} ${week.start}`);
 
   test("weeks across a year boundary take the ISO year of their Thursday", () => {
-    const service = new StatisticsService(lecturers.service.context.db);
+    const service = new StatisticsService(lecturers.service.context.db, "Asia/Jakarta");
     // Thursday 2026-01-01 lies in 2026-W01, which began on Monday 2025-12-29.
     expect(labels(service, Date.UTC(2026, 0, 1, 12))).toEqual([
       "2025-W42 2025-10-13",
@@ -141,23 +144,25 @@ describe("StatisticsService.trend at fixed times", () => {
       "2025-W52 2025-12-22",
       "2026-W01 2025-12-29",
     ]);
-    // 2026 has 53 ISO weeks: Sunday 2027-01-03 is the last day of 2026-W53.
-    expect(labels(service, Date.UTC(2027, 0, 3, 23, 59, 59, 999)).slice(-2)).toEqual(["2026-W52 2026-12-21", "2026-W53 2026-12-28"]);
-    // Monday 00:00 UTC already belongs to the new week.
-    expect(labels(service, Date.UTC(2027, 0, 4)).at(-1)).toBe("2027-W01 2027-01-04");
-    expect(labels(service, Date.UTC(2027, 0, 4) - 1).at(-1)).toBe("2026-W53 2026-12-28");
+    // 2026 has 53 ISO weeks: Sunday 2027-01-03 is the last day of 2026-W53, until 23:59:59.999 WIB (16:59:59.999 UTC).
+    expect(labels(service, Date.UTC(2027, 0, 3, 16, 59, 59, 999)).slice(-2)).toEqual(["2026-W52 2026-12-21", "2026-W53 2026-12-28"]);
+    // Monday 00:00 WIB (Sunday 17:00 UTC) already belongs to the new week.
+    expect(labels(service, Date.UTC(2027, 0, 3, 17)).at(-1)).toBe("2027-W01 2027-01-04");
+    // The same moment in a service that counts in UTC is still Sunday.
+    expect(labels(new StatisticsService(lecturers.service.context.db, "UTC"), Date.UTC(2027, 0, 3, 17)).at(-1)).toBe("2026-W53 2026-12-28");
   });
 
-  test("screenings fall into their week by UTC time, at the boundaries too", () => {
-    const service = new StatisticsService(lecturers.service.context.db);
+  test("screenings fall into their week by the faculty's time (WIB, UTC+7), at the boundaries too", () => {
+    const service = new StatisticsService(lecturers.service.context.db, "Asia/Jakarta");
     const db = lecturers.service;
-    addScreening(db, "T01", "2025-10-12T23:59:59.999Z", "Tinggi", "Tinggi"); // before the oldest week
-    addScreening(db, "T01", "2025-10-13T00:00:00.000Z", "Tinggi", "Rendah");
-    addScreening(db, "T02", "2025-10-19T23:59:59.999Z", "Sedang", "Rendah");
-    addScreening(db, "T02", "2025-10-20T00:00:00.000Z", "Rendah", "Tinggi");
+    // A week runs from Monday 00:00 WIB (Sunday 17:00 UTC) to Sunday 23:59:59.999 WIB.
+    addScreening(db, "T01", "2025-10-12T16:59:59.999Z", "Tinggi", "Tinggi"); // before the oldest week
+    addScreening(db, "T01", "2025-10-12T17:00:00.000Z", "Tinggi", "Rendah");
+    addScreening(db, "T02", "2025-10-19T16:59:59.999Z", "Sedang", "Rendah");
+    addScreening(db, "T02", "2025-10-19T17:00:00.000Z", "Rendah", "Tinggi");
     addScreening(db, "T01", "2025-12-31T10:00:00.000Z", "Tinggi", "Tinggi");
-    addScreening(db, "T02", "2026-01-04T23:59:59.999Z", "Rendah", "Sedang"); // after now, still the current week
-    addScreening(db, "T02", "2026-01-05T00:00:00.000Z", "Rendah", "Rendah"); // next week
+    addScreening(db, "T02", "2026-01-04T16:59:59.999Z", "Rendah", "Sedang"); // after now, still the current week
+    addScreening(db, "T02", "2026-01-04T17:00:00.000Z", "Rendah", "Rendah"); // next week
     addScreening(db, "N001", "2025-11-01T00:00:00.000Z", "Tinggi", "Tinggi"); // another lecturer's student
 
     const trend = service.trend("D002", Date.UTC(2026, 0, 1, 12));

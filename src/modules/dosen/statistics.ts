@@ -1,20 +1,18 @@
 import { and, asc, count, eq, gte, isNotNull, lte, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { dosen, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { addDays, isoWeekLabel, localWeekStart } from "../../local-time";
 import type { Level } from "../../screening/scoring";
 
 // The lecturer figures are read from the two summary tables that triggers keep current
-// (src/db/summaries.ts): each student's latest screening, and per lecturer and ISO week
-// the level counts. Every query starts from one lecturer's advisees in
+// (src/db/summaries.ts): each student's latest screening, and per lecturer and week (in
+// the faculty's time zone) the level counts. Every query starts from one lecturer's advisees in
 // mahasiswa_nip_doswal_index, so its cost follows that lecturer and not the whole table.
 
 export type LevelCounts = Record<Level, number>;
 
-/** The trend covers this many ISO weeks, the current one included. */
+/** The trend covers this many weeks, the current one included. */
 const trendWeeks = 12;
-
-const dayMilliseconds = 24 * 3600 * 1000;
-const weekMilliseconds = 7 * dayMilliseconds;
 
 /** Joins each student to their latest screening's summary row, if they have one. */
 export const latestOfStudent = eq(latestSkrining.nim, mahasiswa.nim);
@@ -36,7 +34,7 @@ interface LecturerCounts {
 export interface TrendWeek {
   /** ISO 8601 week, `2026-W47`. */
   week: string;
-  /** Its Monday (UTC), `2026-11-16`. */
+  /** Its Monday in the faculty's time zone, `2026-11-16`. */
   start: string;
   stress: LevelCounts;
   motivasi: LevelCounts;
@@ -60,21 +58,6 @@ export interface AdviseeLatest {
 
 const zeroCounts = (): LevelCounts => ({ Rendah: 0, Sedang: 0, Tinggi: 0 });
 
-/** Monday 00:00 UTC of the ISO week that holds `time`. */
-export function isoWeekStart(time: number): number {
-  const day = Math.floor(time / dayMilliseconds);
-  // Day 0 (1970-01-01) was a Thursday: (day + 3) % 7 counts days since Monday.
-  return (day - ((((day + 3) % 7) + 7) % 7)) * dayMilliseconds;
-}
-
-/** `YYYY-Www` of the ISO week starting on `monday`: the week belongs to the year of its Thursday. */
-function isoWeekLabel(monday: number): string {
-  const thursday = new Date(monday + 3 * dayMilliseconds);
-  const year = thursday.getUTCFullYear();
-  const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / weekMilliseconds) + 1;
-  return `${year}-W${String(week).padStart(2, "0")}`;
-}
-
 /**
  * The statistics of interface.md for one lecturer (the route) or for every lecturer (the
  * export): each advisee counts once, by their latest screening. The counts are grouped in
@@ -88,7 +71,11 @@ export class StatisticsService {
   private readonly weekly;
   private readonly advisees;
 
-  constructor(db: DatabaseClient) {
+  constructor(
+    db: DatabaseClient,
+    /** The zone the weeks begin in; the same the summary triggers count in (`useTimeZone`). */
+    private readonly timeZone: string,
+  ) {
     // Students per (lecturer, latest levels); null levels are the students without a
     // screening. One lecturer's query leaves the constant NIP out of the grouping.
     const latestLevels = { stres: latestSkrining.tingkatStres, motivasi: latestSkrining.tingkatMotivasi };
@@ -154,19 +141,25 @@ export class StatisticsService {
     return this.allLecturers.all().map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...tally(rows.get(lecturer.nip) ?? []) }));
   }
 
+  /** The Monday that begins the week holding `time`, in the faculty's zone. */
+  weekOf(time: number): string {
+    return localWeekStart(time, this.timeZone);
+  }
+
   /**
-   * Level counts of every screening the advisees of `nip` made in each of the last 12 ISO
-   * weeks (UTC), oldest first, the week holding `now` last.
+   * Level counts of every screening the advisees of `nip` made in each of the last 12
+   * weeks (Monday 00:00 to Sunday 24:00 in the faculty's zone), oldest first, the week
+   * holding `now` last.
    */
   trend(nip: string, now: number): TrendWeek[] {
-    const first = isoWeekStart(now) - (trendWeeks - 1) * weekMilliseconds;
-    const mondays = Array.from({ length: trendWeeks }, (_, index) => new Date(first + index * weekMilliseconds).toISOString().slice(0, 10));
+    const current = this.weekOf(now);
+    const mondays = Array.from({ length: trendWeeks }, (_, index) => addDays(current, (index - trendWeeks + 1) * 7));
     const rows = this.weekly.all({ nip, first: mondays[0]!, last: mondays.at(-1)! });
     const byWeek = new Map(rows.map((row) => [row.weekStart, row]));
-    return mondays.map((start, index) => {
+    return mondays.map((start) => {
       const row = byWeek.get(start);
       return {
-        week: isoWeekLabel(first + index * weekMilliseconds),
+        week: isoWeekLabel(start),
         start,
         stress: row ? { Rendah: row.stressRendah, Sedang: row.stressSedang, Tinggi: row.stressTinggi } : zeroCounts(),
         motivasi: row ? { Rendah: row.motivasiRendah, Sedang: row.motivasiSedang, Tinggi: row.motivasiTinggi } : zeroCounts(),
