@@ -1,10 +1,17 @@
-import { type Command, Option } from "commander";
-import { readFileSync, writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { invalid } from "../src/errors";
+import { decodeSpreadsheetText } from "../src/spreadsheet-input";
+import { formatLocalTimestamp } from "../src/local-time";
 import { predictCsv } from "../src/models/batch";
 import { readModelSource } from "../src/models/files";
 import { ModelRegistry, type ModelRecord } from "../src/models/registry";
+import type { Config } from "../src/config";
 import { openData, printTable, type CommandIo } from "./common";
+import { choiceOption } from "./options";
+import { writeOutputFile } from "./output";
+import { fitTable } from "./table";
 
 const types = ["stress", "motivasi"] as const;
 
@@ -14,10 +21,10 @@ function modelId(value: string): number {
   return id;
 }
 
-function withRegistry<T>(command: Command, io: CommandIo, use: (registry: ModelRegistry) => T): T {
+function withRegistry<T>(command: Command, io: CommandIo, use: (registry: ModelRegistry, config: Config) => T): T {
   const { config, db } = openData(command, io);
   try {
-    return use(new ModelRegistry(db, config.dataDir, config.modelsDir));
+    return use(new ModelRegistry(db, config.dataDir, config.modelsDir), config);
   } finally {
     db.$client.close();
   }
@@ -41,9 +48,26 @@ function serializeRecord(record: ModelRecord) {
   };
 }
 
-function printRecords(io: CommandIo, records: ModelRecord[]): void {
-  const rows = records.map((record) => [String(record.id), record.type, record.isActive ? "ya" : "tidak", record.algorithm, record.version, record.createdAt, record.filePath]);
-  printTable(io, ["ID", "JENIS", "AKTIF", "ALGORITMA", "VERSI", "DIBUAT", "FILE"], rows);
+/** The width of the terminal the table must fit without wrapping. */
+const tableWidth = 100;
+
+/**
+ * One line a model, fitted to 100 columns: the time in the faculty's zone to the minute,
+ * the file by its name in models/; a long algorithm, version or file name is cut with `…`
+ * (`model list --json` has every field whole).
+ */
+function printRecords(io: CommandIo, records: ModelRecord[], timeZone: string): void {
+  const rows = records.map((record) => [
+    String(record.id),
+    record.type,
+    record.isActive ? "ya" : "tidak",
+    formatLocalTimestamp(record.createdAt, timeZone).slice(0, 16).replace("T", " "),
+    record.algorithm,
+    record.version,
+    basename(record.filePath),
+  ]);
+  const [header, ...fitted] = fitTable([["ID", "JENIS", "AKTIF", "DIBUAT", "ALGORITMA", "VERSI", "FILE"], ...rows], tableWidth, [4, 5, 6]);
+  printTable(io, header!, fitted);
 }
 
 export function registerModelCommands(program: Command, io: CommandIo): void {
@@ -52,7 +76,7 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
   model
     .command("add")
     .description("mendaftarkan model (JSON proyek atau joblib scikit-learn); mencetak id-nya")
-    .addOption(new Option("--type <type>", "jenis model").choices(types).makeOptionMandatory())
+    .addOption(choiceOption("--type <jenis>", "jenis model", types).makeOptionMandatory())
     .requiredOption("--file <file>", "file model")
     .option("--activate", "langsung aktifkan")
     .action((options: { type: (typeof types)[number]; file: string; activate?: boolean }, command: Command) => {
@@ -65,9 +89,11 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .description("menampilkan model yang terdaftar")
     .option("--json", "keluaran JSON")
     .action((options: { json?: boolean }, command: Command) => {
-      const records = withRegistry(command, io, (registry) => registry.list());
-      if (options.json) io.out(`${JSON.stringify(records.map(serializeRecord), null, 2)}\n`);
-      else printRecords(io, records);
+      withRegistry(command, io, (registry, config) => {
+        const records = registry.list();
+        if (options.json) io.out(`${JSON.stringify(records.map(serializeRecord), null, 2)}\n`);
+        else printRecords(io, records, config.timeZone);
+      });
     });
 
   model
@@ -100,16 +126,17 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .description("prediksi massal dari CSV tanpa mendaftarkan model")
     .requiredOption("--file <file>", "file model (JSON proyek atau joblib)")
     .requiredOption("--input <csv>", "CSV masukan (header = nama fitur)")
-    .option("--out <file>", "CSV keluaran (default: stdout)")
-    .action((options: { file: string; input: string; out?: string }) => {
-      let input: string;
+    .option("--out <file>", "CSV keluaran (bawaan: layar)")
+    .option("--force", "timpa file --out yang sudah ada")
+    .action((options: { file: string; input: string; out?: string; force?: boolean }) => {
+      let input: Uint8Array;
       try {
-        input = readFileSync(options.input, "utf8");
+        input = readFileSync(options.input);
       } catch (error) {
         throw invalid(`tidak dapat membaca ${options.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      const output = predictCsv(readModelSource(options.file).model, input);
-      if (options.out) writeFileSync(options.out, output, { mode: 0o600 });
+      const output = predictCsv(readModelSource(options.file).model, decodeSpreadsheetText(input));
+      if (options.out) writeOutputFile(options.out, output, options.force === true);
       else io.out(output);
     });
 }

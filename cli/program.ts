@@ -4,10 +4,12 @@ import { StorageError, asStorageError, describeForAdmin } from "../src/db/storag
 import { ServiceError } from "../src/errors";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
-import { registerBackupCommand } from "./backup";
+import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
 import { configOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
+import { speakIndonesian } from "./indonesian";
+import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
 import { registerStatsCommands } from "./stats";
 
@@ -28,11 +30,12 @@ function port(value: string): number {
 export function buildProgram(io: CommandIo): Command {
   const program = new Command("skrining")
     .description("Layanan skrining stres dan motivasi mahasiswa")
-    .version(packageJson.version, "-V, --version")
-    .option("--data <dir>", "folder data (default ./data, atau SKRINING_DATA)")
+    .version(packageJson.version, "-V, --version", "tampilkan versi")
+    .option("--data <folder>", "folder data (bawaan: ./data, atau SKRINING_DATA)")
+    .option("--tz <zona>", "zona waktu fakultas untuk minggu dan tanggal (bawaan: Asia/Jakarta, atau SKRINING_TZ)")
     // Subcommands inherit both: commander's own messages go through `io`, and its exits become errors for run().
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+    .exitOverride();
+  speakIndonesian(program, io);
 
   program
     .command("serve")
@@ -41,12 +44,24 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(new Option("--port <port>", "port").default(5000).argParser(port))
     .option("--tls-cert <file>", "sertifikat TLS (PEM)")
     .option("--tls-key <file>", "kunci privat TLS (PEM)")
-    .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string }, command: Command) => {
-      await serve(configOf(command, io), options, ioLogger(io), io.environment);
+    .addOption(logFileOption())
+    .addOption(logMaxSizeOption())
+    .addOption(logKeepOption())
+    .addOption(backupDirOption())
+    .addOption(backupEveryOption())
+    .addOption(backupKeepOption())
+    .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string } & LogFileFlags & AutomaticBackupFlags, command: Command) => {
+      const backups = automaticBackupsOf(options);
+      const log = serveLogger(options, ioLogger(io), io);
+      try {
+        await serve(configOf(command, io, "may-create"), { ...options, backups }, log.logger, io.environment);
+      } finally {
+        log.close();
+      }
     });
 
   registerAccountCommands(program, io);
-  registerBackupCommand(program, io);
+  registerBackupCommands(program, io);
   registerCheckCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);

@@ -1,6 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
+import packageJson from "../package.json";
 import { createApp } from "./app";
+import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import type { Config } from "./config";
 import { closeContext, createContext } from "./context";
 import { checkDatabase } from "./db";
@@ -9,13 +11,15 @@ import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
-import { webAnswer } from "./http/web";
+import { webInterface } from "./http/web";
 
 interface ServeOptions {
   host: string;
   port: number;
   tlsCert?: string;
   tlsKey?: string;
+  /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`); none when absent. */
+  backups?: { folder: string; everyMilliseconds: number; keep: number };
 }
 
 /** The addresses a student's phone or a lab PC on the LAN can open. */
@@ -28,6 +32,56 @@ function lanUrls(host: string, port: number, scheme: "http" | "https"): string[]
         .map((entry) => entry!.address)
     : [host];
   return hosts.map((address) => `${scheme}://${address.includes(":") ? `[${address}]` : address}:${port}`);
+}
+
+/** `24h`, `30m`, `7d`: a backup period as the admin gave it. */
+function period(milliseconds: number): string {
+  const units: [number, string][] = [
+    [24 * 3600_000, "hari"],
+    [3600_000, "jam"],
+    [60_000, "menit"],
+  ];
+  const [size, name] = units.find(([size]) => milliseconds % size === 0) ?? [1000, "detik"];
+  return `${milliseconds / size} ${name}`;
+}
+
+/**
+ * What an admin needs at start: where to open the web interface (the LAN addresses first;
+ * the loopback one works only on this PC), the data folder, the zone and the backups, the
+ * first admin's credentials once, and on a new installation what to do next.
+ */
+function banner(start: {
+  config: Config;
+  options: ServeOptions;
+  admin: { username: string; password: string; generated: boolean } | null;
+  urls: string[];
+  newInstallation: boolean;
+}): string[] {
+  const { config, options, admin } = start;
+  const loopback = (url: string) => /\/\/(127\.|\[::1\])/.test(url);
+  const lines = [
+    `skrining ${packageJson.version} berjalan. Buka di peramban (browser) dari jaringan kampus:`,
+    ...start.urls.filter((url) => !loopback(url)).map((url) => `  ${url}/`),
+    ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
+    `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
+      (options.backups ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan.` : "cadangan otomatis tidak aktif (--backup-dir)."),
+  ];
+  if (admin) {
+    lines.push(
+      admin.generated
+        ? `Akun admin pertama dibuat: username "${admin.username}", password "${admin.password}" (hanya ditampilkan sekali; ganti dengan 'skrining accounts passwd admin').`
+        : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
+    );
+  }
+  if (start.newInstallation) {
+    lines.push(
+      "Langkah berikutnya:",
+      "  1. Impor daftar dosen dan mahasiswa: skrining accounts import daftar.csv (format kolom: README, bagian \"Accounts CSV\").",
+      "  2. Pilihan: daftarkan model prediksi, mis. skrining model add --type stress --file model.joblib --activate; tanpa model, tingkat ditentukan aturan skor.",
+      ...(options.backups ? [] : ["  3. Jalankan dengan --backup-dir <folder> agar data dicadangkan otomatis (docs/operations.md, bagian Backups)."]),
+    );
+  }
+  return lines;
 }
 
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
@@ -49,15 +103,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // server listens only once the admin exists.
   const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
+  const web = webInterface(config.timeZone);
   const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
   const admin = await adminCreation;
-  if (admin) {
-    logger.info(
-      admin.generated
-        ? `Akun admin pertama dibuat: username "${admin.username}", password "${admin.password}" (hanya ditampilkan sekali; ganti dengan 'skrining accounts passwd admin').`
-        : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
-    );
-  }
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
   try {
@@ -67,7 +115,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       tls,
       maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
       // The web interface answers its own paths; everything else is the API's.
-      fetch: (request) => webAnswer(request) ?? app.fetch(routeByPath(request)),
+      fetch: (request) => web(request) ?? app.fetch(routeByPath(request)),
     });
   } catch (error) {
     closeContext(context);
@@ -77,13 +125,14 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     throw error;
   }
   const scheme = tls ? "https" : "http";
-  logger.info(`skrining berjalan (data: ${config.dataDir}). Buka dari jaringan kampus:`);
-  for (const url of lanUrls(options.host, server.port ?? options.port, scheme)) logger.info(`  ${url}`);
+  for (const line of banner({ config, options, admin, urls: lanUrls(options.host, server.port ?? options.port, scheme), newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  const backups = options.backups && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger });
+  backups?.start();
 
   await new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       logger.info(`${signal} diterima, menghentikan server...`);
-      await server!.stop();
+      await Promise.all([server!.stop(), backups?.stop()]);
       closeContext(context);
       resolve();
     };

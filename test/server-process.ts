@@ -35,10 +35,10 @@ function collect(stream: ReadableStream<Uint8Array>): () => string {
 }
 
 /** Starts `skrining serve` as a child process and waits until it answers HTTP and has printed its URL. */
-export async function startServer(options: { dataDir?: string; env?: Record<string, string>; port?: number; umask?: string }): Promise<Running> {
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; port?: number; umask?: string; serveOptions?: string[] }): Promise<Running> {
   const port = options.port ?? (await freePort());
   const dataArgs = options.dataDir ? ["--data", options.dataDir] : [];
-  const command = [process.execPath, join(repositoryRoot, "cli", "main.ts"), ...dataArgs, "serve", "--host", "127.0.0.1", "--port", String(port)];
+  const command = [process.execPath, join(repositoryRoot, "cli", "main.ts"), ...dataArgs, "serve", "--host", "127.0.0.1", "--port", String(port), ...(options.serveOptions ?? [])];
   const child = Bun.spawn(withUmask(command, options.umask), {
     cwd: repositoryRoot,
     env: cliEnvironment(options.env),

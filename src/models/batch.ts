@@ -4,21 +4,34 @@ import type { CompiledModel } from "./predict";
 import { PredictionError, type Cell } from "./predict-values";
 import { csvField } from "../csv";
 import { InvalidInput } from "../errors";
+import { separatorOf } from "../spreadsheet-input";
 
 /**
  * `model predict`: rows of a CSV file (model inputs matched by header name, in any order,
- * other columns ignored) to a CSV of labels with the header `stress,motivasi`. Empty cells
+ * other columns ignored) to a CSV of labels with the header `stress,motivasi`. The input
+ * may come from an Indonesian spreadsheet (decisions §12): `,`, `;` or tab between fields,
+ * found from the header, and with `;` or tab the decimal comma (`3,45`). Empty cells
  * are missing values, which only an imputing model accepts. Labels and text classes are
  * written as CSV texts (csv.ts), numeric classes as pandas writes them.
  */
 
 class BatchError extends InvalidInput {}
 
+/** Column names that identify a row (any case), carried to the output when they are no model input. */
+const identifyingColumns = ["id", "nim"];
+
+/** At most this many bad rows are listed; the count says how many there are in all. */
+const listedBadRows = 100;
+
 export function predictCsv(model: CompiledModel, csvText: string): string {
   if (model.nOutputs !== 2) throw new BatchError(`model ini memprediksi ${model.nOutputs} keluaran; model predict butuh dua (stress, motivasi)`);
   let records: { record: string[]; info: { lines: number } }[];
+  const delimiter = separatorOf(csvText);
+  // With `,` between fields a comma cannot be the decimal mark.
+  const decimalComma = delimiter !== ",";
   try {
-    records = parse(csvText, { bom: true, info: true, skip_empty_lines: true }) as unknown as typeof records;
+    // Rows of another length are reported with the other bad rows, not as a parse failure.
+    records = parse(csvText, { bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
   } catch (error) {
     throw new BatchError(`CSV tidak dapat dibaca: ${(error as Error).message}`);
   }
@@ -30,24 +43,42 @@ export function predictCsv(model: CompiledModel, csvText: string): string {
   const missing = model.inputNames.filter((name) => !names.includes(name));
   if (missing.length > 0) throw new BatchError(`kolom masukan model tidak ada: ${missing.join(", ")}`);
   const positions = model.inputNames.map((name) => names.indexOf(name));
+  const idColumn = names.findIndex((name) => identifyingColumns.includes(name.toLowerCase()) && !model.inputNames.includes(name));
 
-  const lines = ["stress,motivasi"];
+  const lines = [[...(idColumn === -1 ? [] : [csvField(names[idColumn]!)]), "stress", "motivasi"].join(",")];
+  const badRows: string[] = [];
   for (const { record, info } of rows) {
+    if (record.length !== names.length) {
+      badRows.push(`baris ${info.lines}: ${record.length} kolom, header ${names.length} kolom`);
+      continue;
+    }
+    const problems: string[] = [];
     const row = positions.map((position, index): Cell => {
       const text = record[position]!;
       if (text.trim() === "") return null;
       if (model.inputTypes[index] === "string") return text;
-      const value = parseDecimal(text);
-      if (value === undefined || !Number.isFinite(value)) throw new BatchError(`baris ${info.lines}: ${model.inputNames[index]} bukan angka: ${JSON.stringify(text)}`);
-      return value;
+      const value = parseDecimal(decimalComma && /^\s*[+-]?\d+,\d+\s*$/.test(text) ? text.replace(",", ".") : text);
+      if (value !== undefined && Number.isFinite(value)) return value;
+      problems.push(`${model.inputNames[index]} bukan angka: ${JSON.stringify(text)}`);
+      return null;
     });
+    if (problems.length > 0) {
+      badRows.push(`baris ${info.lines}: ${problems.join("; ")}`);
+      continue;
+    }
     try {
       // A number in Python's notation needs no quotes and is no formula.
-      lines.push(model.predictOutputs(row).map((output) => (output.isNumber ? output.text : csvField(output.text))).join(","));
+      const labels = model.predictOutputs(row).map((output) => (output.isNumber ? output.text : csvField(output.text)));
+      lines.push([...(idColumn === -1 ? [] : [csvField(record[idColumn]!)]), ...labels].join(","));
     } catch (error) {
-      if (error instanceof PredictionError) throw new BatchError(`baris ${info.lines}: ${error.message}`);
-      throw error;
+      if (!(error instanceof PredictionError)) throw error;
+      badRows.push(`baris ${info.lines}: ${error.message}`);
     }
+  }
+  if (badRows.length > 0) {
+    const listed = badRows.slice(0, listedBadRows);
+    if (badRows.length > listed.length) listed.push(`... dan ${badRows.length - listed.length} baris lain`);
+    throw new BatchError(`${badRows.length} baris tidak dapat diprediksi; tidak ada keluaran yang ditulis.`, { lines: listed });
   }
   return lines.join("\n") + "\n";
 }

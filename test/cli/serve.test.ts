@@ -71,6 +71,42 @@ describe("serve", () => {
   });
 });
 
+describe("the banner", () => {
+  test("a new installation: where to open it, the folder, zone and backups, the admin once, then the next steps", async () => {
+    const dataDir = temporaryDir();
+    const server = await startServer({ dataDir, env: { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" } });
+    const lines = server.stdout().trimEnd().split("\n");
+    const at = (start: string) => lines.findIndex((line) => line.startsWith(start));
+    expect(lines[at("skrining ")]).toBe(`skrining ${packageJson.version} berjalan. Buka di peramban (browser) dari jaringan kampus:`);
+    expect(lines).toContain(`  http://127.0.0.1:${server.port}/  (hanya dari PC ini)`);
+    expect(lines).toContain(`Data: ${dataDir}; zona waktu Asia/Jakarta; cadangan otomatis tidak aktif (--backup-dir).`);
+    expect(lines).toContain('Akun admin pertama dibuat: username "admin" dengan password dari SKRINING_ADMIN_PASSWORD.');
+    const steps = at("Langkah berikutnya:");
+    expect(steps).toBeGreaterThan(at("Akun admin pertama"));
+    expect(lines[steps + 1]).toStartWith("  1. Impor daftar dosen dan mahasiswa: skrining accounts import");
+    expect(lines[steps + 2]).toStartWith("  2. Pilihan: daftarkan model prediksi");
+    expect(lines[steps + 3]).toStartWith("  3. Jalankan dengan --backup-dir <folder>");
+    expect(await stop(server)).toBe(0);
+  });
+
+  test("once students exist: no admin line, no next steps; the backups and the zone as configured", async () => {
+    const dataDir = temporaryDir();
+    const imported = await runCli(["--data", dataDir, "accounts", "import", "examples/demo-accounts.csv"]);
+    expect(imported.exitCode).toBe(0);
+    const backups = temporaryDir();
+    const server = await startServer({ dataDir, env: { SKRINING_TZ: "Asia/Makassar" }, serveOptions: ["--backup-dir", backups, "--backup-every", "6h", "--backup-keep", "3"] });
+    const output = server.stdout();
+    expect(output).toContain(`Data: ${dataDir}; zona waktu Asia/Makassar; cadangan otomatis ke ${backups} tiap 6 jam, 3 terakhir disimpan.`);
+    expect(output).toContain("Akun admin pertama dibuat");
+    expect(output).not.toContain("Langkah berikutnya");
+    expect(await stop(server)).toBe(0);
+    const again = await startServer({ dataDir });
+    expect(again.stdout()).not.toContain("Akun admin pertama dibuat");
+    expect(again.stdout()).not.toContain("Langkah berikutnya");
+    expect(await stop(again)).toBe(0);
+  });
+});
+
 test("a port already in use: exit 1 with a sentence naming the port, no stack trace", async () => {
   const occupant = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
   try {

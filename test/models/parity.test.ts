@@ -114,6 +114,6 @@ describe("the earlier deployment's files", () => {
     const result = await runCli(["model", "predict", "--file", jsonPath, "--input", badInput]);
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout).toBe("");
-    expect(result.stderr.trim().split("\n")).toEqual(['skrining: baris 3: IPK bukan angka: "tiga"']);
+    expect(result.stderr.trim().split("\n")).toEqual(['baris 3: IPK bukan angka: "tiga"', "skrining: 1 baris tidak dapat diprediksi; tidak ada keluaran yang ditulis."]);
   });
 });

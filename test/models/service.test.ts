@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelFeatures } from "../../src/models/classifier";
 import { loadJsonModel } from "../../src/models/files";
@@ -147,5 +147,60 @@ describe("the CLI changes the running service's models", () => {
     expect(bad.exitCode).not.toBe(0);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect(bad.stderr).toContain("id model harus bilangan bulat positif");
+  });
+});
+
+describe("the model commands as a person types them", () => {
+  const sources = temporaryDir("skrining-model-typed-");
+  test("--type in any case; model list fits 100 columns, cutting only what is long, with the local time", async () => {
+    const file = join(sources, "panjang.json");
+    const long = { ...constantModel("Sedang", "Sedang"), algorithm: `ColumnTransformer → ${"ClassifierChain(RandomForestClassifier) ".repeat(3)}`, version: "scikit-learn 1.6.1 dengan catatan versi yang panjang sekali" };
+    writeFileSync(file, JSON.stringify(long));
+    const added = await cli("add", "--type", "STRESS", "--file", file);
+    expect(added).toMatchObject({ exitCode: 0, stderr: "" });
+    const id = Number(added.stdout);
+
+    const listed = await cli("list");
+    expect(listed.exitCode).toBe(0);
+    const lines = listed.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^ID\s+JENIS\s+AKTIF\s+DIBUAT\s+ALGORITMA\s+VERSI\s+FILE$/);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+    const row = lines.find((line) => line.startsWith(`${id} `))!;
+    expect(row).toContain("stress");
+    expect(row).toContain("ColumnTransformer");
+    expect(row).toContain("…");
+    // The time is the faculty's (WIB), to the minute.
+    const record = (JSON.parse((await cli("list", "--json")).stdout) as { id: number; created_at: string }[]).find((each) => each.id === id)!;
+    const wib = new Date(Date.parse(record.created_at) + 7 * 3600 * 1000).toISOString().slice(0, 16).replace("T", " ");
+    expect(row).toContain(wib);
+
+    const refused = await cli("add", "--type", "stres", "--file", file);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain("pilih salah satu dari stress, motivasi");
+  });
+
+  test("model predict reads a spreadsheet's UTF-16 file with ';' and decimal commas", async () => {
+    const file = join(sources, "konstan-utf16.json");
+    writeFileSync(file, JSON.stringify(constantModel("Sedang", "Rendah")));
+    const input = join(sources, "baris-utf16.csv");
+    writeFileSync(input, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("NIM;S1\r\n2301001;3,5\r\n", "utf16le")]));
+    const result = await runCli(["model", "predict", "--file", file, "--input", input]);
+    expect(result).toMatchObject({ exitCode: 0, stderr: "", stdout: "NIM,stress,motivasi\n2301001,Sedang,Rendah\n" });
+  });
+
+  test("model predict --out keeps an existing file unless --force", async () => {
+    const file = join(sources, "konstan.json");
+    writeFileSync(file, JSON.stringify(constantModel("Rendah", "Tinggi")));
+    const input = join(sources, "baris.csv");
+    writeFileSync(input, "id,S1\nA,3\n");
+    const out = join(sources, "hasil.csv");
+    writeFileSync(out, "hasil lama\n");
+    const refused = await runCli(["model", "predict", "--file", file, "--input", input, "--out", out]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain("--force");
+    expect(readFileSync(out, "utf8")).toBe("hasil lama\n");
+    const forced = await runCli(["model", "predict", "--file", file, "--input", input, "--out", out, "--force"]);
+    expect(forced).toMatchObject({ exitCode: 0, stdout: "", stderr: "" });
+    expect(readFileSync(out, "utf8")).toBe("id,stress,motivasi\nA,Rendah,Tinggi\n");
   });
 });
