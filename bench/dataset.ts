@@ -1,5 +1,5 @@
-import { hash } from "@node-rs/bcrypt";
 import { closeSync, fsyncSync, openSync } from "node:fs";
+import { hashPassword } from "../src/accounts/passwords";
 import { openDatabase } from "../src/db";
 import { fallbackMotivationLevel, fallbackStressLevel, motivationKeys, scoreSdi, scoreStress, stressKeys } from "../src/screening/scoring";
 import { suggestionsFor } from "../src/screening/suggestions";
@@ -153,7 +153,7 @@ const historyWeeks = 26;
 export async function generateDataset(databasePath: string, shape: DatasetShape, seed = 20_251_122): Promise<Dataset> {
   const started = performance.now();
   const random = generator(seed);
-  const passwordHash = await hash(benchPassword, { cost: 10 });
+  const passwordHash = await hashPassword(benchPassword, 10);
   const db = openDatabase(databasePath);
   const sqlite = db.$client;
   // A bulk load into a fresh file: nothing to protect against a power cut yet. The server

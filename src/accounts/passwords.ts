@@ -1,4 +1,3 @@
-import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
 import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
@@ -21,17 +20,40 @@ interface PasswordCheck {
 
 /**
  * bcrypt runs on the native thread pool, so hashing many passwords at once uses every core.
+ * The 1.x line of the addon is used because it is the one that publishes a Windows binary
+ * (`npm run build:windows` embeds it); its hashes are standard `$2b$`.
  */
-export function hashPassword(password: string, cost: number): Promise<string> {
-  return bcryptHash(password, { cost });
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  return (await bcrypt()).hash(password, cost);
+}
+
+let loadedBcrypt: Promise<typeof import("@node-rs/bcrypt")> | undefined;
+
+/** Loaded on first use, so that commands which never touch a password start without the native addon. */
+function bcrypt(): Promise<typeof import("@node-rs/bcrypt")> {
+  loadedBcrypt ??= import("@node-rs/bcrypt").catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new Error(`Modul bcrypt untuk ${process.platform}-${process.arch} tidak dapat dimuat, jadi password tidak dapat dibuat atau diperiksa: ${reason}`);
+  });
+  return loadedBcrypt;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<PasswordCheck> {
-  if (stored.startsWith("$2")) return { ok: await bcryptVerify(password, stored), needsRehash: false };
+  if (stored.startsWith("$2")) return { ok: await verifyBcrypt(password, stored), needsRehash: false };
   if (stored.startsWith("pbkdf2:") || stored.startsWith("scrypt:")) {
     return { ok: await verifyWerkzeug(password, stored), needsRehash: true };
   }
   return { ok: false, needsRehash: false };
+}
+
+/** A damaged stored hash is a wrong password, not an error of the request. */
+async function verifyBcrypt(password: string, stored: string): Promise<boolean> {
+  const { verify } = await bcrypt();
+  try {
+    return await verify(password, stored);
+  } catch {
+    return false;
+  }
 }
 
 /** Werkzeug's `method$salt$hexdigest` format, as the earlier Flask deployment stored it. */
