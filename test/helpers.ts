@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandIo } from "../cli/common";
 import { run } from "../cli/program";
@@ -8,6 +7,7 @@ import { parseAccountsCsv } from "../src/accounts/import";
 import { loadConfig } from "../src/config";
 import { closeContext, createContext, type AppContext } from "../src/context";
 import { silentLogger, type Logger } from "../src/logger";
+import { temporaryDir } from "./temporary";
 
 export const repositoryRoot = join(import.meta.dir, "..");
 
@@ -17,9 +17,7 @@ export const repositoryRoot = join(import.meta.dir, "..");
  */
 export const testEnvironment = { SKRINING_BCRYPT_COST: "4", SKRINING_LOG: "off", SKRINING_STUDENT_WRITES: "100000" } as const;
 
-export function temporaryDir(prefix = "skrining-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { temporaryDir };
 
 export interface TestResponse {
   status: number;
@@ -184,6 +182,14 @@ export interface CliOptions {
   stdin?: string;
 }
 
+export interface InProcessCliOptions extends CliOptions {
+  /**
+   * Lines typed at a terminal: standard input is then a terminal, and each secret prompt
+   * (written to stderr, as the real terminal does) takes the next line.
+   */
+  terminal?: string[];
+}
+
 /**
  * The environment a test's CLI sees: this process's own without any SKRINING_ setting (a
  * developer's SKRINING_DATA or SKRINING_ADMIN_PASSWORD must not reach a test), then the
@@ -199,14 +205,22 @@ export function cliEnvironment(env: Record<string, string> = {}): Record<string,
  * texts and exit codes as the real process, without the start-up of one. The umask that
  * `run()` sets for the files it creates is this process's again afterwards.
  */
-export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+export async function runCli(args: readonly string[], options: InProcessCliOptions = {}): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
+  const typed = [...(options.terminal ?? [])];
   const io: CommandIo = {
     out: (text) => void (stdout += text),
     err: (text) => void (stderr += text),
     // A child started with stdin "ignore" reads an empty input.
     readStdin: async () => options.stdin ?? "",
+    inIsTerminal: options.terminal !== undefined,
+    readSecret: async (prompt) => {
+      stderr += `${prompt}\n`;
+      const line = typed.shift();
+      if (line === undefined) throw new Error(`the test typed nothing for the prompt ${JSON.stringify(prompt)}`);
+      return line;
+    },
     errIsTerminal: false,
     environment: cliEnvironment(options.env),
   };

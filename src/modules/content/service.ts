@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { replaceableFileNames } from "../../config";
 import { defaultHelpContact, validateHelpContact, type HelpContact } from "../../content/help";
 import { ReplaceableFile } from "../../content/replaceable-file";
 import type { Logger } from "../../logger";
@@ -8,6 +9,6 @@ export class ContentService {
   readonly help: ReplaceableFile<HelpContact>;
 
   constructor(dataDir: string, logger: Logger) {
-    this.help = new ReplaceableFile(join(dataDir, "help.json"), defaultHelpContact, validateHelpContact, logger);
+    this.help = new ReplaceableFile(join(dataDir, replaceableFileNames.help), defaultHelpContact, validateHelpContact, logger);
   }
 }

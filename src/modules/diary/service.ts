@@ -9,8 +9,8 @@ import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../.
 import { nowIso, serializeDiary } from "../../records";
 import type { Principal } from "../../http/principal";
 
-const titleMaxCharacters = 200;
-const contentMaxCharacters = 20000;
+export const titleMaxCharacters = 200;
+export const contentMaxCharacters = 20000;
 
 export const diaryMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",

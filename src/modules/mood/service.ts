@@ -5,7 +5,8 @@ import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { conflict, invalid, notFound } from "../../errors";
 import { ownedEntry } from "../../http/guards";
-import { requestedNim, isBlank, readCalendarDate, readInteger } from "../../http/values";
+import { requestedNim, isBlank, readCalendarDate } from "../../http/values";
+import { readInteger } from "../../numbers";
 import { nowIso, serializeMood } from "../../records";
 import type { Principal } from "../../http/principal";
 

@@ -27,7 +27,7 @@ export const notesMessages = {
 } as const;
 
 /** Notes and replies alike hold at most this many characters (decisions §4). */
-const textMaxLength = 5000;
+export const textMaxLength = 5000;
 
 /**
  * Counselling notes from both sides: a lecturer (or an admin in a lecturer's name) writes

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { replaceableFileNames } from "../../config";
 import { ReplaceableFile } from "../../content/replaceable-file";
 import type { Logger } from "../../logger";
 import { defaultQuestions, validateQuestions, type Question } from "../../screening/questions";
@@ -11,7 +12,7 @@ export class QuestionsService {
   private readonly file: ReplaceableFile<Question[]>;
 
   constructor(dataDir: string, logger: Logger) {
-    this.file = new ReplaceableFile(join(dataDir, "questions.json"), defaultQuestions, validateQuestions, logger);
+    this.file = new ReplaceableFile(join(dataDir, replaceableFileNames.questions), defaultQuestions, validateQuestions, logger);
   }
 
   list(): Question[] {
