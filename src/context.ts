@@ -2,6 +2,7 @@ import { AccountsService } from "./accounts/service";
 import type { Config } from "./config";
 import { openDatabase, stopWaitingForLocks, type DatabaseClient } from "./db";
 import { StorageHealth, asStorageError } from "./db/storage";
+import { AuditTrail } from "./audit/trail";
 import { hasWeeklyCounts, useTimeZone, weeksTimeZone } from "./db/summaries";
 import { zoneOffsetChanges } from "./local-time";
 import { WriteQueue } from "./db/write-queue";
@@ -36,6 +37,7 @@ export interface AppContext {
   questions: QuestionsService;
   content: ContentService;
   profil: ProfilService;
+  audit: AuditTrail;
   photos: PhotoService;
   mood: MoodService;
   diary: DiaryService;
@@ -68,6 +70,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     logger,
     writes,
     health,
+    audit: new AuditTrail(db.$client, writes, logger),
     accounts: new AccountsService(db, writes, config.bcryptCost),
     auth: new AuthService(db, writes, config),
     submission,

@@ -58,6 +58,8 @@ export const mahasiswa = sqliteTable(
     freqOlahraga: text("freq_olahraga"),
     durasiTidur: text("durasi_tidur"),
     fotoProfil: text("foto_profil"),
+    /** UU PDP: processing restricted since this moment (`privacy restrict`); null when not restricted. */
+    restrictedAt: text("dibatasi_sejak"),
   },
   (table) => [
     check("mahasiswa_ipk_check", sql`${table.ipk} IS NULL OR (${table.ipk} >= 0 AND ${table.ipk} <= 4)`),
@@ -239,4 +241,67 @@ export const sessions = sqliteTable(
     endedAt: text("ended_at"),
   },
   (table) => [index("sessions_user_index").on(table.userId), index("sessions_expires_index").on(table.expiresAt)],
+);
+
+/** What an audit row records (decisions: Privacy and audit). */
+export const auditActions = [
+  "login",
+  "login_failed",
+  "view",
+  "export",
+  "create",
+  "update",
+  "delete",
+  "password",
+  "activate",
+  "model",
+  "accounts_import",
+  "privacy",
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/**
+ * Append-only: triggers refuse UPDATE and DELETE (migration 0005). Each row's `hash` is
+ * SHA-256 over its content and the previous row's hash, so a row changed or removed by
+ * editing the file is found by `skrining audit verify`. No foreign keys: the trail outlives
+ * the accounts and students it names.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at").notNull(),
+    actorUserId: integer("actor_user_id"),
+    actorUsername: text("actor_username"),
+    /** `mahasiswa`, `dosen`, `admin`, `cli` (a command on the PC) or `anonim` (a failed login). */
+    actorRole: text("actor_role").notNull(),
+    actorName: text("actor_name"),
+    clientAddress: text("client_address"),
+    action: text("action", { enum: auditActions }).notNull(),
+    nim: text("nim"),
+    /** The route (`GET /api/dosen/mahasiswa/:nim`) or the command (`skrining privacy erase`). */
+    target: text("target").notNull(),
+    detail: text("detail"),
+    previousHash: text("previous_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (table) => [
+    index("audit_log_nim_index").on(table.nim, table.id),
+    index("audit_log_actor_index").on(table.actorUsername, table.id),
+    index("audit_log_at_index").on(table.at),
+    index("audit_log_action_index").on(table.action, table.id),
+  ],
+);
+
+/** A student's acknowledgement of a version of the privacy notice. */
+export const privacyAcknowledgements = sqliteTable(
+  "privacy_acknowledgements",
+  {
+    userId: integer("Id_User")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    noticeVersion: text("notice_version").notNull(),
+    acknowledgedAt: text("acknowledged_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.noticeVersion] })],
 );

@@ -5,6 +5,7 @@ import sql1 from "./0001_riwayat_covering_index.sql" with { type: "text" };
 import sql2 from "./0002_lecturer_summaries.sql" with { type: "text" };
 import sql3 from "./0003_sessions.sql" with { type: "text" };
 import sql4 from "./0004_time_zone_offsets.sql" with { type: "text" };
+import sql5 from "./0005_privacy_audit.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", createdAt: 1795317771075, sql: sql0 },
@@ -12,4 +13,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0002_lecturer_summaries", createdAt: 1795325725525, sql: sql2 },
   { tag: "0003_sessions", createdAt: 1795558546912, sql: sql3 },
   { tag: "0004_time_zone_offsets", createdAt: 1795567459034, sql: sql4 },
+  { tag: "0005_privacy_audit", createdAt: 1795569996406, sql: sql5 },
 ];
