@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bcryptCost, bcryptHashesPerSecond, measureImport } from "./accounts";
+import { measureAuditCost } from "./audit";
 import { benchPassword, generateDataset, scaledShape, type Dataset } from "./dataset";
 import { runLoad, type LoadSpec } from "./load";
 import { measureModel } from "./model";
@@ -145,6 +146,16 @@ function classifiedSubmissions(databasePath: string, nim: string, from: string):
   }
 }
 
+/** The audit trail's view rows of a route for one student, read after the server stopped: the advisor's reads of the audit figure. */
+function viewRowsOf(databasePath: string, target: string, nim: string): number {
+  const sqlite = new Database(databasePath, { readonly: true });
+  try {
+    return sqlite.query<{ rows: number }, [string, string]>("SELECT count(*) AS rows FROM audit_log WHERE action = 'view' AND target = ? AND nim = ?").get(target, nim)!.rows;
+  } finally {
+    sqlite.close();
+  }
+}
+
 async function main() {
   const benchStarted = performance.now();
   const loadAverageAtStart = loadAverage();
@@ -233,6 +244,15 @@ async function main() {
       const { result: load, peakMiB } = await withPeakResident(pid, () => runLoad(loadSpec(server.base, probe, standard)));
       endpoints.push({ name: probe.name, load, ratio: load.requestsPerSecond / ceiling.requestsPerSecond, target: probe.target, peakMiB });
     }
+    log("audit cost: the student's own read against the advisor's (one audit row each)");
+    const auditCost = await measureAuditCost({
+      base: server.base,
+      path: `/api/mahasiswa/hasil/${dataset.student.nim}`,
+      ownToken: studentToken,
+      advisorToken: lecturerToken,
+      rounds: 2,
+      shape: standard,
+    });
     for (const probe of largeProbes) {
       for (const connections of [1, 32]) {
         log(`load (large dataset): ${probe.name}, ${connections} connection(s)`);
@@ -272,6 +292,7 @@ async function main() {
     const peakMiB = peakRun.peakMiB;
     await stopChild(server.child);
     const classified = classifiedSubmissions(join(dataDir, "skrining.db"), dataset.questionnaireNim, submissionsFrom);
+    const auditRows = viewRowsOf(join(dataDir, "skrining.db"), "GET /api/mahasiswa/hasil/:nim", dataset.student.nim);
 
     const importRatio = imported.accountsPerSecond / bcryptLimit;
     const figures: Figure[] = [
@@ -301,6 +322,12 @@ async function main() {
         met: peakMiB * 1.048576 < 150,
       },
       ...fresh,
+      {
+        name: `audit: \`GET /api/mahasiswa/hasil/<nim>\` read by the advisor (one \`view\` row each; ${auditRows.toLocaleString("en-US")} rows written) ÷ by the student (no row), medians of ${auditCost.runs.own.length} alternating runs`,
+        value: `${auditCost.ratio.toFixed(2)} (${Math.round(auditCost.advisorRequestsPerSecond).toLocaleString("en-US")} ÷ ${Math.round(auditCost.ownRequestsPerSecond).toLocaleString("en-US")} req/s)`,
+        target: "≥ 0.90",
+        met: auditCost.ratio >= 0.9 && auditCost.problems.length === 0,
+      },
       { name: `dataset generation (${shape.students.toLocaleString("en-US")} students, ${shape.screenings.toLocaleString("en-US")} screenings)`, value: `${dataset.seconds.toFixed(1)} s` },
     ];
     const notes: string[] = [];
@@ -312,6 +339,7 @@ async function main() {
       const problem = problems(entry.load);
       if (problem) notes.push(`${entry.name}, ${entry.load.connections} connection(s): ${problem}`);
     }
+    for (const problem of auditCost.problems) notes.push(`audit cost: ${problem}`);
     if (scale !== 1) notes.push(`SKRINING_BENCH_SCALE=${scale}: a reduced dataset, not the figures of the issue`);
 
     const largeCaption = `lecturer with ${dataset.largeLecturer.advisees.toLocaleString("en-US")} advisees (of ${shape.students.toLocaleString("en-US")} students, ${shape.screenings.toLocaleString("en-US")} screenings)`;
@@ -340,6 +368,7 @@ async function main() {
       accounts: { bcryptCost, bcryptHashesPerSecond: bcryptLimit, cores, import: imported, ratioToBcryptLimit: importRatio },
       model: { ...model, submissionsClassifiedByModel: classified.byModel, submissions: classified.total },
       coldStart: { ...coldStart, targetMs: 200 },
+      audit: { ...auditCost, viewRowsWritten: auditRows, targetRatio: 0.9 },
       memory: { idleMiB, peakUnderLoadMiB: peakMiB, peakDuring: `${peakRun.name}, ${peakRun.load.connections} connection(s)`, targetMB: 150 },
       notes,
     };

@@ -3,10 +3,11 @@ import { SingleBar, Presets } from "cli-progress";
 import { readFileSync } from "node:fs";
 import { parseAccountsCsv } from "../src/accounts/import";
 import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
-import { AccountsService, rowsRefused, type ImportResult } from "../src/accounts/service";
+import { AccountsService, rowsRefused, type ImportResult, type MinorStudent } from "../src/accounts/service";
 import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
 import { conflict, invalid } from "../src/errors";
 import { decodeSpreadsheetText } from "../src/spreadsheet-input";
+import { commandAudit } from "./audit";
 import { openData, printTable, type CommandIo } from "./common";
 import { choiceOption } from "./options";
 
@@ -37,14 +38,18 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         const started = performance.now();
         let result: ImportResult;
         try {
+          const { actor, target } = commandAudit(command);
           result = await service.upsert(rows, {
             resetPasswords: options.resetPasswords === true,
+            // One row for the whole import, with its counts: the file may hold thousands of students.
+            audit: (done) => [{ actor, target, action: "accounts_import", detail: importCounts(done) }],
             onHashed: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
           });
         } finally {
           bar?.stop();
         }
         io.out(importSummary(result, (performance.now() - started) / 1000));
+        io.out(minorsNotice(service.minorsAmong(rows.flatMap((row) => (row.nim === undefined ? [] : [row.nim])))));
       } finally {
         db.$client.close();
       }
@@ -79,7 +84,10 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         if (service.list().some((existing) => existing.username === account.username)) throw conflict(`username ${account.username} sudah ada`);
         const conflicts = service.findConflicts([account]);
         if (conflicts.length > 0) throw invalid(conflicts.map((problem) => problem.message).join("; "));
-        await service.upsert([account]);
+        const { actor, target } = commandAudit(command);
+        await service.upsert([account], {
+          audit: () => [{ actor, target, action: "create", nim: account.nim ?? null, detail: `akun ${account.username} (${account.role})${account.activated ? ", aktif" : ""}` }],
+        });
         io.out(
           account.activated
             ? `Akun ${account.username} (${account.role}) dibuat, sudah aktif.\n`
@@ -104,8 +112,18 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         io.out(`${JSON.stringify(list, null, 2)}\n`);
         return;
       }
-      const rows = list.map((account) => [String(account.id), account.username, account.role, account.activated ? "ya" : "tidak", account.nim ?? account.nip ?? "", account.nama ?? ""]);
-      printTable(io, ["ID", "USERNAME", "ROLE", "AKTIF", "NIM/NIP", "NAMA"], rows);
+      const rows = list.map((account) => [
+        String(account.id),
+        account.username,
+        account.role,
+        account.activated ? "ya" : "tidak",
+        account.nim ?? account.nip ?? "",
+        account.under_18 ? "ya" : "",
+        account.nama ?? "",
+      ]);
+      printTable(io, ["ID", "USERNAME", "ROLE", "AKTIF", "NIM/NIP", "<18", "NAMA"], rows);
+      const minors = list.filter((account) => account.under_18).length;
+      if (minors > 0) io.out(`${minors} mahasiswa berusia di bawah 18 tahun (kolom <18): ${guardianConsent}\n`);
     });
 
   accounts
@@ -118,7 +136,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         // An unknown account is refused before anyone types a password for it.
         service.accountId(username);
         const password = io.inIsTerminal ? await askNewPassword(io) : (await io.readStdin()).replace(/\r?\n$/, "");
-        await service.changePassword(username, password);
+        await service.changePassword(username, password, commandAudit(command));
         io.out(`Password ${username} diganti; semua sesinya berakhir.\n`);
       } finally {
         db.$client.close();
@@ -131,7 +149,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
     .action(async (username: string, _options: unknown, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
-        const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, true);
+        const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, true, commandAudit(command));
         io.out(changed ? `Akun ${username} diaktifkan.\n` : `Akun ${username} sudah aktif.\n`);
       } finally {
         db.$client.close();
@@ -144,7 +162,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
     .action(async (username: string, _options: unknown, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
-        const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, false);
+        const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, false, commandAudit(command));
         io.out(
           changed
             ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Pemiliknya harus aktivasi lagi dengan passwordnya sebelum bisa login ` +
@@ -163,6 +181,20 @@ async function askNewPassword(io: CommandIo): Promise<string> {
   if (breaksPasswordRule(password)) throw invalid(passwordRule);
   if ((await io.readSecret("Ulangi password baru: ")) !== password) throw invalid("kedua password tidak sama; password tidak diganti.");
   return password;
+}
+
+const guardianConsent = "UU 27/2022 meminta persetujuan orang tua atau wali untuk memproses data mereka; mintalah dan simpan buktinya (docs/privasi.md).";
+
+/** A line per student of the import who is under 18 by the stored `usia`, under what the law asks for them. */
+function minorsNotice(minors: readonly MinorStudent[]): string {
+  if (minors.length === 0) return "";
+  const lines = minors.map((student) => `  ${student.nim}${student.nama ? ` ${student.nama}` : ""} (usia ${student.usia})\n`);
+  return `Perhatian: ${minors.length} mahasiswa berusia di bawah 18 tahun. ${guardianConsent}\n${lines.join("")}`;
+}
+
+/** The counts an import's audit row keeps (no names: the file is not copied into the trail). */
+function importCounts(result: ImportResult): string {
+  return `dibuat ${result.created}, diperbarui ${result.updated}, tidak berubah ${result.unchanged}, password diganti ${result.passwordsReset}`;
 }
 
 /** The import's one-line summary, and a hint when rows asked for an activation the import does not do. */

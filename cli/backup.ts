@@ -4,7 +4,9 @@ import { resolve } from "node:path";
 import { writeBackup } from "../src/backup/archive";
 import { parseDuration } from "../src/backup/automatic";
 import { restoreBackup } from "../src/backup/restore";
+import { appendAuditRows } from "../src/audit/trail";
 import { invalid } from "../src/errors";
+import { commandAudit } from "./audit";
 import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
 
 export interface AutomaticBackupFlags {
@@ -81,5 +83,21 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
       if (result.movedAsideTo) io.out(`Isi lama folder data dipindahkan ke ${result.movedAsideTo} (tidak dihapus).\n`);
       io.out(`Cadangan ${file} (dibuat ${result.manifest.createdAt} oleh ${result.manifest.program}, ${result.manifest.files.length} file) dipulihkan ke ${result.dataDir}.\n`);
       if (result.pendingMigrations > 0) io.out(`Skemanya lebih lama: dimigrasi saat pertama dibuka, setelah salinan sebelum migrasi disimpan.\n`);
+      await recordRestore(command, io, `dari ${resolve(file)} (dibuat ${result.manifest.createdAt})${result.movedAsideTo ? `; isi lama, termasuk jejak audit sesudah cadangan itu, ada di ${result.movedAsideTo}` : ""}`);
     });
+}
+
+/**
+ * The restored trail continues from the archive's last row; the first row after it says
+ * that the data went back to the backup's time (a student erased since then is back).
+ * Opening the folder runs any pending migration now.
+ */
+async function recordRestore(command: Command, io: CommandIo, detail: string): Promise<void> {
+  const { db, writes } = openData(command, io);
+  try {
+    const { actor, target } = commandAudit(command);
+    await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `pemulihan cadangan ${detail}` }]));
+  } finally {
+    db.$client.close();
+  }
 }

@@ -5,15 +5,17 @@ import { invalid } from "../src/errors";
 import { silentLogger } from "../src/logger";
 import { ContentService } from "../src/modules/content/service";
 import { QuestionsService } from "../src/modules/questions/service";
-import { configOf, type CommandIo } from "./common";
+import { appendAuditRows } from "../src/audit/trail";
+import { commandAudit } from "./audit";
+import { configOf, openData, type CommandIo } from "./common";
 
 interface ReplaceableCommands<T> {
   name: string;
   /** What the group manages, for `--help`. */
   subject: string;
   open(dataDir: string): Pick<ReplaceableFile<T>, "current" | "replace">;
-  /** The line printed after a successful import. */
-  replaced(value: T): string;
+  /** The line printed after a successful import; `previous` is what was in force before it. */
+  replaced(value: T, previous: T): string;
 }
 
 /**
@@ -27,16 +29,26 @@ function registerReplaceable<T>(program: Command, io: CommandIo, commands: Repla
   group
     .command("import <file>")
     .description(`mengganti ${commands.subject} dengan isi file JSON (divalidasi lebih dulu)`)
-    .action((file: string, _options: unknown, command: Command) => {
+    .action(async (file: string, _options: unknown, command: Command) => {
       let value: unknown;
       try {
         value = JSON.parse(readFileSync(file, "utf8"));
       } catch (error) {
         throw invalid(`tidak dapat membaca ${file} sebagai JSON: ${(error as Error).message}`);
       }
-      const { value: stored, errors } = commands.open(configOf(command, io).dataDir).replace(value);
-      if (stored === undefined) throw invalid(`${errors.length} masalah ditemukan; ${commands.subject} tidak diganti.`, { lines: errors });
-      io.out(`${commands.replaced(stored)}\n`);
+      const { config, db, writes } = openData(command, io);
+      try {
+        const replaceable = commands.open(config.dataDir);
+        const previous = replaceable.current();
+        const { value: stored, errors } = replaceable.replace(value);
+        if (stored === undefined) throw invalid(`${errors.length} masalah ditemukan; ${commands.subject} tidak diganti.`, { lines: errors });
+        // The file is replaced first (it is not in the database): its row follows at once.
+        const { actor, target } = commandAudit(command);
+        await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `${commands.subject} diganti` }]));
+        io.out(`${commands.replaced(stored, previous)}\n`);
+      } finally {
+        db.$client.close();
+      }
     });
 
   group
@@ -62,5 +74,15 @@ export function registerContentCommands(program: Command, io: CommandIo): void {
     subject: "teks tempat mencari bantuan",
     open: (dataDir) => new ContentService(dataDir, silentLogger).help,
     replaced: (help) => `Teks bantuan "${help.title}" dipasang.`,
+  });
+  registerReplaceable(program, io, {
+    name: "notice",
+    subject: "pemberitahuan privasi untuk mahasiswa",
+    open: (dataDir) => new ContentService(dataDir, silentLogger).privacyNotice,
+    // Students are asked again only for a new version: the line says which case this was.
+    replaced: (notice, previous) =>
+      notice.version === previous.version
+        ? `Pemberitahuan privasi versi ${notice.version} dipasang. Versinya sama dengan sebelumnya: mahasiswa yang sudah menyetujui versi ini tidak diminta menyetujui lagi (ganti "version" bila isinya berubah berarti).`
+        : `Pemberitahuan privasi versi ${notice.version} dipasang (sebelumnya ${previous.version}). Setiap mahasiswa diminta menyetujuinya saat masuk berikutnya.`,
   });
 }

@@ -9,6 +9,7 @@ import { readModelSource } from "../src/models/files";
 import { ModelRegistry, type ModelRecord } from "../src/models/registry";
 import type { Config } from "../src/config";
 import { openData, printTable, type CommandIo } from "./common";
+import { commandAudit } from "./audit";
 import { choiceOption } from "./options";
 import { writeOutputFile } from "./output";
 import { fitTable } from "./table";
@@ -80,7 +81,7 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .requiredOption("--file <file>", "file model")
     .option("--activate", "langsung aktifkan")
     .action((options: { type: (typeof types)[number]; file: string; activate?: boolean }, command: Command) => {
-      const { record } = withRegistry(command, io, (registry) => registry.add(options));
+      const { record } = withRegistry(command, io, (registry) => registry.add({ ...options, audit: commandAudit(command) }));
       io.out(`${record.id}\n`);
     });
 
@@ -100,7 +101,7 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .command("activate <id>")
     .description("mengaktifkan model (model lain sejenis dinonaktifkan)")
     .action((id: string, _options: unknown, command: Command) => {
-      const record = withRegistry(command, io, (registry) => registry.activate(modelId(id)));
+      const record = withRegistry(command, io, (registry) => registry.activate(modelId(id), commandAudit(command)));
       io.out(`Model ${record.id} (${record.type}) aktif.\n`);
     });
 
@@ -108,7 +109,7 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .command("deactivate <id>")
     .description("menonaktifkan model; skrining memakai ambang batas")
     .action((id: string, _options: unknown, command: Command) => {
-      const record = withRegistry(command, io, (registry) => registry.deactivate(modelId(id)));
+      const record = withRegistry(command, io, (registry) => registry.deactivate(modelId(id), commandAudit(command)));
       io.out(`Model ${record.id} (${record.type}) tidak aktif.\n`);
     });
 
@@ -117,7 +118,7 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .description("menghapus model yang tidak aktif beserta filenya")
     .option("--force", "hapus walau sudah dipakai skrining (rujukannya dikosongkan)")
     .action((id: string, options: { force?: boolean }, command: Command) => {
-      const { record, screenings } = withRegistry(command, io, (registry) => registry.remove(modelId(id), options));
+      const { record, screenings } = withRegistry(command, io, (registry) => registry.remove(modelId(id), { ...options, audit: commandAudit(command) }));
       io.out(`Model ${record.id} (${record.type}) dihapus${screenings > 0 ? `; ${screenings} skrining tidak lagi merujuk model` : ""}.\n`);
     });
 

@@ -3,6 +3,8 @@ import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/
 import { invalid } from "../src/errors";
 import { formatLocalTimestamp } from "../src/local-time";
 import { type AdviseeLatest, type LecturerStatistics, StatisticsService } from "../src/modules/dosen/statistics";
+import { appendAuditRows, type AuditEntry } from "../src/audit/trail";
+import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
 import { choiceOption } from "./options";
 import { writeOutputFile } from "./output";
@@ -53,11 +55,11 @@ interface ExportOptions {
  * screening's time is the faculty's local time with its offset (decisions §11), in JSON too:
  * an export is read by people.
  */
-function exportText(statistics: StatisticsService, options: ExportOptions, dialect: CsvDialect, timeZone: string): string {
+function exportText(statistics: StatisticsService, options: ExportOptions, dialect: CsvDialect, timeZone: string): { text: string; students: string[] | null } {
   const write = <Row>(header: readonly string[], rows: Row[], toCells: (row: Row) => CsvCell[]) =>
     options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : csvDocument(header, rows.map(toCells), dialect);
   const lecturers = (rows: LecturerStatistics[]) => write(lecturerHeader, rows, lecturerRow);
-  if (options.nip === undefined) return lecturers(statistics.countsForAll());
+  if (options.nip === undefined) return { text: lecturers(statistics.countsForAll()), students: null };
   const lecturer = statistics.lecturer(options.nip.trim());
   if (!lecturer) throw invalid(`dosen dengan NIP ${JSON.stringify(options.nip)} tidak ditemukan.`);
   if (options.students) {
@@ -65,9 +67,9 @@ function exportText(statistics: StatisticsService, options: ExportOptions, diale
       ...row,
       tanggal_skrining: row.tanggal_skrining === null ? null : formatLocalTimestamp(row.tanggal_skrining, timeZone),
     }));
-    return write(studentHeader, rows, studentRow);
+    return { text: write(studentHeader, rows, studentRow), students: rows.map((row) => row.NIM) };
   }
-  return lecturers([{ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...statistics.countsFor(lecturer.nip) }]);
+  return { text: lecturers([{ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...statistics.countsFor(lecturer.nip) }]), students: null };
 }
 
 export function registerStatsCommands(program: Command, io: CommandIo): void {
@@ -84,14 +86,18 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
     .option("--students", "per mahasiswa bimbingan: skrining terakhir dan early_warning (perlu --nip)")
     .action(async (options: ExportOptions, command: Command) => {
       if (options.students && options.nip === undefined) throw invalid("--students memerlukan --nip.");
-      const { config, db } = openData(command, io);
-      let text: string;
+      const { config, db, writes } = openData(command, io);
       try {
-        text = exportText(new StatisticsService(db, config.timeZone), options, options.csv ?? config.csvDialect, config.timeZone);
+        const { text, students } = exportText(new StatisticsService(db, config.timeZone), options, options.csv ?? config.csvDialect, config.timeZone);
+        if (options.out === undefined) io.out(text);
+        else writeOutputFile(options.out, text, options.force === true);
+        // Written once the export is out: per student for --students, else one row of aggregates.
+        const { actor, target } = commandAudit(command);
+        const detail = `${options.nip === undefined ? "semua dosen" : `NIP ${options.nip.trim()}`}; ${options.format}${options.out === undefined ? "" : ` ke ${options.out}`}`;
+        const entries: AuditEntry[] = (students ?? [null]).map((nim) => ({ actor, target, action: "export", nim, detail }));
+        await writes.run(() => appendAuditRows(db.$client, entries));
       } finally {
         db.$client.close();
       }
-      if (options.out === undefined) io.out(text);
-      else writeOutputFile(options.out, text, options.force === true);
     });
 }

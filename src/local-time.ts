@@ -105,6 +105,16 @@ export function localDate(time: number, timeZone: string): string {
   return wallClock(time, timeZone).shifted.toISOString().slice(0, 10);
 }
 
+/**
+ * The moment (Unix milliseconds) the local day `date` (`YYYY-MM-DD`) begins in the zone:
+ * its midnight, found from the offset in force just before it and then at it.
+ */
+export function localDayStart(date: string, timeZone: string): number {
+  const midnightUtc = Date.parse(`${date}T00:00:00Z`);
+  const guess = midnightUtc - offsetMinutesAt(timeZone, midnightUtc) * 60_000;
+  return midnightUtc - offsetMinutesAt(timeZone, guess) * 60_000;
+}
+
 /** The date of the Monday that begins the week holding `time` in the zone (weeks start Monday 00:00). */
 export function localWeekStart(time: number, timeZone: string): string {
   const date = new Date(`${localDate(time, timeZone)}T00:00:00Z`);

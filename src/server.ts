@@ -133,6 +133,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     const stop = async (signal: string) => {
       logger.info(`${signal} diterima, menghentikan server...`);
       await Promise.all([server!.stop(), backups?.stop()]);
+      // The view rows still gathering are written before the database closes.
+      await context.audit.flush();
       closeContext(context);
       resolve();
     };

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
+import { appendAuditRows, type AuditEntry } from "../audit/trail";
 import { users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
 
@@ -90,11 +91,15 @@ export function breaksPasswordRule(password: string): boolean {
   return [...password].length < 8 || Buffer.byteLength(password, "utf8") > 72 || password.trim() === "";
 }
 
-/** Stores a new password and ends every session of the user, in one write (decisions §9). */
-export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number): Promise<void> {
+/**
+ * Stores a new password and ends every session of the user, in one write (decisions §9)
+ * that also holds the change's audit row.
+ */
+export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number, audit: AuditEntry): Promise<void> {
   const passwordHash = await hashPassword(password, cost);
   await writes.run(() => {
     db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
     endAllSessions(db, userId);
+    appendAuditRows(db.$client, [audit]);
   });
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
+import { appendAuditRows, type AuditActor, type AuditEntry } from "../audit/trail";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { dosen, jurusan, mahasiswa, users } from "../db/schema";
@@ -8,6 +9,7 @@ import { endAllSessions } from "../modules/auth/sessions";
 import type { Role } from "../db/schema";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
 import type { AccountInput, RowError } from "./validation";
+import { adultAge, isMinor } from "../profile-fields";
 import { InvalidInput, conflict, invalid, notFound } from "../errors";
 
 /** Ordering of the writes: lecturers before students, so `nip_doswal` may name a lecturer of the same file. */
@@ -18,6 +20,14 @@ export interface ImportOptions {
   resetPasswords?: boolean;
   /** Progress of the hashing: first (0, total) when there is any password to hash, then after each. */
   onHashed?: (done: number, total: number) => void;
+  /** The audit rows of the import, written in its transaction from what it did. */
+  audit?: (result: ImportResult) => AuditEntry[];
+}
+
+/** Who runs an account command, and which: the audit row's actor and target. */
+export interface CommandAudit {
+  actor: AuditActor;
+  target: string;
 }
 
 export interface ImportResult {
@@ -43,6 +53,15 @@ interface AccountSummary {
   nip: string | null;
   nama: string | null;
   createdAt: string;
+  /** A student whose `usia` is below 18: a guardian's consent is needed (UU 27/2022). */
+  under_18: boolean;
+}
+
+/** A student under 18, named for the admin after an import. */
+export interface MinorStudent {
+  nim: string;
+  nama: string | null;
+  usia: number;
 }
 
 /** Rows refused by the checks: every problem on its own line (`baris N: ...`), then how many rows, and that nothing was written. */
@@ -154,6 +173,7 @@ export class AccountsService {
         if (changed) result.updated++;
         else result.unchanged++;
       }
+      if (options.audit) appendAuditRows(this.db.$client, options.audit(result));
       return result;
     });
   }
@@ -232,12 +252,25 @@ export class AccountsService {
         nip: dosen.nip,
         nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
         createdAt: users.createdAt,
+        usia: mahasiswa.usia,
       })
       .from(users)
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id))
       .orderBy(asc(users.id));
-    return (role ? query.where(eq(users.role, role)) : query).all();
+    return (role ? query.where(eq(users.role, role)) : query).all().map(({ usia, ...account }) => ({ ...account, under_18: isMinor(usia) }));
+  }
+
+  /** The students among these NIMs who are under 18 by their stored `usia`, by NIM. */
+  minorsAmong(nims: readonly string[]): MinorStudent[] {
+    const wanted = new Set(nims);
+    return this.db
+      .select({ nim: mahasiswa.nim, nama: mahasiswa.nama, usia: mahasiswa.usia })
+      .from(mahasiswa)
+      .where(lt(mahasiswa.usia, adultAge))
+      .orderBy(asc(mahasiswa.nim))
+      .all()
+      .filter((student): student is MinorStudent => wanted.has(student.nim) && isMinor(student.usia));
   }
 
   /** Whether any account has this role (a new installation has no students yet). */
@@ -252,9 +285,20 @@ export class AccountsService {
     return user.id;
   }
 
-  async changePassword(username: string, password: string): Promise<void> {
+  /** The NIM of a student account, for the audit row of a change to it; null for other accounts. */
+  private nimOf(userId: number): string | null {
+    return this.db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.userId, userId)).get()?.nim ?? null;
+  }
+
+  async changePassword(username: string, password: string, audit: CommandAudit): Promise<void> {
     if (breaksPasswordRule(password)) throw invalid(passwordRule);
-    await replacePassword(this.db, this.writes, this.accountId(username), password, this.bcryptCost);
+    const userId = this.accountId(username);
+    await replacePassword(this.db, this.writes, userId, password, this.bcryptCost, {
+      ...audit,
+      action: "password",
+      nim: this.nimOf(userId),
+      detail: `akun ${username}; semua sesinya berakhir`,
+    });
   }
 
   /**
@@ -262,17 +306,20 @@ export class AccountsService {
    * whether anything changed. Deactivating ends every session of the account, also when it
    * was inactive already, because refreshing a token does not check activation.
    */
-  setActivated(username: string, activated: boolean): Promise<boolean> {
+  setActivated(username: string, activated: boolean, audit: CommandAudit): Promise<boolean> {
     return this.writes.run(() => {
       const userId = this.accountId(username);
       if (!activated) endAllSessions(this.db, userId);
-      const changed = this.db
-        .update(users)
-        .set({ isActivated: activated })
-        .where(and(eq(users.id, userId), eq(users.isActivated, !activated)))
-        .returning({ id: users.id })
-        .get();
-      return changed !== undefined;
+      const changed =
+        this.db
+          .update(users)
+          .set({ isActivated: activated })
+          .where(and(eq(users.id, userId), eq(users.isActivated, !activated)))
+          .returning({ id: users.id })
+          .get() !== undefined;
+      const outcome = activated ? (changed ? "diaktifkan" : "sudah aktif") : changed ? "dinonaktifkan; semua sesinya berakhir" : "sudah tidak aktif; semua sesinya berakhir";
+      appendAuditRows(this.db.$client, [{ ...audit, action: "activate", nim: this.nimOf(userId), detail: `akun ${username} ${outcome}` }]);
+      return changed;
     });
   }
 

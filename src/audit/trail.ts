@@ -23,6 +23,8 @@ export interface AuditEntry {
   /** The route (`GET /api/dosen/mahasiswa/:nim`) or the command (`skrining privacy erase`). */
   target: string;
   detail?: string | null;
+  /** When it happened, if not when the row is appended (a read's row is written a moment later). */
+  at?: Date;
 }
 
 export interface AuditRow {
@@ -87,8 +89,9 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
   const sequence = sqlite.query<{ seq: number }, []>("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'").get();
   let id = Math.max(last?.id ?? 0, sequence?.seq ?? 0);
   let previousHash = last?.hash ?? chainStart;
-  const at = now.toISOString();
-  const insert = sqlite.prepare(
+  const appendedAt = now.toISOString();
+  // query(), not prepare(): the statement is cached by the connection and finalized when it closes.
+  const insert = sqlite.query(
     `INSERT INTO audit_log (id, at, actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail, previous_hash, hash)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -96,7 +99,7 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
     id += 1;
     const row = {
       id,
-      at,
+      at: entry.at ? entry.at.toISOString() : appendedAt,
       actor_user_id: entry.actor.userId,
       actor_username: entry.actor.username,
       actor_role: entry.actor.role,
@@ -114,12 +117,23 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
   }
 }
 
+/** How long the rows of reads wait for company before they are written, and how many may wait. */
+export const viewRowDelayMilliseconds = 100;
+const viewRowBatch = 1000;
+
 /**
- * The service's side of the trail. Writes are recorded before their answer is sent;
- * reads join the next group of writes and are not waited for, so that logging a view
- * costs a read no flush of its own (decisions: Privacy and audit).
+ * The service's side of the trail. Writes are recorded before their answer is sent. The
+ * rows of reads are not waited for: they gather for up to `viewRowDelayMilliseconds`
+ * (or `viewRowBatch` rows) and are written in one job of the write queue, so that a busy
+ * server flushes them to disk a few times a second instead of once per event-loop turn
+ * (decisions: Audit trail). A crash can lose the view rows of that last moment; a write's
+ * row is never lost, and takes the waiting view rows with it, in their order.
  */
 export class AuditTrail {
+  private waiting: AuditEntry[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private written: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly sqlite: Database,
     private readonly writes: WriteQueue,
@@ -128,15 +142,38 @@ export class AuditTrail {
 
   /** Resolves once the rows are on disk; a storage failure rejects, like the write it records. */
   record(...entries: AuditEntry[]): Promise<void> {
-    return this.writes.run(() => appendAuditRows(this.sqlite, entries));
+    const rows = [...this.takeWaiting(), ...entries];
+    return this.writes.run(() => appendAuditRows(this.sqlite, rows));
   }
 
-  /** Rows for a read: they join the write queue's next group (one commit for every job of a turn) and are not waited for. */
+  /** Rows for a read: written soon, with others, and not waited for. */
   note(...entries: AuditEntry[]): void {
     if (entries.length === 0) return;
-    this.writes.run(() => appendAuditRows(this.sqlite, entries)).catch((error: unknown) => {
-      this.logger.error(`Jejak audit: ${entries.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    const at = new Date();
+    for (const entry of entries) this.waiting.push({ ...entry, at });
+    if (this.waiting.length >= viewRowBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), viewRowDelayMilliseconds);
+  }
+
+  /** Writes the waiting view rows now; resolves once they (and any earlier batch) are on disk or reported lost. */
+  flush(): Promise<void> {
+    const rows = this.takeWaiting();
+    if (rows.length > 0) {
+      this.written = this.writes
+        .run(() => appendAuditRows(this.sqlite, rows))
+        .catch((error: unknown) => {
+          this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
+        });
+    }
+    return this.written;
+  }
+
+  private takeWaiting(): AuditEntry[] {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const rows = this.waiting;
+    this.waiting = [];
+    return rows;
   }
 }
 
@@ -145,7 +182,15 @@ export interface AuditProblem {
   problem: string;
 }
 
-/** Walks the chain from the first row; every break is named by the row where it shows. */
+const idRange = (first: number, last: number) => (first === last ? `baris ${first}` : `baris ${first}–${last}`);
+
+/**
+ * Walks the chain from the first row; every break is named by the row where it shows. A
+ * gap in the ids is a removed row (AUTOINCREMENT never gives an id twice); a row whose
+ * content no longer gives its hash was changed; a row whose `previous_hash` is not the
+ * hash of the row before it, with no gap, follows a row that was changed and given a new
+ * hash.
+ */
 export function verifyAuditChain(sqlite: Database): { rows: number; lastHash: string; problems: AuditProblem[] } {
   const problems: AuditProblem[] = [];
   let previousHash = chainStart;
@@ -154,10 +199,9 @@ export function verifyAuditChain(sqlite: Database): { rows: number; lastHash: st
   for (const row of sqlite.query<AuditRow, []>("SELECT * FROM audit_log ORDER BY id").iterate()) {
     rows += 1;
     if (row.id !== previousId + 1) {
-      problems.push({ id: row.id, problem: `baris ${previousId + 1}–${row.id - 1} hilang sebelum baris ini` });
-    }
-    if (row.previous_hash !== previousHash) {
-      problems.push({ id: row.id, problem: "hash baris sebelumnya tidak cocok: baris sebelumnya diubah atau dihapus" });
+      problems.push({ id: row.id, problem: `${idRange(previousId + 1, row.id - 1)} hilang sebelum baris ini` });
+    } else if (row.previous_hash !== previousHash) {
+      problems.push({ id: row.id, problem: `hash baris sebelumnya tidak cocok: baris ${previousId} diubah (dan hash-nya dihitung ulang) atau baris ini diubah` });
     }
     const { hash, ...content } = row;
     if (auditRowHash(content) !== hash) problems.push({ id: row.id, problem: "isi baris tidak cocok dengan hash-nya: baris ini diubah" });
@@ -166,6 +210,16 @@ export function verifyAuditChain(sqlite: Database): { rows: number; lastHash: st
   }
   // AUTOINCREMENT remembers the highest id ever given, so removing the newest rows shows too.
   const sequence = sqlite.query<{ seq: number }, []>("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'").get()?.seq ?? 0;
-  if (sequence > previousId) problems.push({ id: previousId + 1, problem: `baris ${previousId + 1}–${sequence} (yang terbaru) hilang` });
+  if (sequence > previousId) problems.push({ id: previousId + 1, problem: `${idRange(previousId + 1, sequence)} (yang terbaru) hilang` });
   return { rows, lastHash: previousHash, problems };
+}
+
+/** The triggers that keep the table append-only (migration 0005); the names of those missing. */
+export const auditTriggers = ["audit_log_no_update", "audit_log_no_delete"] as const;
+
+export function missingAuditTriggers(sqlite: Database): string[] {
+  const present = new Set(
+    sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").all().map((row) => row.name),
+  );
+  return auditTriggers.filter((name) => !present.has(name));
 }

@@ -85,10 +85,10 @@ function dataFolderSources(dataDir: string): Source[] {
 }
 
 const blockSize = 512;
-const padding = (size: number) => Buffer.alloc((blockSize - (size % blockSize)) % blockSize);
+export const padding = (size: number) => Buffer.alloc((blockSize - (size % blockSize)) % blockSize);
 
 /** A tar header for a regular file (0600, owner 0), with a PAX header first when the path is too long for the plain one. */
-function fileHeader(path: string, size: number, modified: Date): Buffer[] {
+export function fileHeader(path: string, size: number, modified: Date): Buffer[] {
   const fields = { path, mode: 0o600, uid: 0, gid: 0, size, mtime: modified, type: "File" as const };
   const block = Buffer.alloc(blockSize);
   const needPax = new Header(fields).encode(block, 0);

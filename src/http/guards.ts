@@ -5,6 +5,8 @@ import { mahasiswa, type Role } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import type { AuthService } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
+import { ProcessingRestriction, restrictionMessages } from "../privacy/restriction";
+import type { AuditRoutes } from "./audit";
 import { pathId } from "./params";
 import type { Principal } from "./principal";
 
@@ -63,10 +65,17 @@ type Caller = { principal: Principal; params: Record<string, string> };
  * - `advisee: { unknownStudent?: text }`: decisions §9, for the `:nim` of the path: a route
  *   that answers 404 for an unknown student names its text and keeps that answer first;
  *   then a lecturer passes only for their own advisees (403). Admins are not restricted.
+ * - `restriction: "staff"`: for the `:nim` of the path, a lecturer or an admin is refused
+ *   (403) while the student's processing is restricted (`privacy restrict`); the student
+ *   passes. `restriction: "tokenless"` is the same for a route without a token (the photo):
+ *   while the student is restricted, only the student's own access token passes.
+ * - `audit: rule`: the audit rows the route leaves once it succeeded (src/http/audit.ts);
+ *   written last in the options.
  */
-export const routeGuards = (auth: AuthService, db: DatabaseClient) => {
+export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes) => {
   const advisorOf = db.select({ nip: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-  return new Elysia({ name: "route-guards", seed: auth.instanceId }).macro({
+  const restriction = new ProcessingRestriction(db);
+  return new Elysia({ name: "route-guards", seed: auth.instanceId }).use(audit).macro({
     access(rule: AccessRule) {
       return {
         async resolve({ headers }): Promise<{ principal: Principal; claims: TokenClaims }> {
@@ -112,6 +121,21 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient) => {
           if (principal.role === "dosen" && (!student || principal.nip === null || student.nip !== principal.nip)) {
             throw forbidden(guardMessages.notAdvisee);
           }
+        },
+      };
+    },
+    restriction(kind: "staff" | "tokenless") {
+      return {
+        async beforeHandle(context) {
+          const { params, headers } = context as unknown as Caller & { headers: Record<string, string | undefined> };
+          const nim = params.nim!;
+          if (kind === "staff") {
+            restriction.assertStaffMay((context as unknown as Caller).principal, nim);
+            return;
+          }
+          if (restriction.since(nim) === null) return;
+          const owner = headers.authorization ? await auth.authenticate(headers.authorization, "access").catch(() => null) : null;
+          if (owner?.principal.role !== "mahasiswa" || owner.principal.nim !== nim) throw forbidden(restrictionMessages.staffRefused);
         },
       };
     },

@@ -11,6 +11,7 @@ import { loadJsonModel, readModelSource, type ModelSource } from "./files";
 import { CompiledModel } from "./predict";
 import { formatClassValue, type Cell } from "./predict-values";
 import { InvalidInput } from "../errors";
+import { appendAuditRows, type AuditActor } from "../audit/trail";
 
 /**
  * Model records (table `prediction_models`) and their files in the data folder's
@@ -24,6 +25,12 @@ const levels: readonly Level[] = ["Rendah", "Sedang", "Tinggi"];
 export class ModelRegistryError extends InvalidInput {}
 
 export type ModelRecord = typeof predictionModels.$inferSelect;
+
+/** Who changes the registry (a command): its `model` audit row is written in the change's transaction. */
+export interface RegistryAudit {
+  actor: AuditActor;
+  target: string;
+}
 
 /** A two-output model answers stress in column 0 and motivasi in column 1. */
 function outputColumn(type: ModelType, nOutputs: number): number {
@@ -97,6 +104,11 @@ export class ModelRegistry {
     return record;
   }
 
+  /** The `model` row of a change, inside its transaction (the same connection). */
+  private audited(audit: RegistryAudit | undefined, detail: string): void {
+    if (audit) appendAuditRows(this.db.$client, [{ ...audit, action: "model", detail }]);
+  }
+
   pathOf(record: ModelRecord): string {
     return join(this.dataDir, record.filePath);
   }
@@ -106,7 +118,7 @@ export class ModelRegistry {
    * that the output for `type` can only be a level, then copies the JSON document into
    * `models/` and records it.
    */
-  add(options: { type: ModelType; file: string; activate?: boolean }): AddedModel {
+  add(options: { type: ModelType; file: string; activate?: boolean; audit?: RegistryAudit }): AddedModel {
     const source = readModelSource(options.file);
     const { model, document } = source;
     const column = outputColumn(options.type, model.nOutputs);
@@ -131,7 +143,7 @@ export class ModelRegistry {
       const record = this.db.transaction(
         (tx) => {
           if (options.activate) tx.update(predictionModels).set({ isActive: false }).where(and(eq(predictionModels.type, options.type), eq(predictionModels.isActive, true))).run();
-          return tx
+          const inserted = tx
             .insert(predictionModels)
             .values({
               type: options.type,
@@ -147,6 +159,8 @@ export class ModelRegistry {
             })
             .returning()
             .get();
+          this.audited(options.audit, `model ${inserted.id} (${inserted.type}) ditambahkan${inserted.isActive ? " dan diaktifkan" : ""}; sha256 ${source.sha256.slice(0, 12)}`);
+          return inserted;
         },
         { behavior: "immediate" },
       );
@@ -158,7 +172,7 @@ export class ModelRegistry {
   }
 
   /** Loads the model first, so a broken file is never made active. */
-  activate(id: number): ModelRecord {
+  activate(id: number, audit?: RegistryAudit): ModelRecord {
     const record = this.get(id);
     try {
       loadJsonModel(this.pathOf(record));
@@ -170,15 +184,23 @@ export class ModelRegistry {
         const current = tx.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
         if (!current) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
         tx.update(predictionModels).set({ isActive: false }).where(and(eq(predictionModels.type, current.type), eq(predictionModels.isActive, true))).run();
+        this.audited(audit, `model ${id} (${current.type}) diaktifkan`);
         return tx.update(predictionModels).set({ isActive: true }).where(eq(predictionModels.id, id)).returning().get()!;
       },
       { behavior: "immediate" },
     );
   }
 
-  deactivate(id: number): ModelRecord {
-    this.get(id);
-    return this.db.update(predictionModels).set({ isActive: false }).where(eq(predictionModels.id, id)).returning().get()!;
+  deactivate(id: number, audit?: RegistryAudit): ModelRecord {
+    return this.db.transaction(
+      (tx) => {
+        const record = tx.update(predictionModels).set({ isActive: false }).where(eq(predictionModels.id, id)).returning().get();
+        if (!record) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
+        this.audited(audit, `model ${id} (${record.type}) dinonaktifkan`);
+        return record;
+      },
+      { behavior: "immediate" },
+    );
   }
 
   /**
@@ -186,7 +208,7 @@ export class ModelRegistry {
    * screenings is refused unless `force`, and then those screenings keep their levels
    * with the model reference cleared (ON DELETE SET NULL).
    */
-  remove(id: number, options: { force?: boolean } = {}): { record: ModelRecord; screenings: number } {
+  remove(id: number, options: { force?: boolean; audit?: RegistryAudit } = {}): { record: ModelRecord; screenings: number } {
     const { record, screenings } = this.db.transaction(
       (tx) => {
         const record = tx.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
@@ -201,6 +223,7 @@ export class ModelRegistry {
           throw new ModelRegistryError(`model ${id} dipakai oleh ${screenings} skrining; gunakan --force untuk tetap menghapus (rujukan skrining menjadi kosong)`);
         }
         tx.delete(predictionModels).where(eq(predictionModels.id, id)).run();
+        this.audited(options.audit, `model ${id} (${record.type}) dihapus${screenings > 0 ? `; ${screenings} skrining tidak lagi merujuknya` : ""}`);
         return { record, screenings };
       },
       { behavior: "immediate" },

@@ -3,15 +3,21 @@ import type { JsonObject } from "../../http/body";
 import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
-import { serializeUser, type AuthService } from "./service";
+import { serializeUser, type AuthService, type RequestOrigin } from "./service";
 
 /** The address a throttle counts failures by; `server` is absent under `app.handle()`. */
 type ClientAddress = (request: Request) => string;
 
-export const authController = (guards: RouteGuards, auth: AuthService, clientAddress: ClientAddress) =>
-  new Elysia({ prefix: "/api/auth", tags: ["auth"] })
+/**
+ * Login, activation and password changes write their own audit rows (`login`,
+ * `login_failed`, `activate`, `password`): the service knows which account was meant and
+ * writes the row with the change.
+ */
+export const authController = (guards: RouteGuards, auth: AuthService, clientAddress: ClientAddress) => {
+  const origin = (request: Request, route: string): RequestOrigin => ({ address: clientAddress(request), target: `${request.method} ${route}` });
+  return new Elysia({ prefix: "/api/auth", tags: ["auth"] })
     .use(guards)
-    .post("/login", ({ body, request }) => auth.login(body as JsonObject, clientAddress(request)), {
+    .post("/login", ({ body, request, route }) => auth.login(body as JsonObject, origin(request, route)), {
       response: {
         200: LoginResponse,
         ...refusals(
@@ -40,7 +46,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       response: { 200: UserResponse, ...refusals(refusal.accessToken, reading) },
       detail: { summary: "The current user", security: bearer },
     })
-    .post("/activation", ({ body, request }) => auth.activate(body as JsonObject, clientAddress(request)), {
+    .post("/activation", ({ body, request, route }) => auth.activate(body as JsonObject, origin(request, route)), {
       response: {
         200: ActivationResponse,
         ...refusals(
@@ -55,7 +61,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       },
       detail: { summary: "Activate a pre-created account once", requestBody: jsonBody(CredentialsBody) },
     })
-    .post("/password", ({ principal, body, request }) => auth.changePassword(principal, body as JsonObject, clientAddress(request)), {
+    .post("/password", ({ principal, body, request, route }) => auth.changePassword(principal, body as JsonObject, origin(request, route)), {
       access: access.any,
       response: {
         200: MessageResponse,
@@ -70,3 +76,4 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       },
       detail: { summary: "Change one's own password; ends every session", security: bearer, requestBody: jsonBody(PasswordChangeBody) },
     });
+};

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { appendAuditRows, type AuditActor, type AuditEntry } from "../../audit/trail";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
@@ -40,6 +41,20 @@ const principalColumns = {
   nip: dosen.nip,
   nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
 };
+
+/** Where a request came from, for its audit row: the client's address and the route (`POST /api/auth/login`). */
+export interface RequestOrigin {
+  address: string;
+  target: string;
+}
+
+/** An account as its own audit actor (login, activation, a password change). */
+function accountActor(account: Pick<Principal, "id" | "username" | "role" | "nama">): AuditActor {
+  return { userId: account.id, username: account.username, role: account.role, name: account.nama };
+}
+
+/** An unknown username is not written down: it may be a password typed in the wrong field. */
+const unknownActor: AuditActor = { userId: null, username: null, role: "anonim", name: null };
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -108,24 +123,40 @@ export class AuthService {
     throw refusal;
   }
 
-  async login(body: JsonObject, address: string) {
+  /**
+   * A failed credential check leaves a `login_failed` row before the refusal is answered;
+   * unknown and known usernames alike write one, so both still take the same time.
+   */
+  private async refuseCredentials(origin: RequestOrigin, actor: AuditActor, nim: string | null, detail: string, refusal: ServiceError): Promise<never> {
+    await this.writes.run(() => appendAuditRows(this.db.$client, [{ actor, clientAddress: origin.address, action: "login_failed", nim, target: origin.target, detail }]));
+    throw refusal;
+  }
+
+  private auditEntry(origin: RequestOrigin, account: Principal, action: AuditEntry["action"]): AuditEntry {
+    return { actor: accountActor(account), clientAddress: origin.address, action, nim: account.nim, target: origin.target };
+  }
+
+  async login(body: JsonObject, origin: RequestOrigin) {
     const username = text(body.username).trim();
     const password = text(body.password);
     if (!username || !password.trim()) throw invalid(authMessages.credentialsRequired);
-    const attempt = this.reserveAttempt(username, address, unauthenticated(authMessages.badCredentials));
+    const attempt = this.reserveAttempt(username, origin.address, unauthenticated(authMessages.badCredentials));
 
     const account = this.principalByUsername.get({ username });
     const check = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash));
-    if (!account || !check.ok) throw unauthenticated(authMessages.badCredentials);
+    const badCredentials = unauthenticated(authMessages.badCredentials);
+    if (!account) return this.refuseCredentials(origin, unknownActor, null, "username tidak dikenal", badCredentials);
+    if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "password salah", badCredentials);
     if (!account.isActivated) {
       attempt.release();
-      throw forbidden(authMessages.notActivated);
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "akun belum diaktivasi", forbidden(authMessages.notActivated));
     }
 
     attempt.succeed();
     const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : null;
     const sessionId = await this.writes.run(() => {
       if (passwordHash !== null) this.db.update(users).set({ passwordHash }).where(eq(users.id, account.id)).run();
+      appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "login")]);
       return this.sessions.start(account.id);
     });
     return {
@@ -148,26 +179,27 @@ export class AuthService {
     return { message: "Logout berhasil." };
   }
 
-  async activate(body: JsonObject, address: string) {
+  async activate(body: JsonObject, origin: RequestOrigin) {
     const username = text(body.username).trim();
     const password = text(body.password);
     if (!username || !password.trim()) throw invalid(authMessages.credentialsRequired);
-    const attempt = this.reserveAttempt(username, address, notFound(authMessages.unknownAccount));
+    const attempt = this.reserveAttempt(username, origin.address, notFound(authMessages.unknownAccount));
 
     const account = this.principalByUsername.get({ username });
-    if (!account) throw notFound(authMessages.unknownAccount);
+    if (!account) return this.refuseCredentials(origin, unknownActor, null, "aktivasi: username tidak dikenal", notFound(authMessages.unknownAccount));
     if (account.isActivated) {
       attempt.release();
       throw invalid(authMessages.alreadyActivated);
     }
     const check = await verifyPassword(password, account.passwordHash);
-    if (!check.ok) throw unauthenticated(authMessages.wrongActivationPassword);
+    if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "aktivasi: password salah", unauthenticated(authMessages.wrongActivationPassword));
     attempt.succeed();
     const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : account.passwordHash;
 
     try {
       const summary = await this.writes.run(() => {
         this.db.update(users).set({ isActivated: true, passwordHash }).where(eq(users.id, account.id)).run();
+        appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "activate")]);
         const profile =
           account.role === "mahasiswa"
             ? this.db
@@ -202,16 +234,18 @@ export class AuthService {
     }
   }
 
-  async changePassword(principal: Principal, body: JsonObject, address: string) {
+  async changePassword(principal: Principal, body: JsonObject, origin: RequestOrigin) {
     const oldPassword = text(body.old_password);
     const newPassword = text(body.new_password);
     if (!oldPassword || !newPassword) throw invalid(authMessages.passwordsRequired);
-    const attempt = this.throttle.reserve(principal.username, address);
+    const attempt = this.throttle.reserve(principal.username, origin.address);
     const account = this.principalById.get({ id: principal.id });
-    if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) throw unauthenticated(authMessages.wrongOldPassword);
+    if (!account || !(await verifyPassword(oldPassword, account.passwordHash)).ok) {
+      return this.refuseCredentials(origin, accountActor(principal), principal.nim, "ganti password: password lama salah", unauthenticated(authMessages.wrongOldPassword));
+    }
     attempt.release();
     if (breaksPasswordRule(newPassword)) throw invalid(passwordRule);
-    await replacePassword(this.db, this.writes, principal.id, newPassword, this.config.bcryptCost);
+    await replacePassword(this.db, this.writes, principal.id, newPassword, this.config.bcryptCost, this.auditEntry(origin, principal, "password"));
     return { message: "Password berhasil diubah. Silakan login kembali." };
   }
 

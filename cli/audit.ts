@@ -1,0 +1,161 @@
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { commandActor, missingAuditTriggers, verifyAuditChain, type AuditRow } from "../src/audit/trail";
+import type { CommandAudit } from "../src/accounts/service";
+import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/csv";
+import { auditActions, type AuditAction } from "../src/db/schema";
+import { invalid } from "../src/errors";
+import { addDays, formatLocalTimestamp, localDayStart } from "../src/local-time";
+import { openData, printTable, type CommandIo } from "./common";
+import { choiceOption } from "./options";
+import { writeOutputFile } from "./output";
+import { fitTable } from "./table";
+
+/**
+ * The audit row's actor and target for a command: the operating-system account that ran
+ * it, and the command's words (`skrining accounts passwd`), never its arguments.
+ */
+export function commandAudit(command: Command): CommandAudit {
+  const words: string[] = [];
+  for (let current: Command | null = command; current; current = current.parent) words.unshift(current.name());
+  return { actor: commandActor(), target: words.join(" ") };
+}
+
+/** A calendar date as the options take it; anything else is refused before the database is opened. */
+function calendarDate(value: string): string {
+  const date = value.trim();
+  const parsed = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
+  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+    throw new InvalidArgumentError("tanggal harus YYYY-MM-DD, misalnya 2026-03-01.");
+  }
+  return date;
+}
+
+interface ListOptions {
+  nim?: string;
+  user?: string;
+  action?: AuditAction;
+  since?: string;
+  until?: string;
+  format: "table" | "csv" | "json";
+  csv?: CsvDialect;
+  out?: string;
+  force?: boolean;
+}
+
+const columns = ["id", "waktu", "peran", "pengguna", "nama", "alamat", "aksi", "nim", "target", "keterangan", "hash"] as const;
+
+/** A row as the admin reads it: the time in the faculty's zone with its offset. */
+function displayed(row: AuditRow, timeZone: string): Record<(typeof columns)[number], string | number | null> {
+  return {
+    id: row.id,
+    waktu: formatLocalTimestamp(row.at, timeZone),
+    peran: row.actor_role,
+    pengguna: row.actor_username,
+    nama: row.actor_name,
+    alamat: row.client_address,
+    aksi: row.action,
+    nim: row.nim,
+    target: row.target,
+    keterangan: row.detail,
+    hash: row.hash,
+  };
+}
+
+/** The width of the terminal the table must fit without wrapping. */
+const tableWidth = 100;
+
+function tableText(rows: ReturnType<typeof displayed>[]): string[][] {
+  const header = ["ID", "WAKTU", "PERAN", "PENGGUNA", "ALAMAT", "AKSI", "NIM", "TARGET", "KETERANGAN"];
+  const cells = rows.map((row) => [
+    String(row.id),
+    String(row.waktu).slice(0, 19).replace("T", " "),
+    String(row.peran),
+    row.pengguna === null ? "" : String(row.pengguna),
+    row.alamat === null ? "" : String(row.alamat),
+    String(row.aksi),
+    row.nim === null ? "" : String(row.nim),
+    String(row.target),
+    row.keterangan === null ? "" : String(row.keterangan),
+  ]);
+  // The user, address, target and detail give up characters first; csv and json have them whole.
+  return fitTable([header, ...cells], tableWidth, [3, 4, 7, 8]);
+}
+
+/** The rows the filters select, oldest first, each filter a condition on an indexed column. */
+function selectRows(sqlite: import("bun:sqlite").Database, options: ListOptions, timeZone: string): AuditRow[] {
+  const conditions: string[] = [];
+  const values: string[] = [];
+  const where = (condition: string, value: string) => {
+    conditions.push(condition);
+    values.push(value);
+  };
+  if (options.nim !== undefined) where("nim = ?", options.nim.trim());
+  if (options.user !== undefined) where("actor_username = ?", options.user.trim());
+  if (options.action !== undefined) where("action = ?", options.action);
+  // Stored times are UTC ISO strings, which sort as text; a local day runs from its midnight to the next.
+  if (options.since !== undefined) where("at >= ?", new Date(localDayStart(options.since, timeZone)).toISOString());
+  if (options.until !== undefined) where("at < ?", new Date(localDayStart(addDays(options.until, 1), timeZone)).toISOString());
+  const clause = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+  return sqlite.query<AuditRow, string[]>(`SELECT * FROM audit_log ${clause} ORDER BY id`).all(...values);
+}
+
+export function registerAuditCommands(program: Command, io: CommandIo): void {
+  const audit = program.command("audit").description("jejak audit: siapa melihat atau mengubah data mahasiswa");
+
+  audit
+    .command("verify")
+    .description("memeriksa rantai hash jejak audit: baris yang diubah atau dihapus langsung di file basis data disebutkan")
+    .action((_options: unknown, command: Command) => {
+      const { db } = openData(command, io);
+      try {
+        const { rows, lastHash, problems } = verifyAuditChain(db.$client);
+        const lines = [
+          ...missingAuditTriggers(db.$client).map((name) => `pemicu ${name} tidak ada: tabel audit_log dapat diubah tanpa ditolak`),
+          ...problems.map((problem) => `baris ${problem.id}: ${problem.problem}`),
+        ];
+        if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
+        io.out(`Jejak audit utuh: ${rows} baris; hash terakhir ${lastHash}\n`);
+        io.out(`Simpan hash terakhir ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya harus menemukannya lagi.\n`);
+      } finally {
+        db.$client.close();
+      }
+    });
+
+  audit
+    .command("list")
+    .description("menampilkan baris jejak audit, yang terlama dahulu")
+    .option("--nim <nim>", "hanya tentang mahasiswa ini")
+    .option("--user <username>", "hanya oleh pengguna ini (username akun, atau akun sistem operasi untuk perintah)")
+    .addOption(choiceOption("--action <aksi>", "hanya aksi ini", auditActions))
+    .addOption(new Option("--since <tanggal>", "sejak hari ini (YYYY-MM-DD, waktu setempat fakultas)").argParser(calendarDate))
+    .addOption(new Option("--until <tanggal>", "sampai akhir hari ini (YYYY-MM-DD, waktu setempat fakultas)").argParser(calendarDate))
+    .addOption(choiceOption("--format <format>", "format keluaran", ["table", "csv", "json"]).default("table"))
+    .addOption(choiceOption("--csv <jenis>", "jenis CSV (bawaan dari SKRINING_CSV, atau excel-id)", csvDialects))
+    .option("--out <file>", "tulis ke file ini (bawaan: layar)")
+    .option("--force", "timpa file --out yang sudah ada")
+    .action((options: ListOptions, command: Command) => {
+      if (options.since !== undefined && options.until !== undefined && options.since > options.until) {
+        throw invalid(`--since ${options.since} jatuh sesudah --until ${options.until}.`);
+      }
+      const { config, db } = openData(command, io);
+      let rows: ReturnType<typeof displayed>[];
+      try {
+        rows = selectRows(db.$client, options, config.timeZone).map((row) => displayed(row, config.timeZone));
+      } finally {
+        db.$client.close();
+      }
+      let text: string;
+      if (options.format === "json") {
+        text = `${JSON.stringify(rows, null, 2)}\n`;
+      } else if (options.format === "csv") {
+        text = csvDocument(columns, rows.map((row) => columns.map((column) => row[column] as CsvCell)), options.csv ?? config.csvDialect);
+      } else {
+        const [header, ...fitted] = tableText(rows);
+        const lines: string[] = [];
+        printTable({ ...io, out: (line) => void lines.push(line) }, header!, fitted);
+        text = lines.join("") + (rows.length === 0 ? "Tidak ada baris yang cocok.\n" : "");
+      }
+      if (options.out === undefined) io.out(text);
+      else writeOutputFile(options.out, text, options.force === true);
+    });
+}

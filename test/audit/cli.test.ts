@@ -1,0 +1,345 @@
+import { Database } from "bun:sqlite";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { appendAuditRows, auditRowHash, commandActor, type AuditEntry, type AuditRow } from "../../src/audit/trail";
+import { openDatabase } from "../../src/db";
+import { fourthStudent, standardAccounts, temporaryDir } from "../helpers";
+import { constantModel } from "../models/support";
+import { cli, csvFile, outputLines, withDatabase } from "../cli/support";
+
+// `skrining audit verify`, `skrining audit list` and the rows the commands leave, through
+// the command line; the database is edited directly only to play the one who tampers.
+
+const actor = commandActor();
+
+const rowsOf = (dataDir: string) => withDatabase(dataDir, (db) => db.query<AuditRow, []>("SELECT * FROM audit_log ORDER BY id").all());
+
+/** A folder with the standard accounts imported, then four more commands: six rows. */
+async function folderWithRows(): Promise<string> {
+  const dataDir = join(temporaryDir("skrining-audit-"), "data");
+  expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await cli(dataDir, ["accounts", "import", csvFile(fourthStudent)])).exitCode).toBe(0);
+  for (const args of [["activate", "mhs3"], ["deactivate", "mhs3"], ["activate", "mhs3"], ["deactivate", "mhs2"]]) {
+    expect((await cli(dataDir, ["accounts", ...args])).exitCode).toBe(0);
+  }
+  expect(rowsOf(dataDir)).toHaveLength(6);
+  return dataDir;
+}
+
+/** A copy of `source` edited directly with the triggers dropped, as someone with the file could. */
+function tampered(source: string, edit: (db: Database) => void): string {
+  const copy = join(temporaryDir("skrining-audit-"), "data");
+  cpSync(source, copy, { recursive: true });
+  const db = new Database(join(copy, "skrining.db"));
+  try {
+    db.run("DROP TRIGGER audit_log_no_update");
+    db.run("DROP TRIGGER audit_log_no_delete");
+    edit(db);
+  } finally {
+    db.close();
+  }
+  return copy;
+}
+
+let source: string;
+
+beforeAll(async () => {
+  source = await folderWithRows();
+});
+
+describe("the trail is append-only in SQLite itself", () => {
+  const statements = [
+    ["UPDATE", "UPDATE audit_log SET nim = 'N999' WHERE id = 2", "baris tidak boleh diubah"],
+    ["DELETE", "DELETE FROM audit_log WHERE id = 2", "baris tidak boleh dihapus"],
+    ["DELETE of every row", "DELETE FROM audit_log", "baris tidak boleh dihapus"],
+  ] as const;
+  test.each(statements)("%s is refused by the trigger, and the rows stay as they were", (_name, statement, message) => {
+    const before = rowsOf(source);
+    const db = new Database(join(source, "skrining.db"));
+    try {
+      expect(() => db.run(statement)).toThrow(message);
+    } finally {
+      db.close();
+    }
+    expect(rowsOf(source)).toEqual(before);
+  });
+});
+
+describe("audit verify", () => {
+  test("an intact trail: exit 0, the number of rows and the last hash", async () => {
+    const rows = rowsOf(source);
+    const result = await cli(source, ["audit", "verify"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(outputLines(result.stdout)[0]).toBe(`Jejak audit utuh: 6 baris; hash terakhir ${rows.at(-1)!.hash}`);
+  });
+
+  test("an empty trail is intact: 0 rows, the chain's start", async () => {
+    const dataDir = temporaryDir("skrining-audit-");
+    openDatabase(join(dataDir, "skrining.db")).$client.close();
+    const result = await cli(dataDir, ["audit", "verify"]);
+    expect(result.exitCode).toBe(0);
+    expect(outputLines(result.stdout)[0]).toBe(`Jejak audit utuh: 0 baris; hash terakhir ${"0".repeat(64)}`);
+  });
+
+  const cases: [name: string, edit: (db: Database) => void, lines: string[]][] = [
+    ["a row's content changed", (db) => db.run("UPDATE audit_log SET nim = 'N002' WHERE id = 3"), ["baris 3: isi baris tidak cocok dengan hash-nya: baris ini diubah"]],
+    [
+      "a row changed and given a new hash of its own",
+      (db) => {
+        const row = db.query<AuditRow, []>("SELECT * FROM audit_log WHERE id = 3").get()!;
+        const { hash: _old, ...content } = { ...row, detail: "akun lain" };
+        db.query("UPDATE audit_log SET detail = ?, hash = ? WHERE id = 3").run(content.detail, auditRowHash(content));
+      },
+      ["baris 4: hash baris sebelumnya tidak cocok: baris 3 diubah (dan hash-nya dihitung ulang) atau baris ini diubah"],
+    ],
+    ["a row in the middle removed", (db) => db.run("DELETE FROM audit_log WHERE id = 3"), ["baris 4: baris 3 hilang sebelum baris ini"]],
+    ["two rows in the middle removed", (db) => db.run("DELETE FROM audit_log WHERE id IN (2, 3)"), ["baris 4: baris 2–3 hilang sebelum baris ini"]],
+    ["the newest row removed", (db) => db.run("DELETE FROM audit_log WHERE id = 6"), ["baris 6: baris 6 (yang terbaru) hilang"]],
+    ["the first row removed", (db) => db.run("DELETE FROM audit_log WHERE id = 1"), ["baris 2: baris 1 hilang sebelum baris ini"]],
+  ];
+  test.each(cases)("%s: exit 1 naming the row", async (_name, edit, lines) => {
+    const dataDir = tampered(source, edit);
+    const result = await cli(dataDir, ["audit", "verify"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    const reported = outputLines(result.stderr);
+    // The dropped triggers are named first, then each break of the chain.
+    expect(reported).toEqual([
+      "pemicu audit_log_no_update tidak ada: tabel audit_log dapat diubah tanpa ditolak",
+      "pemicu audit_log_no_delete tidak ada: tabel audit_log dapat diubah tanpa ditolak",
+      ...lines,
+      expect.stringMatching(/^skrining: Jejak audit tidak utuh: \d+ masalah \(\d+ baris diperiksa\)\.$/),
+    ]);
+  });
+
+  test("a new row after the newest was removed still shows the gap", async () => {
+    const dataDir = tampered(source, (db) => db.run("DELETE FROM audit_log WHERE id = 6"));
+    expect((await cli(dataDir, ["accounts", "activate", "mhs2"])).exitCode).toBe(0);
+    expect(rowsOf(dataDir).map((row) => row.id)).toEqual([1, 2, 3, 4, 5, 7]);
+    const result = await cli(dataDir, ["audit", "verify"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("baris 7: baris 6 hilang sebelum baris ini");
+  });
+
+  test("triggers dropped and nothing else: exit 1 naming them", async () => {
+    const result = await cli(tampered(source, () => {}), ["audit", "verify"]);
+    expect(result.exitCode).toBe(1);
+    expect(outputLines(result.stderr)).toHaveLength(3);
+  });
+});
+
+describe("audit list", () => {
+  let dataDir: string;
+  const longTarget = `GET /api/${"sangat-panjang/".repeat(8)}:nim`;
+
+  beforeAll(() => {
+    dataDir = temporaryDir("skrining-audit-");
+    const db = openDatabase(join(dataDir, "skrining.db"));
+    const dosen = { userId: 2, username: "dosen1", role: "dosen", name: "Dosen Satu" };
+    const entry = (action: AuditEntry["action"], nim: string | null, target = "GET /api/dosen/mahasiswa/:nim"): AuditEntry => ({ actor: dosen, clientAddress: "10.0.0.5", action, nim, target });
+    try {
+      db.$client.transaction(() => {
+        // 23:59:59 on 1 March in Jakarta (UTC+7), then midnight of 2 March, then 2 March at 16:30.
+        appendAuditRows(db.$client, [entry("view", "N001")], new Date("2026-03-01T16:59:59.000Z"));
+        appendAuditRows(db.$client, [entry("view", "N002")], new Date("2026-03-01T17:00:00.000Z"));
+        appendAuditRows(db.$client, [{ ...entry("login", null, "POST /api/auth/login"), actor: { userId: 5, username: "mhs1", role: "mahasiswa", name: "Mahasiswa Satu" } }], new Date("2026-03-02T09:30:00.000Z"));
+        appendAuditRows(db.$client, [{ ...entry("view", "N001", longTarget), detail: "keterangan yang juga cukup panjang untuk dipotong di tabel" }], new Date("2026-03-02T09:31:00.000Z"));
+      })();
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  const list = (args: string[]) => cli(dataDir, ["audit", "list", ...args]);
+
+  const filters: [args: string[], expected: number[]][] = [
+    [[], [1, 2, 3, 4]],
+    [["--nim", "N001"], [1, 4]],
+    [["--user", "mhs1"], [3]],
+    [["--action", "view"], [1, 2, 4]],
+    [["--action", "LOGIN"], [3]],
+    [["--nim", "N001", "--action", "view", "--user", "dosen1"], [1, 4]],
+    // Days are the faculty's: 1 March ends at 17:00 UTC in Jakarta.
+    [["--since", "2026-03-02"], [2, 3, 4]],
+    [["--until", "2026-03-01"], [1]],
+    [["--since", "2026-03-01", "--until", "2026-03-01"], [1]],
+    [["--since", "2026-03-03"], []],
+    // In Makassar (UTC+8) 2 March begins an hour earlier: the first row already falls on it.
+    [["--since", "2026-03-02", "--tz", "Asia/Makassar"], [1, 2, 3, 4]],
+    [["--until", "2026-03-01", "--tz", "Asia/Makassar"], []],
+  ];
+  test.each(filters)("%j selects %j", async (args, expected) => {
+    const tz = args.indexOf("--tz");
+    const global = tz === -1 ? [] : args.slice(tz, tz + 2);
+    const own = tz === -1 ? args : [...args.slice(0, tz), ...args.slice(tz + 2)];
+    const result = await cli(dataDir, [...global, "audit", "list", ...own, "--format", "json"]);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).map((row: { id: number }) => row.id)).toEqual(expected);
+  });
+
+  test("json: every column, the time in the faculty's zone with its offset", async () => {
+    const result = await list(["--nim", "N002", "--format", "JSON"]);
+    const [row] = JSON.parse(result.stdout);
+    expect(row).toEqual({
+      id: 2,
+      waktu: "2026-03-02T00:00:00+07:00",
+      peran: "dosen",
+      pengguna: "dosen1",
+      nama: "Dosen Satu",
+      alamat: "10.0.0.5",
+      aksi: "view",
+      nim: "N002",
+      target: "GET /api/dosen/mahasiswa/:nim",
+      keterangan: null,
+      hash: rowsOf(dataDir)[1]!.hash,
+    });
+  });
+
+  test("csv: the configured dialect (excel-id: a BOM and ;), or --csv standard", async () => {
+    const excel = await list(["--nim", "N002", "--format", "csv"]);
+    expect(excel.exitCode).toBe(0);
+    expect(excel.stdout.startsWith("\uFEFFid;waktu;peran;pengguna;nama;alamat;aksi;nim;target;keterangan;hash\r\n")).toBe(true);
+    expect(excel.stdout).toContain("\r\n2;2026-03-02T00:00:00+07:00;dosen;dosen1;Dosen Satu;10.0.0.5;view;N002;GET /api/dosen/mahasiswa/:nim;;");
+    const standard = await list(["--nim", "N002", "--format", "csv", "--csv", "Standard"]);
+    expect(outputLines(standard.stdout)[1]).toStartWith("2,2026-03-02T00:00:00+07:00,dosen,dosen1,Dosen Satu,10.0.0.5,view,N002,");
+  });
+
+  test("table: fits 100 columns, long cells cut with …", async () => {
+    const result = await list([]);
+    expect(result.exitCode).toBe(0);
+    const lines = outputLines(result.stdout);
+    expect(lines[0]).toMatch(/^ID\s+WAKTU\s+PERAN\s+PENGGUNA\s+ALAMAT\s+AKSI\s+NIM\s+TARGET\s+KETERANGAN$/);
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+    expect(lines[4]).toContain("2026-03-02 16:31:00");
+    expect(lines[4]).toContain("…");
+  });
+
+  test("table: no row selected says so", async () => {
+    const result = await list(["--nim", "N404"]);
+    expect(result.exitCode).toBe(0);
+    expect(outputLines(result.stdout).at(-1)).toBe("Tidak ada baris yang cocok.");
+  });
+
+  test("--out writes a 0600 file, keeps an existing one unless --force", async () => {
+    const out = join(temporaryDir("skrining-audit-"), "jejak.csv");
+    expect((await list(["--format", "csv", "--out", out])).exitCode).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readFileSync(out, "utf8").split("\r\n")).toHaveLength(6);
+    writeFileSync(out, "milik bulan lalu");
+    const kept = await list(["--format", "csv", "--out", out]);
+    expect(kept.exitCode).toBe(1);
+    expect(kept.stderr).toContain("--force");
+    expect(readFileSync(out, "utf8")).toBe("milik bulan lalu");
+    expect((await list(["--format", "json", "--out", out, "--force"])).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toHaveLength(4);
+  });
+
+  const refusals: [args: string[], message: string][] = [
+    [["--since", "2026-02-30"], "tanggal harus YYYY-MM-DD"],
+    [["--until", "1 Maret"], "tanggal harus YYYY-MM-DD"],
+    [["--since", "2026-03-02", "--until", "2026-03-01"], "--since 2026-03-02 jatuh sesudah --until 2026-03-01"],
+    [["--action", "lihat"], "pilih salah satu dari login, login_failed, view"],
+    [["--format", "xml"], "pilih salah satu dari table, csv, json"],
+  ];
+  test.each(refusals)("%j is refused with exit 1", async (args, message) => {
+    const result = await list(args);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
+  });
+
+  test("a data folder that does not exist is refused, and none is created", async () => {
+    const missing = join(temporaryDir("skrining-audit-"), "tidak-ada");
+    const result = await cli(missing, ["audit", "list"]);
+    expect(result.exitCode).toBe(1);
+    expect(existsSync(missing)).toBe(false);
+  });
+});
+
+describe("commands leave their rows", () => {
+  let dataDir: string;
+  let before: number;
+  const newRows = () => rowsOf(dataDir).filter((row) => row.id > before);
+  const run = async (args: string[], options: { stdin?: string } = {}) => {
+    before = rowsOf(dataDir).at(-1)?.id ?? 0;
+    const result = await cli(dataDir, args, options);
+    expect({ args, exitCode: result.exitCode, stderr: result.stderr }).toEqual({ args, exitCode: 0, stderr: "" });
+    return newRows().map((row) => ({ actor: `${row.actor_username} (${row.actor_role})`, action: row.action as string, nim: row.nim, target: row.target, detail: row.detail }));
+  };
+  const by = `${actor.username} (cli)`;
+
+  beforeAll(async () => {
+    dataDir = join(temporaryDir("skrining-audit-"), "data");
+    expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  });
+
+  test("accounts import: one accounts_import row with the counts, none of the file's names", async () => {
+    const imported = (detail: string) => [{ actor: by, action: "accounts_import", nim: null, target: "skrining accounts import", detail }];
+    expect(await run(["accounts", "import", csvFile(fourthStudent)])).toEqual(imported("dibuat 1, diperbarui 0, tidak berubah 0, password diganti 0"));
+    expect(await run(["accounts", "import", csvFile(standardAccounts), "--reset-passwords"])).toEqual(imported("dibuat 0, diperbarui 6, tidak berubah 0, password diganti 6"));
+  });
+
+  test("accounts add, passwd, activate, deactivate", async () => {
+    expect(await run(["accounts", "add", "--role", "mahasiswa", "--username", "mhs5", "--password", "sandi-awal-5", "--nim", "N005"])).toEqual([
+      { actor: by, action: "create", nim: "N005", target: "skrining accounts add", detail: "akun mhs5 (mahasiswa)" },
+    ]);
+    expect(await run(["accounts", "passwd", "mhs5"], { stdin: "sandi-baru-55\n" })).toEqual([
+      { actor: by, action: "password", nim: "N005", target: "skrining accounts passwd", detail: "akun mhs5; semua sesinya berakhir" },
+    ]);
+    expect(await run(["accounts", "activate", "mhs5"])).toEqual([{ actor: by, action: "activate", nim: "N005", target: "skrining accounts activate", detail: "akun mhs5 diaktifkan" }]);
+    expect(await run(["accounts", "deactivate", "dosen1"])).toEqual([
+      { actor: by, action: "activate", nim: null, target: "skrining accounts deactivate", detail: "akun dosen1 dinonaktifkan; semua sesinya berakhir" },
+    ]);
+  });
+
+  test("a refused command leaves no row", async () => {
+    before = rowsOf(dataDir).at(-1)!.id;
+    expect((await cli(dataDir, ["accounts", "activate", "tidak.ada"])).exitCode).toBe(1);
+    expect((await cli(dataDir, ["model", "remove", "999"])).exitCode).toBe(1);
+    expect(newRows()).toEqual([]);
+  });
+
+  test("model add, activate, deactivate, remove: model rows", async () => {
+    const file = join(temporaryDir("skrining-audit-"), "model.json");
+    writeFileSync(file, JSON.stringify(constantModel("Sedang", "Rendah")));
+    const added = await run(["model", "add", "--type", "stress", "--file", file]);
+    expect(added).toEqual([{ actor: by, action: "model", nim: null, target: "skrining model add", detail: expect.stringMatching(/^model 1 \(stress\) ditambahkan; sha256 [0-9a-f]{12}$/) }]);
+    expect((await run(["model", "activate", "1"])).map((row) => [row.action, row.target, row.detail])).toEqual([["model", "skrining model activate", "model 1 (stress) diaktifkan"]]);
+    expect((await run(["model", "deactivate", "1"])).map((row) => [row.target, row.detail])).toEqual([["skrining model deactivate", "model 1 (stress) dinonaktifkan"]]);
+    expect((await run(["model", "remove", "1"])).map((row) => [row.target, row.detail])).toEqual([["skrining model remove", "model 1 (stress) dihapus"]]);
+  });
+
+  test("stats export: one export row; with --students one per student exported", async () => {
+    expect(await run(["stats", "export"])).toEqual([{ actor: by, action: "export", nim: null, target: "skrining stats export", detail: "semua dosen; csv" }]);
+    const out = join(temporaryDir("skrining-audit-"), "d001.json");
+    const rows = await run(["stats", "export", "--nip", "D001", "--students", "--format", "json", "--out", out]);
+    const exported = JSON.parse(readFileSync(out, "utf8")).map((row: { NIM: string }) => row.NIM);
+    expect(exported.length).toBeGreaterThan(0);
+    expect(rows).toEqual(exported.map((nim: string) => ({ actor: by, action: "export", nim, target: "skrining stats export", detail: `NIP D001; json ke ${out}` })));
+  });
+
+  test("questions import and contact import: update rows", async () => {
+    for (const group of ["questions", "contact"]) {
+      const file = join(temporaryDir("skrining-audit-"), `${group}.json`);
+      writeFileSync(file, (await cli(dataDir, [group, "export"])).stdout);
+      const rows = await run([group, "import", file]);
+      expect(rows).toEqual([{ actor: by, action: "update", nim: null, target: `skrining ${group} import`, detail: expect.stringMatching(/ diganti$/) }]);
+    }
+  });
+
+  test("restore: the restored trail continues with an update row, and verifies", async () => {
+    const archive = join(temporaryDir("skrining-audit-"), "cadangan.tar.gz");
+    expect((await cli(dataDir, ["backup", archive])).exitCode).toBe(0);
+    const restored = join(temporaryDir("skrining-audit-"), "data");
+    const result = await cli(restored, ["restore", archive]);
+    expect(result.exitCode).toBe(0);
+    const original = rowsOf(dataDir);
+    const rows = rowsOf(restored);
+    expect(rows.slice(0, -1)).toEqual(original);
+    expect(rows.at(-1)).toMatchObject({ actor_role: "cli", action: "update", target: "skrining restore", detail: expect.stringContaining(`pemulihan cadangan dari ${archive} (dibuat `) });
+    expect((await cli(restored, ["audit", "verify"])).exitCode).toBe(0);
+  });
+});
