@@ -8,7 +8,7 @@ import { ServiceError, invalid } from "../src/errors";
  * not silently replace last month's), and the text is written under a temporary name and
  * then renamed, so a failure (a full disk) never leaves half a file under the name. 0600.
  */
-export function writeOutputFile(path: string, text: string, force: boolean): string {
+export function writeOutputFile(path: string, text: string | Uint8Array, force: boolean): string {
   const target = resolve(path);
   if (!force && existsSync(target)) throw invalid(`${target} sudah ada; pilih nama lain, atau tambahkan --force untuk menimpanya.`);
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);

@@ -18,8 +18,11 @@ const commandBusyTimeoutMilliseconds = 5000;
  * wait for the writer, `synchronous=FULL` so an acknowledged write survives a power cut,
  * foreign keys on, the file readable by its owner only, and a busy timeout so the CLI and
  * the server can write side by side. Pending migrations are applied before anything else
- * touches the data, a database that holds data copied first (`logger` says where). A file
- * that is not a sound database is a StorageError (`damaged`).
+ * touches the data, a database that holds data copied first (`logger` says where).
+ * `secure_delete` overwrites deleted and replaced content with zeros, so that a deleted
+ * diary entry or an erased student (decisions: Privacy commands and restriction) stays in
+ * no free space of the file. A file that is not a sound database is a StorageError
+ * (`damaged`).
  */
 export function openDatabase(path: string, migrations: readonly EmbeddedMigration[] = embeddedMigrations, logger: Logger = consoleLogger): DatabaseClient {
   let sqlite: Database | undefined;
@@ -31,6 +34,7 @@ export function openDatabase(path: string, migrations: readonly EmbeddedMigratio
     sqlite.run("PRAGMA journal_mode = WAL");
     sqlite.run("PRAGMA synchronous = FULL");
     sqlite.run("PRAGMA foreign_keys = ON");
+    sqlite.run("PRAGMA secure_delete = ON");
     if (path !== ":memory:") backUpBeforeMigrating(sqlite, path, migrations, logger);
     applyMigrations(sqlite, migrations);
   } catch (error) {

@@ -86,16 +86,22 @@ function addWeeks(source: string, sign: 1 | -1): string {
 const pruneEmptyWeeks = (nips: string) => `
   DELETE FROM lecturer_weekly_levels WHERE NIP IN (${nips}) AND stress_rendah + stress_sedang + stress_tinggi = 0;`;
 
-/** One screening row (NEW or OLD) under the lecturer its student has now. */
+/**
+ * A student whose processing is restricted (`privacy restrict`) is counted under no
+ * lecturer: the weekly counts leave their screenings out while the restriction lasts.
+ */
+const countedUnder = (student: string) => `CASE WHEN ${student}.dibatasi_sejak IS NULL THEN ${student}.NIP_doswal END`;
+
+/** One screening row (NEW or OLD) under the lecturer its student has now, unless the student is restricted. */
 const screeningOfStudent = (row: "NEW" | "OLD") =>
-  `SELECT student.NIP_doswal AS NIP, ${row}.tanggal_skrining AS tanggal, ${row}.tingkat_stres AS stres, ${row}.tingkat_motivasi AS motivasi
+  `SELECT ${countedUnder("student")} AS NIP, ${row}.tanggal_skrining AS tanggal, ${row}.tingkat_stres AS stres, ${row}.tingkat_motivasi AS motivasi
    FROM mahasiswa AS student WHERE student.NIM = ${row}.NIM`;
 
 const lecturerOf = (nim: string) => `SELECT NIP_doswal FROM mahasiswa WHERE NIM = ${nim}`;
 
-/** A student's screenings under the given lecturer. */
-const screeningsOfStudent = (nip: string) =>
-  `SELECT ${nip} AS NIP, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi
+/** A student's screenings under the lecturer the OLD or NEW row counts them under (none while restricted). */
+const screeningsOfStudent = (row: "NEW" | "OLD") =>
+  `SELECT ${countedUnder(row)} AS NIP, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi
    FROM riwayat_skrining WHERE NIM IN (OLD.NIM, NEW.NIM)`;
 
 const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress";
@@ -112,10 +118,13 @@ const summaryTriggers: ReadonlyMap<string, string> = new Map(
       WHEN OLD.NIM = NEW.NIM OR EXISTS (SELECT 1 FROM mahasiswa WHERE NIM = OLD.NIM)
       BEGIN ${addWeeks(screeningOfStudent("OLD"), -1)} ${addWeeks(screeningOfStudent("NEW"), 1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,
     // A new advisor (also through a lecturer's NIP changing or the lecturer being deleted)
-    // takes the student's weeks along. The screenings may carry OLD.NIM or NEW.NIM,
-    // depending on whether a NIM change in the same statement has cascaded yet.
-    summary_mahasiswa_advisor: `AFTER UPDATE OF NIP_doswal ON mahasiswa WHEN OLD.NIP_doswal IS NOT NEW.NIP_doswal
-      BEGIN ${addWeeks(screeningsOfStudent("OLD.NIP_doswal"), -1)} ${addWeeks(screeningsOfStudent("NEW.NIP_doswal"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")} END`,
+    // takes the student's weeks along; a restriction removes them, its end brings them
+    // back. One trigger for both columns, so that a statement changing both moves the
+    // weeks once. The screenings may carry OLD.NIM or NEW.NIM, depending on whether a NIM
+    // change in the same statement has cascaded yet.
+    summary_mahasiswa_advisor: `AFTER UPDATE OF NIP_doswal, dibatasi_sejak ON mahasiswa
+      WHEN OLD.NIP_doswal IS NOT NEW.NIP_doswal OR (OLD.dibatasi_sejak IS NULL) IS NOT (NEW.dibatasi_sejak IS NULL)
+      BEGIN ${addWeeks(screeningsOfStudent("OLD"), -1)} ${addWeeks(screeningsOfStudent("NEW"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")} END`,
   }).map(([name, body]) => [name, `CREATE TRIGGER ${name} ${body}`]),
 );
 
@@ -129,14 +138,15 @@ export function summariesCurrent(sqlite: Database): boolean {
   return installed.length === summaryTriggers.size && installed.every((trigger) => summaryTriggers.get(trigger.name) === trigger.sql);
 }
 
-/** Whether the migrations that create the tables the triggers write and read (the time zone's offsets) have run. */
+/** Whether the migrations that create what the triggers write and read (the time zone's offsets, the restriction) have run. */
 export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
-    .query<{ tables: number }, []>(
-      "SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets')",
+    .query<{ tables: number; restriction: number }, []>(
+      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets')) AS tables,
+        (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak') AS restriction`,
     )
     .get();
-  return found?.tables === 3;
+  return found?.tables === 3 && found.restriction === 1;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
@@ -176,7 +186,8 @@ function refillWeeks(sqlite: Database): void {
   sqlite.run(
     addWeeks(
       `SELECT student.NIP_doswal AS NIP, screening.tanggal_skrining AS tanggal, screening.tingkat_stres AS stres, screening.tingkat_motivasi AS motivasi
-       FROM riwayat_skrining AS screening JOIN mahasiswa AS student ON student.NIM = screening.NIM`,
+       FROM riwayat_skrining AS screening JOIN mahasiswa AS student ON student.NIM = screening.NIM
+       WHERE student.dibatasi_sejak IS NULL`,
       1,
     ),
   );

@@ -6,6 +6,9 @@ import { extensions, type ImageType } from "./image";
 
 const temporaryPrefix = ".upload-";
 
+/** The part of a photo's file name that names its student: the NIM with other characters than letters, digits, `_` and `-` replaced. */
+export const safeNimOf = (nim: string) => nim.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40) || "mhs";
+
 /** Where photos no profile refers to are moved by the start-up sweep. */
 export const unreferencedFolder = "unreferenced";
 
@@ -28,8 +31,7 @@ export class PhotoStore {
    * renames it into place, so a failure never leaves a half-written photo behind.
    */
   write(nim: string, bytes: Uint8Array, type: ImageType): string {
-    const safeNim = nim.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40) || "mhs";
-    const name = `${safeNim}_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}.${extensions[type]}`;
+    const name = `${safeNimOf(nim)}_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString("hex")}.${extensions[type]}`;
     const temporary = join(this.photosDir, `${temporaryPrefix}${randomBytes(8).toString("hex")}`);
     try {
       // The folder is part of the layout: if it was removed while the service runs, it comes back.
@@ -55,6 +57,29 @@ export class PhotoStore {
   locate(storedPath: string): string | null {
     const absolute = resolve(this.dataDir, storedPath);
     return absolute.startsWith(this.photosDir + sep) ? absolute : null;
+  }
+
+  /**
+   * Every finished photo file in `photos/` and `photos/unreferenced/` that was written for
+   * `nim` (its name begins with the NIM as `write` puts it), as paths relative to the data
+   * folder. Two NIMs can share the name part when they differ only in characters `write`
+   * replaces: the caller decides what to do with a file another student may own.
+   */
+  filesNamedFor(nim: string): string[] {
+    const pattern = new RegExp(`^${safeNimOf(nim)}_\\d+_[0-9a-f]+\\.(${Object.values(extensions).join("|")})$`);
+    const found: string[] = [];
+    for (const folder of [this.photosDir, join(this.photosDir, unreferencedFolder)]) {
+      let entries;
+      try {
+        entries = readdirSync(folder, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (entry.isFile() && pattern.test(entry.name)) found.push(relative(this.dataDir, join(folder, entry.name)).split(sep).join("/"));
+      }
+    }
+    return found.sort();
   }
 
   /** Deletes a stored photo; a file that is already gone is not an error. */

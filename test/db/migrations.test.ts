@@ -17,7 +17,7 @@ function future(tag: string, statements: string[], offset = 1000): EmbeddedMigra
 }
 
 const mahasiswaColumns = [
-  "NIM", "nama_mahasiswa", "Id_User", "id_jurusan", "angkatan", "kelas", "NIP_doswal", "IPK", "usia", "gender", "freq_olahraga", "durasi_tidur", "foto_profil",
+  "NIM", "nama_mahasiswa", "Id_User", "id_jurusan", "angkatan", "kelas", "NIP_doswal", "IPK", "usia", "gender", "freq_olahraga", "durasi_tidur", "foto_profil", "dibatasi_sejak",
 ];
 
 /**
@@ -40,6 +40,7 @@ const rebuildMahasiswa = future("0001_rebuild_mahasiswa", [
 	\`freq_olahraga\` text,
 	\`durasi_tidur\` text,
 	\`foto_profil\` text,
+	\`dibatasi_sejak\` text,
 	\`semester\` integer DEFAULT 1 NOT NULL,
 	FOREIGN KEY (\`Id_User\`) REFERENCES \`users\`(\`Id_User\`) ON UPDATE no action ON DELETE restrict,
 	FOREIGN KEY (\`id_jurusan\`) REFERENCES \`jurusan\`(\`Id_Jurusan\`) ON UPDATE no action ON DELETE set null,

@@ -6,6 +6,7 @@ import sql2 from "./0002_lecturer_summaries.sql" with { type: "text" };
 import sql3 from "./0003_sessions.sql" with { type: "text" };
 import sql4 from "./0004_time_zone_offsets.sql" with { type: "text" };
 import sql5 from "./0005_privacy_audit.sql" with { type: "text" };
+import sql6 from "./0006_restriction_in_advisor_index.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", createdAt: 1795317771075, sql: sql0 },
@@ -14,4 +15,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0003_sessions", createdAt: 1795558546912, sql: sql3 },
   { tag: "0004_time_zone_offsets", createdAt: 1795567459034, sql: sql4 },
   { tag: "0005_privacy_audit", createdAt: 1795569996406, sql: sql5 },
+  { tag: "0006_restriction_in_advisor_index", createdAt: 1795571005208, sql: sql6 },
 ];

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
 import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
+import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { DiaryEntry } from "../../records";
 import { DiaryCreateBody, DiaryList, DiaryUpdateBody } from "./model";
@@ -10,6 +11,9 @@ import { diaryMessages, type DiaryService } from "./service";
 const unknownEntry = { status: 404, when: "no diary entry has this id" };
 const othersEntry = { status: 403, when: "a student names another student's entry" };
 const quotaFull = { status: 400, when: "the student's diary would exceed its quota" };
+
+/** The entry is gone once the handler ran: its student is read before. */
+const removedEntry = (diary: DiaryService): AuditRule => ({ action: "delete", studentsBefore: (params) => diary.ownerOf(params.id!) });
 
 /** The student's diary entries, any number per date. */
 export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
@@ -36,13 +40,16 @@ export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
         ),
       },
       detail: { summary: "Write a diary entry", security: bearer, requestBody: jsonBody(DiaryCreateBody) },
+      audit: { action: "create", students: auditStudents.answer },
     })
     .get("/diary/:nim", ({ params }) => diary.list(params.nim), {
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: diaryMessages.studentUnknown },
-      response: { 200: DiaryList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
+      restriction: "staff",
+      response: { 200: DiaryList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
       detail: { summary: "The student's diary entries, newest date first", security: bearer },
+      audit: { action: "view", students: auditStudents.path },
     })
     .put("/diary/:id", ({ principal, params, body }) => diary.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
@@ -62,10 +69,12 @@ export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
         ),
       },
       detail: { summary: "Change a diary entry's title, content or date", security: bearer, requestBody: jsonBody(DiaryUpdateBody) },
+      audit: { action: "update", students: auditStudents.answer },
     })
     .delete("/diary/:id", ({ principal, params }) => diary.remove(principal, params.id), {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
       response: { 200: MessageResponse, ...refusals(refusal.accessToken, refusal.role, othersEntry, unknownEntry, refusal.fairUse, writing) },
       detail: { summary: "Delete a diary entry", security: bearer },
+      audit: removedEntry(diary),
     });

@@ -5,6 +5,8 @@ import { diaryEntries, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { invalid, notFound } from "../../errors";
 import { ownedEntry } from "../../http/guards";
+import { ProcessingRestriction } from "../../privacy/restriction";
+import { pathId } from "../../http/params";
 import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
 import { nowIso, serializeDiary } from "../../records";
 import type { Principal } from "../../http/principal";
@@ -49,6 +51,7 @@ export class DiaryService {
   private readonly studentExists;
   private readonly entriesOf;
   private readonly entryById;
+  private readonly restriction;
   private readonly storedBytes;
 
   constructor(
@@ -64,6 +67,7 @@ export class DiaryService {
       .orderBy(desc(diaryEntries.date), desc(diaryEntries.createdAt), desc(diaryEntries.id))
       .prepare();
     this.entryById = db.select().from(diaryEntries).where(eq(diaryEntries.id, sql.placeholder("id"))).prepare();
+    this.restriction = new ProcessingRestriction(db);
     // The diary's size without one entry (the one being edited; 0 when writing a new one).
     this.storedBytes = db
       .select({ bytes: sql<number>`coalesce(sum(octet_length(${diaryEntries.title}) + octet_length(${diaryEntries.content})), 0)` })
@@ -91,6 +95,7 @@ export class DiaryService {
     const title = readTitle(body.title);
     const content = readContent(body.content);
     if (nim === null || !this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
+    this.restriction.assertStaffMay(principal, nim);
     return this.writes.run(() => {
       this.assertFits(nim, 0, title, content);
       const now = nowIso();
@@ -135,8 +140,16 @@ export class DiaryService {
     return { message: diaryMessages.deleted };
   }
 
-  /** The entry a path id names: 404 when there is none, 403 when it is another student's. */
+  /** The student a path id's entry belongs to, or null: what the audit row of a deletion names. */
+  ownerOf(rawId: string): string | null {
+    const id = pathId(rawId);
+    return id === null ? null : (this.entryById.get({ id })?.nim ?? null);
+  }
+
+  /** The entry a path id names: 404 when there is none, 403 when it is another student's or (staff) a restricted student's. */
   private ownEntry(principal: Principal, rawId: string) {
-    return ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), diaryMessages.diaryUnknown);
+    const entry = ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), diaryMessages.diaryUnknown);
+    this.restriction.assertStaffMay(principal, entry.nim);
+    return entry;
   }
 }

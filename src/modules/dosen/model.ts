@@ -25,11 +25,17 @@ const LastSkrining = t.Object(
   { additionalProperties: false },
 );
 
+const restrictedFlag = t.Boolean({
+  description:
+    "the student's processing is restricted (`privacy restrict`): only who they are is shown; IPK, foto_profil, gender, usia, freq_olahraga and durasi_tidur are null, screenings and notes empty",
+});
+
 const StudentItem = t.Object(
   {
     ...MahasiswaRecord.properties,
     last_skrining: t.Nullable(LastSkrining),
     early_warning: t.Boolean({ description: "is_spike, or latest stress Tinggi with motivation Rendah" }),
+    dibatasi: restrictedFlag,
   },
   { additionalProperties: false },
 );
@@ -40,7 +46,7 @@ export const StudentList = t.Object(
 );
 
 export const StudentDetail = t.Object(
-  { mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: t.Array(CatatanRecord) },
+  { mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: t.Array(CatatanRecord), dibatasi: restrictedFlag },
   { additionalProperties: false },
 );
 

@@ -6,8 +6,9 @@ import { readPagination, totalPages } from "../../http/pagination";
 import { notFound } from "../../errors";
 import type { Principal } from "../../http/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
+import { withheldProfile } from "../../privacy/restriction";
 import type { NotesService } from "../notes/service";
-import { earlyWarning, latestOfStudent, latestScreening, type StatisticsService } from "./statistics";
+import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -78,8 +79,14 @@ export class DosenService {
       .from(mahasiswa)
       .leftJoin(latestSkrining, latestOfStudent)
       .where(advisees)
-      // SQLite sorts NULL lowest, so students without a screening come last in descending tanggal order.
-      .orderBy(desc(earlyWarning), desc(latestSkrining.tanggal), asc(mahasiswa.nim))
+      // SQLite sorts NULL lowest, so students without a screening come last in descending
+      // tanggal order; a restricted student sorts as one without a screening, so that the
+      // order tells nothing of their data.
+      .orderBy(
+        desc(sql`CASE WHEN ${unrestricted} THEN ${earlyWarning} ELSE 0 END`),
+        desc(sql`CASE WHEN ${unrestricted} THEN ${latestSkrining.tanggal} END`),
+        asc(mahasiswa.nim),
+      )
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare();
@@ -124,21 +131,29 @@ export class DosenService {
     const data = nims.flatMap((nim) => {
       const row = byNim.get(nim);
       if (!row) return [];
+      if (row.profile.restrictedAt !== null) {
+        return [{ ...withheldProfile(serializeMahasiswa(row.profile)), last_skrining: null, early_warning: false, dibatasi: true }];
+      }
       const lastSkrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike ?? false } : null;
-      return [{ ...serializeMahasiswa(row.profile), last_skrining: lastSkrining, early_warning: row.earlyWarning }];
+      return [{ ...serializeMahasiswa(row.profile), last_skrining: lastSkrining, early_warning: row.earlyWarning, dibatasi: false }];
     });
     return { data, total, page, total_pages: totalPages(total, perPage) };
   }
 
-  /** One student in full (the route's `advisee` option has checked the student and the caller). */
+  /**
+   * One student in full (the route's `advisee` option has checked the student and the
+   * caller); of a restricted student only who they are, with empty lists.
+   */
   student(nim: string) {
     const student = this.studentByNim.get({ nim });
     // Deleted since the route's check: the same answer as an unknown student.
     if (!student) throw notFound(dosenMessages.studentUnknown);
+    if (student.restrictedAt !== null) return { mahasiswa: withheldProfile(serializeMahasiswa(student)), riwayat: [], catatan: [], dibatasi: true };
     return {
       mahasiswa: serializeMahasiswa(student),
       riwayat: this.screeningsOf.all({ nim }).map((row) => serializeSkrining(row)),
       catatan: this.notes.ofStudent(nim),
+      dibatasi: false,
     };
   }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { dosen, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { addDays, isoWeekLabel, localWeekStart } from "../../local-time";
@@ -8,6 +8,8 @@ import type { Level } from "../../screening/scoring";
 // (src/db/summaries.ts): each student's latest screening, and per lecturer and week (in
 // the faculty's time zone) the level counts. Every query starts from one lecturer's advisees in
 // mahasiswa_nip_doswal_index, so its cost follows that lecturer and not the whole table.
+// A student whose processing is restricted (`privacy restrict`) is left out of every
+// figure: of the counts here, and of the weekly counts by the triggers.
 
 export type LevelCounts = Record<Level, number>;
 
@@ -19,6 +21,9 @@ export const latestOfStudent = eq(latestSkrining.nim, mahasiswa.nim);
 
 /** Joins the summary row to the screening itself (saran, scores, answers). */
 export const latestScreening = eq(riwayatSkrining.id, latestSkrining.id);
+
+/** Students counted in statistics: those whose processing is not restricted. */
+export const unrestricted = isNull(mahasiswa.restrictedAt);
 
 /** A spike or stress `Tinggi` with motivation `Rendah`, as stored; false without a screening. */
 export const earlyWarning = sql<boolean>`coalesce(${latestSkrining.earlyWarning}, 0)`.mapWith(Boolean);
@@ -83,14 +88,14 @@ export class StatisticsService {
       .select({ ...latestLevels, students: count() })
       .from(mahasiswa)
       .leftJoin(latestSkrining, latestOfStudent)
-      .where(eq(mahasiswa.nipDoswal, sql.placeholder("nip")))
+      .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
       .groupBy(latestSkrining.tingkatStres, latestSkrining.tingkatMotivasi)
       .prepare();
     this.levelCountsAll = db
       .select({ nip: mahasiswa.nipDoswal, ...latestLevels, students: count() })
       .from(mahasiswa)
       .leftJoin(latestSkrining, latestOfStudent)
-      .where(isNotNull(mahasiswa.nipDoswal))
+      .where(and(isNotNull(mahasiswa.nipDoswal), unrestricted))
       .groupBy(mahasiswa.nipDoswal, latestSkrining.tingkatStres, latestSkrining.tingkatMotivasi)
       .prepare();
     this.lecturerByNip = db.select().from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
@@ -121,7 +126,7 @@ export class StatisticsService {
       .from(mahasiswa)
       .leftJoin(latestSkrining, latestOfStudent)
       .leftJoin(riwayatSkrining, latestScreening)
-      .where(eq(mahasiswa.nipDoswal, sql.placeholder("nip")))
+      .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
       .orderBy(asc(mahasiswa.nim))
       .prepare();
   }
@@ -135,7 +140,7 @@ export class StatisticsService {
     return tally(this.levelCountsOne.all({ nip }));
   }
 
-  /** Every lecturer's counts, ordered by NIP, lecturers without advisees included. */
+  /** Every lecturer's counts, ordered by NIP, lecturers without advisees included; restricted students are not counted. */
   countsForAll(): LecturerStatistics[] {
     const rows = Map.groupBy(this.levelCountsAll.all(), (row) => row.nip);
     return this.allLecturers.all().map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...tally(rows.get(lecturer.nip) ?? []) }));
@@ -167,7 +172,7 @@ export class StatisticsService {
     });
   }
 
-  /** Each advisee of `nip` by NIM with their latest screening (null fields without one). */
+  /** Each advisee of `nip` by NIM with their latest screening (null fields without one); restricted students are left out. */
   adviseesLatest(nip: string): AdviseeLatest[] {
     return this.advisees.all({ nip });
   }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
 import { MessageResponse, bearer, described, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
+import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { MoodEntry } from "../../records";
 import { MoodCreateBody, MoodList, MoodUpdateBody } from "./model";
@@ -9,6 +10,12 @@ import { moodMessages, type MoodService } from "./service";
 /** What a student's own mood entry routes may meet, besides the token and the storage. */
 const unknownEntry = { status: 404, when: "no mood entry has this id" };
 const othersEntry = { status: 403, when: "a student names another student's entry" };
+
+/** A new date's entry is created; an existing one's value replaced. */
+const recordedMood: AuditRule = { action: ({ status }) => (status === 201 ? "create" : "update"), students: auditStudents.answer };
+
+/** The entry is gone once the handler ran: its student is read before. */
+const removedEntry = (mood: MoodService): AuditRule => ({ action: "delete", studentsBefore: (params) => mood.ownerOf(params.id!) });
 
 /** The student's daily mood entries, one per date. */
 export const moodController = (guards: RouteGuards, mood: MoodService) =>
@@ -39,13 +46,16 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
         security: bearer,
         requestBody: jsonBody(MoodCreateBody),
       },
+      audit: recordedMood,
     })
     .get("/mood/:nim", ({ params }) => mood.list(params.nim), {
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: moodMessages.studentUnknown },
-      response: { 200: MoodList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
+      restriction: "staff",
+      response: { 200: MoodList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
       detail: { summary: "The student's mood entries, newest date first", security: bearer },
+      audit: { action: "view", students: auditStudents.path },
     })
     .put("/mood/:id", ({ principal, params, body }) => mood.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
@@ -65,10 +75,12 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
         ),
       },
       detail: { summary: "Change a mood entry's value or date", security: bearer, requestBody: jsonBody(MoodUpdateBody) },
+      audit: { action: "update", students: auditStudents.answer },
     })
     .delete("/mood/:id", ({ principal, params }) => mood.remove(principal, params.id), {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
       response: { 200: MessageResponse, ...refusals(refusal.accessToken, refusal.role, othersEntry, unknownEntry, refusal.fairUse, writing) },
       detail: { summary: "Delete a mood entry", security: bearer },
+      audit: removedEntry(mood),
     });

@@ -5,6 +5,8 @@ import { mahasiswa, moodEntries } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { conflict, invalid, notFound } from "../../errors";
 import { ownedEntry } from "../../http/guards";
+import { ProcessingRestriction } from "../../privacy/restriction";
+import { pathId } from "../../http/params";
 import { requestedNim, isBlank, readCalendarDate } from "../../http/values";
 import { readInteger } from "../../numbers";
 import { nowIso, serializeMood } from "../../records";
@@ -31,6 +33,7 @@ export class MoodService {
   private readonly studentExists;
   private readonly entriesOf;
   private readonly entryById;
+  private readonly restriction;
   private readonly entryOnDate;
 
   constructor(
@@ -45,6 +48,7 @@ export class MoodService {
       .orderBy(desc(moodEntries.date), desc(moodEntries.createdAt), desc(moodEntries.id))
       .prepare();
     this.entryById = db.select().from(moodEntries).where(eq(moodEntries.id, sql.placeholder("id"))).prepare();
+    this.restriction = new ProcessingRestriction(db);
     this.entryOnDate = db
       .select({ id: moodEntries.id })
       .from(moodEntries)
@@ -68,6 +72,7 @@ export class MoodService {
 
     return this.writes.run(() => {
       if (nim === null || !this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
+      this.restriction.assertStaffMay(principal, nim);
       const created = this.entryOnDate.get({ nim, date }) === undefined;
       const now = nowIso();
       const row = this.db
@@ -120,8 +125,16 @@ export class MoodService {
     return { message: moodMessages.deleted };
   }
 
-  /** The entry a path id names: 404 when there is none, 403 when it is another student's. */
+  /** The student a path id's entry belongs to, or null: what the audit row of a deletion names. */
+  ownerOf(rawId: string): string | null {
+    const id = pathId(rawId);
+    return id === null ? null : (this.entryById.get({ id })?.nim ?? null);
+  }
+
+  /** The entry a path id names: 404 when there is none, 403 when it is another student's or (staff) a restricted student's. */
   private ownEntry(principal: Principal, rawId: string) {
-    return ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), moodMessages.moodUnknown);
+    const entry = ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), moodMessages.moodUnknown);
+    this.restriction.assertStaffMay(principal, entry.nim);
+    return entry;
   }
 }

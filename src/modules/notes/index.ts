@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
 import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
+import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { CatatanRecord } from "../../records";
 import { CatatanBody, CatatanCreated, CatatanList, CatatanQuery, ReplyBody, ReplyResponse } from "./model";
@@ -43,12 +44,15 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
         ),
       },
       detail: { summary: "Write a counselling note for an advisee (admin names the author NIP)", security: bearer, requestBody: jsonBody(CatatanBody) },
+      audit: { action: "create", students: auditStudents.body },
     })
     .get("/api/dosen/catatan/:nim", ({ params }) => notes.ofStudent(params.nim), {
       access: access.dosenOrAdmin,
       advisee: { unknownStudent: notesMessages.studentUnknown },
-      response: { 200: CatatanList, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.studentUnknown, reading) },
+      restriction: "staff",
+      response: { 200: CatatanList, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
       detail: { summary: "A student's counselling notes, newest first", security: bearer },
+      audit: { action: "view", students: auditStudents.path },
     })
     .get("/api/mahasiswa/catatan", ({ principal, query }) => notes.list(principal, query), {
       access: access.mahasiswaOrAdmin,
@@ -57,6 +61,7 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
         ...refusals({ status: 400, when: "an admin gives no `nim`" }, refusal.accessToken, refusal.role, refusal.studentUnknown, reading),
       },
       detail: { summary: "The student's counselling notes, newest first", security: bearer, parameters: queryParameters(CatatanQuery) },
+      audit: { action: "view", students: auditStudents.ownOrQuery },
     })
     .get("/api/mahasiswa/catatan/detail/:id_catatan", ({ principal, params }) => notes.detail(principal, params.id_catatan), {
       access: access.any,
@@ -65,16 +70,19 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
         ...refusals(refusal.accessToken, { status: 403, when: "a student's note is another student's, a lecturer's another lecturer's" }, unknownNote, reading),
       },
       detail: { summary: "One counselling note (own notes for students, own NIP for lecturers)", security: bearer },
+      audit: { action: "view", students: auditStudents.answer },
     })
     .post("/api/mahasiswa/catatan/:id_catatan/reply", ({ principal, params, body }) => notes.reply(principal, params.id_catatan, body as JsonObject, "first"), {
       access: access.mahasiswaOnly(notesMessages.replyOnlyStudents),
       studentWrite: true,
       response: { 200: ReplyResponse, ...replyRefusals(notesMessages.replyOnlyStudents) },
       detail: { summary: "The student's first reply to a note", security: bearer, requestBody: jsonBody(ReplyBody) },
+      audit: { action: "create", students: auditStudents.caller },
     })
     .put("/api/mahasiswa/catatan/:id_catatan/reply", ({ principal, params, body }) => notes.reply(principal, params.id_catatan, body as JsonObject, "edit"), {
       access: access.mahasiswaOnly(notesMessages.editOnlyStudents),
       studentWrite: true,
       response: { 200: ReplyResponse, ...replyRefusals(notesMessages.editOnlyStudents) },
       detail: { summary: "Replace the student's reply to a note", security: bearer, requestBody: jsonBody(ReplyBody) },
+      audit: { action: "update", students: auditStudents.caller },
     });

@@ -8,6 +8,7 @@ import { guardMessages } from "../../http/guards";
 import { pathId } from "../../http/params";
 import type { Principal } from "../../http/principal";
 import { exceedsCharacters, readKey, requestedNim } from "../../http/values";
+import { ProcessingRestriction } from "../../privacy/restriction";
 import { nowIso, serializeCatatan } from "../../records";
 
 export const notesMessages = {
@@ -38,6 +39,7 @@ export class NotesService {
   private readonly lecturerExists;
   private readonly notesOf;
   private readonly noteById;
+  private readonly restriction;
 
   constructor(
     private readonly db: DatabaseClient,
@@ -52,6 +54,7 @@ export class NotesService {
       .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
       .prepare();
     this.noteById = db.select().from(catatanKonseling).where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
+    this.restriction = new ProcessingRestriction(db);
   }
 
   /** Every note of the student `nim`, newest first (`tanggal_catat`, then `Id_catatan`); the student's and the lecturers' lists alike. */
@@ -63,6 +66,7 @@ export class NotesService {
   list(principal: Principal, query: Record<string, string | undefined>) {
     const nim = requestedNim(principal, query.nim);
     if (nim === null || !this.studentByNim.get({ nim })) throw notFound(notesMessages.studentUnknown);
+    this.restriction.assertStaffMay(principal, nim);
     return this.ofStudent(nim);
   }
 
@@ -76,6 +80,7 @@ export class NotesService {
       (principal.role === "mahasiswa" && principal.nim === note.nim) ||
       (principal.role === "dosen" && principal.nip === note.nip);
     if (!allowed) throw forbidden(guardMessages.denied);
+    this.restriction.assertStaffMay(principal, note.nim);
     return serializeCatatan(note);
   }
 
@@ -101,6 +106,7 @@ export class NotesService {
       if (principal.nip === null || student.nipDoswal !== principal.nip) throw forbidden(guardMessages.notAdvisee);
       nip = principal.nip;
     }
+    this.restriction.assertStaffMay(principal, nim);
     const note = await this.writes.run(() =>
       this.db.insert(catatanKonseling).values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null }).returning({ id: catatanKonseling.id }).get(),
     );

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
 import { bearer, jsonBody, reading, refusal, refusals, responseObjects, writing } from "../../http/documentation";
+import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { PhotoDeleteResponse, PhotoUploadResponse, ProfilBody, ProfilDataResponse, ProfilStatusResponse, ProfilUpdateResponse, photoAnswers, photoRequestBody } from "./model";
 import type { PhotoService } from "./photo";
@@ -32,6 +33,7 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
         ),
       },
       detail: { summary: "Update the student's own profile fields", security: bearer, requestBody: jsonBody(ProfilBody) },
+      audit: { action: "update", students: auditStudents.caller },
     })
     .get("/profil/status", ({ principal }) => profil.status(principal), {
       access: access.mahasiswaOnly(),
@@ -42,8 +44,10 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: profilMessages.studentUnknown },
-      response: { 200: ProfilDataResponse, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
+      restriction: "staff",
+      response: { 200: ProfilDataResponse, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
       detail: { summary: "The student's profile summary", security: bearer },
+      audit: { action: "view", students: auditStudents.path },
     })
     .put("/profil/foto", ({ principal, body }) => photos.upload(principal, body), {
       access: access.mahasiswaOnly(),
@@ -62,6 +66,7 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
         ),
       },
       detail: { summary: "Upload or replace the student's profile photo (multipart, part `foto`)", security: bearer, requestBody: photoRequestBody },
+      audit: { action: "update", students: auditStudents.caller },
     })
     .get("/profil/foto/:nim", ({ params, headers }) => {
       const photo = photos.find(params.nim);
@@ -69,18 +74,22 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
       if (matches(headers["if-none-match"], photo.etag)) return new Response(null, { status: 304, headers: common });
       return new Response(Bun.file(photo.path), { headers: { ...common, "content-type": photo.mediaType } });
     }, {
+      restriction: "tokenless",
       detail: {
-        summary: "The student's profile photo (no token needed)",
+        summary: "The student's profile photo (no token needed, except the student's own while their processing is restricted)",
         responses: {
           ...photoAnswers,
           ...responseObjects(
             refusals(
+              { status: 403, when: "the student's processing is restricted (`privacy restrict`) and the request carries no access token of that student" },
               { status: 404, when: "the student does not exist, has no photo, or its file is missing on the server" },
               reading,
             ),
           ),
         },
       },
+      // No token is needed (the mobile app sends none; the web interface does): a caller without one is noted as `anonim`.
+      audit: { action: "view", students: auditStudents.path, tokenOptional: true },
     })
     .delete("/profil/foto/:nim", ({ params }) => photos.remove(params.nim), {
       access: access.mahasiswaOnly(),
@@ -91,6 +100,7 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
         ...refusals(refusal.accessToken, refusal.role, refusal.ownNim, refusal.fairUse, refusal.studentUnknown, writing),
       },
       detail: { summary: "Remove the student's own profile photo", security: bearer },
+      audit: { action: "delete", students: auditStudents.path },
     });
 
 /** `If-None-Match` holds a list of validators, or `*`; weak ones compare by their value. */

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
 import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
+import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { SkriningRecord } from "../../records";
 import {
@@ -24,8 +25,10 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
       access: access.any,
       ownNim: true,
       advisee: { unknownStudent: skriningMessages.studentUnknown },
-      response: { 200: CanSubmitResponse, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.studentUnknown, reading) },
+      restriction: "staff",
+      response: { 200: CanSubmitResponse, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
       detail: { summary: "Whether the student may submit the questionnaire now", security: bearer },
+      audit: { action: "view", students: auditStudents.path },
     })
     .post("/kuesioner", async ({ principal, body, set }) => {
       const result = await submission.submit(principal, body as JsonObject);
@@ -48,16 +51,19 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
         ),
       },
       detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer, requestBody: jsonBody(KuesionerBody) },
+      audit: { action: "create", students: auditStudents.ownOrBody },
     })
     .get("/hasil/:nim", ({ params }) => skrining.latest(params.nim), {
       access: access.any,
       ownNim: true,
       advisee: {},
+      restriction: "staff",
       response: {
         200: SkriningRecord,
-        ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, { status: 404, when: "the student has no screening" }, reading),
+        ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, { status: 404, when: "the student has no screening" }, reading),
       },
       detail: { summary: "The student's latest screening, with its answers", security: bearer },
+      audit: { action: "view", students: auditStudents.path },
     })
     .get("/history", ({ principal, query }) => skrining.history(principal, query), {
       access: access.mahasiswaOrAdmin,
@@ -66,6 +72,7 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
         ...refusals({ status: 400, when: "an admin gives no `nim`" }, refusal.accessToken, refusal.role, refusal.studentUnknown, reading),
       },
       detail: { summary: "Screening history, newest first, paginated", security: bearer, parameters: queryParameters(HistoryQuery) },
+      audit: { action: "view", students: auditStudents.ownOrQuery },
     })
     .get("/suggestions/detail", ({ query }) => skrining.suggestions(query), {
       access: access.any,

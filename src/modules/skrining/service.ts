@@ -8,6 +8,7 @@ import { serializeSkrining } from "../../records";
 import { suggestionsFor } from "../../screening/suggestions";
 import type { Principal } from "../../http/principal";
 import { requestedNim } from "../../http/values";
+import { ProcessingRestriction } from "../../privacy/restriction";
 import { weeklyLimitMessage, weeklyWindow, type SubmissionService } from "./submission";
 
 export const skriningMessages = {
@@ -20,6 +21,7 @@ export const skriningMessages = {
 export class SkriningService {
   private readonly studentExists;
   private readonly latestRecord;
+  private readonly restriction;
   // The result page is what students and the app reload most; kept until the next write.
   private readonly latestAnswers: ReadCache<string, ReturnType<typeof serializeSkrining> | null>;
 
@@ -29,6 +31,7 @@ export class SkriningService {
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.latestAnswers = new ReadCache(new DatabaseStamp(db.$client), 5000);
+    this.restriction = new ProcessingRestriction(db);
     this.latestRecord = db
       .select()
       .from(riwayatSkrining)
@@ -64,6 +67,7 @@ export class SkriningService {
   history(principal: Principal, query: Record<string, string | undefined>) {
     const nim = requestedNim(principal, query.nim);
     if (nim === null || !this.studentExists.get({ nim })) throw notFound(skriningMessages.studentUnknown);
+    this.restriction.assertStaffMay(principal, nim);
     const { page, perPage, offset } = readPagination(query, 10);
     const total = this.db.select({ total: count() }).from(riwayatSkrining).where(eq(riwayatSkrining.nim, nim)).get()?.total ?? 0;
     const rows = this.db

@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
-import { ServiceError, invalid, notFound } from "../../errors";
+import { ServiceError, forbidden, invalid, notFound } from "../../errors";
 import type { JsonObject } from "../../http/body";
 import type { Logger } from "../../logger";
 import type { Classifier, ModelFeatures, ModelType } from "../../models/classifier";
@@ -21,6 +21,7 @@ import {
 import { suggestionsFor } from "../../screening/suggestions";
 import type { Principal } from "../../http/principal";
 import { requestedNim } from "../../http/values";
+import { restrictionMessages } from "../../privacy/restriction";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -117,6 +118,8 @@ export class SubmissionService {
     return this.writes.run(() => {
       const student = this.studentWithJurusan.get({ nim });
       if (!student) throw notFound(submissionMessages.studentUnknown);
+      // An admin does not submit for a student whose processing is restricted.
+      if (principal.role !== "mahasiswa" && student.profile.restrictedAt !== null) throw forbidden(restrictionMessages.staffRefused);
 
       if (principal.role === "mahasiswa") {
         const window = weeklyWindow(this.lastSubmissionOf(nim));

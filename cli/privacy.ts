@@ -1,0 +1,218 @@
+import { type Command, InvalidArgumentError } from "commander";
+import { rmSync } from "node:fs";
+import { appendAuditRows, commandActor } from "../src/audit/trail";
+import type { Config } from "../src/config";
+import type { DatabaseClient } from "../src/db";
+import type { WriteQueue } from "../src/db/write-queue";
+import { invalid } from "../src/errors";
+import { DiaryService } from "../src/modules/diary/service";
+import { MoodService } from "../src/modules/mood/service";
+import { NotesService } from "../src/modules/notes/service";
+import { ProfilService } from "../src/modules/profil/service";
+import { PhotoStore } from "../src/photos/storage";
+import { StudentDataDocuments } from "../src/privacy/document";
+import { studentArchive } from "../src/privacy/export";
+import { PrivacyService, privacyMessages, privacyTarget, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
+import { openData, type CommandIo } from "./common";
+import { writeOutputFile } from "./output";
+
+interface Opened {
+  config: Config;
+  db: DatabaseClient;
+  writes: WriteQueue;
+  photos: PhotoStore;
+  privacy: PrivacyService;
+}
+
+/** Opens the data folder for one privacy command and closes it whatever happens. */
+async function withPrivacy<T>(command: Command, io: CommandIo, work: (opened: Opened) => Promise<T>): Promise<T> {
+  const { config, db, writes } = openData(command, io);
+  const photos = new PhotoStore(config.dataDir, config.photosDir);
+  try {
+    return await work({ config, db, writes, photos, privacy: new PrivacyService(db.$client, writes, photos, config.timeZone) });
+  } finally {
+    db.$client.close();
+  }
+}
+
+const dryRunLine = "Uji coba (--dry-run): tidak ada yang diubah.\n";
+
+/** Rows per table, one indented line each, in the order given. */
+function printCounts(io: CommandIo, rows: TableCounts): void {
+  const width = Math.max(...Object.keys(rows).map((table) => table.length));
+  for (const [table, count] of Object.entries(rows)) io.out(`  ${table.padEnd(width)}  ${count}\n`);
+}
+
+function printErasure(io: CommandIo, erasure: Erasure): void {
+  printCounts(io, erasure.rows);
+  if (erasure.files.length === 0) io.out("  file foto: tidak ada\n");
+  for (const file of erasure.files) io.out(`  file foto: ${file}\n`);
+}
+
+/**
+ * What happened after the commit: the WAL left for SQLite's next checkpoint is worth a
+ * line; a photo file that could not be removed is a failure the admin must finish by hand.
+ */
+function reportAftermath(io: CommandIo, aftermath: Partial<Aftermath>): void {
+  if (aftermath.walEmptied === false) io.out("Catatan: file WAL belum dapat dikosongkan karena sedang dibaca; SQLite mengosongkannya pada checkpoint berikutnya.\n");
+  const failures = aftermath.fileFailures ?? [];
+  if (failures.length > 0) {
+    throw invalid(`data di basis data sudah dihapus, tetapi ${failures.length} file foto tidak dapat dihapus; hapus dengan tangan.`, { lines: failures });
+  }
+}
+
+function requiredNim(value: string | undefined): string {
+  const nim = value?.trim() ?? "";
+  if (nim === "") throw invalid("--nim wajib diisi.");
+  return nim;
+}
+
+/** A calendar date as `--before` takes it; refused before the database is opened. */
+function calendarDate(value: string): string {
+  const date = value.trim();
+  const parsed = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
+  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+    throw new InvalidArgumentError("tanggal harus YYYY-MM-DD, misalnya 2020-08-31.");
+  }
+  return date;
+}
+
+export function registerPrivacyCommands(program: Command, io: CommandIo): void {
+  const privacy = program
+    .command("privacy")
+    .description("hak mahasiswa atas datanya (UU PDP): ekspor, penghapusan, pembatasan pemrosesan, pembersihan data lama");
+
+  privacy
+    .command("export")
+    .description("menulis seluruh data satu mahasiswa (dokumen data-saya dan fotonya) sebagai satu arsip .tar.gz")
+    .option("--nim <nim>", "NIM mahasiswa")
+    .option("--out <file>", "file arsip yang ditulis (.tar.gz)")
+    .option("--force", "timpa file --out yang sudah ada")
+    .option("--dry-run", "hanya tampilkan apa yang akan ditulis")
+    .action(async (options: { nim?: string; out?: string; force?: boolean; dryRun?: boolean }, command: Command) => {
+      const nim = requiredNim(options.nim);
+      if (options.out === undefined || options.out.trim() === "") throw invalid("--out wajib diisi.");
+      const out = options.out;
+      await withPrivacy(command, io, async ({ db, writes, photos }) => {
+        const documents = new StudentDataDocuments(db, {
+          profil: new ProfilService(db, writes),
+          mood: new MoodService(db, writes),
+          diary: new DiaryService(db, writes, Number.MAX_SAFE_INTEGER),
+          notes: new NotesService(db, writes),
+        });
+        const document = documents.of(nim, privacyMessages.studentUnknown(nim));
+        const archive = studentArchive(document, document.profil.foto_profil, photos);
+        const summary: TableCounts = {
+          skrining: document.skrining.length,
+          mood: document.mood.length,
+          jurnal: document.jurnal.length,
+          catatan: document.catatan.length,
+          pemberitahuan_privasi: document.pemberitahuan_privasi.length,
+          dilihat_oleh: document.dilihat_oleh.length,
+        };
+        if (options.dryRun) {
+          io.out(dryRunLine);
+          io.out(`Akan ditulis ke ${out}: data mahasiswa ${nim}\n`);
+          printCounts(io, summary);
+          for (const entry of archive.entries) io.out(`  isi arsip: ${entry}\n`);
+          return;
+        }
+        const written = writeOutputFile(out, archive.bytes, options.force === true);
+        try {
+          await writes.run(() =>
+            appendAuditRows(db.$client, [
+              { actor: commandActor(), action: "privacy", nim, target: privacyTarget("export"), detail: `ekspor data-saya (${archive.entries.length} file dalam arsip)` },
+            ]),
+          );
+        } catch (error) {
+          // An export the audit trail does not show must not exist.
+          rmSync(written, { force: true });
+          throw error;
+        }
+        io.out(`Data mahasiswa ${nim} ditulis ke ${written}:\n`);
+        printCounts(io, summary);
+        for (const entry of archive.entries) io.out(`  isi arsip: ${entry}\n`);
+      });
+    });
+
+  privacy
+    .command("erase")
+    .description("menghapus seluruh data pribadi satu mahasiswa: akun, profil, skrining, mood, jurnal, catatan, sesi, foto (jejak audit tetap)")
+    .option("--nim <nim>", "NIM mahasiswa")
+    .option("--dry-run", "hanya tampilkan apa yang akan dihapus")
+    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
+      const nim = requiredNim(options.nim);
+      await withPrivacy(command, io, async ({ privacy }) => {
+        if (options.dryRun) {
+          io.out(dryRunLine);
+          io.out(`Akan dihapus untuk mahasiswa ${nim} (baris per tabel):\n`);
+          printErasure(io, privacy.planErase(nim));
+          return;
+        }
+        const erased = await privacy.erase(nim, commandActor());
+        io.out(`Data mahasiswa ${nim} dihapus (baris per tabel):\n`);
+        printErasure(io, erased);
+        reportAftermath(io, erased);
+      });
+    });
+
+  privacy
+    .command("restrict")
+    .description("membatasi pemrosesan data satu mahasiswa: dosen dan admin tidak lagi melihatnya, statistik dan ekspor tidak menghitungnya")
+    .option("--nim <nim>", "NIM mahasiswa")
+    .option("--dry-run", "hanya tampilkan apa yang akan berubah")
+    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
+      const nim = requiredNim(options.nim);
+      await withPrivacy(command, io, async ({ privacy }) => {
+        const dryRun = options.dryRun === true;
+        const { screeningsLeftOut, since } = await privacy.restrict(nim, commandActor(), dryRun);
+        if (dryRun) io.out(`${dryRunLine}Akan dibatasi: mahasiswa ${nim}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
+        else io.out(`Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
+      });
+    });
+
+  privacy
+    .command("unrestrict")
+    .description("mengakhiri pembatasan pemrosesan data satu mahasiswa")
+    .option("--nim <nim>", "NIM mahasiswa")
+    .option("--dry-run", "hanya tampilkan apa yang akan berubah")
+    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
+      const nim = requiredNim(options.nim);
+      await withPrivacy(command, io, async ({ privacy }) => {
+        const dryRun = options.dryRun === true;
+        const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, commandActor(), dryRun);
+        if (dryRun) io.out(`${dryRunLine}Akan diakhiri: pembatasan mahasiswa ${nim} (sejak ${since}); ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
+        else io.out(`Pembatasan pemrosesan data mahasiswa ${nim} (sejak ${since}) diakhiri; ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
+      });
+    });
+
+  privacy
+    .command("purge")
+    .description(
+      "menghapus skrining, mood dan jurnal sebelum tanggal (hari lokal) dari semua mahasiswa; dengan --angkatan: menghapus seluruh data mahasiswa angkatan itu yang tidak aktif sejak tanggal itu",
+    )
+    .requiredOption("--before <YYYY-MM-DD>", "batas tanggal (hari lokal di zona waktu fakultas; data sebelum hari ini dihapus)", calendarDate)
+    .option("--angkatan <tahun>", "seluruh mahasiswa angkatan ini yang tidak aktif sejak --before dihapus seperti erase")
+    .option("--dry-run", "hanya tampilkan apa yang akan dihapus")
+    .action(async (options: { before: string; angkatan?: string; dryRun?: boolean }, command: Command) => {
+      await withPrivacy(command, io, async ({ privacy }) => {
+        const dryRun = options.dryRun === true;
+        if (dryRun) io.out(dryRunLine);
+        if (options.angkatan === undefined) {
+          const purged = await privacy.purgeBefore(options.before, commandActor(), dryRun);
+          io.out(`${dryRun ? "Akan dihapus" : "Dihapus"}: data sebelum ${purged.before} (baris per tabel):\n`);
+          printCounts(io, purged.rows);
+          reportAftermath(io, purged);
+          return;
+        }
+        const purged = await privacy.purgeCohort(options.before, options.angkatan, commandActor(), dryRun);
+        io.out(`${dryRun ? "Akan dihapus" : "Dihapus"}: ${purged.erased.length} mahasiswa angkatan ${purged.angkatan} yang tidak aktif sejak ${purged.before}.\n`);
+        for (const erasure of purged.erased) {
+          io.out(`${erasure.nim}:\n`);
+          printErasure(io, erasure);
+        }
+        if (purged.kept.length > 0) io.out(`Tetap disimpan (masih aktif sejak ${purged.before}): ${purged.kept.join(", ")}\n`);
+        reportAftermath(io, purged);
+      });
+    });
+}
