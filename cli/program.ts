@@ -4,6 +4,7 @@ import { StorageError, asStorageError, describeForAdmin } from "../src/db/storag
 import { ServiceError } from "../src/errors";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
+import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
 import { configOf, ioLogger, type CommandIo } from "./common";
@@ -11,6 +12,7 @@ import { registerContentCommands } from "./content";
 import { speakIndonesian } from "./indonesian";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
+import { registerPrivacyCommands } from "./privacy";
 import { registerStatsCommands } from "./stats";
 
 /**
@@ -61,11 +63,13 @@ export function buildProgram(io: CommandIo): Command {
     });
 
   registerAccountCommands(program, io);
+  registerAuditCommands(program, io);
   registerBackupCommands(program, io);
   registerCheckCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);
+  registerPrivacyCommands(program, io);
   return program;
 }
 

@@ -3,18 +3,21 @@ import { Elysia } from "elysia";
 import type { AppContext } from "./context";
 import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
+import { auditRoutes } from "./http/audit";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { openApiPage } from "./http/openapi-page";
 import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
 import { authController } from "./modules/auth";
 import { contentController } from "./modules/content";
+import { dataSayaController } from "./modules/data-saya";
 import { diaryController } from "./modules/diary";
 import { dosenController } from "./modules/dosen";
 import { healthController, healthPath } from "./modules/health";
 import { HealthService } from "./modules/health/service";
 import { moodController } from "./modules/mood";
 import { notesController } from "./modules/notes";
+import { privasiController } from "./modules/privasi";
 import { profilController } from "./modules/profil";
 import { questionsController } from "./modules/questions";
 import { skriningController } from "./modules/skrining";
@@ -29,7 +32,7 @@ const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
  */
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
   let allowedMethods: AllowedMethods = () => [];
-  const guards = routeGuards(context.auth, context.db);
+  const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }));
   const app = new Elysia()
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
     // that answer with their own Response (the photo) set their own Cache-Control.
@@ -65,7 +68,9 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(moodController(guards, context.mood))
     .use(diaryController(guards, context.diary))
     .use(notesController(guards, context.notes))
-    .use(dosenController(guards, context.dosen));
+    .use(dosenController(guards, context.dosen))
+    .use(dataSayaController(guards, context.dataSaya))
+    .use(privasiController(guards, context.auth, context.privasi, clientAddress));
   allowedMethods = routeMethodIndex(app.routes);
   return app;
 }

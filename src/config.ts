@@ -87,7 +87,7 @@ class DataFolderError extends InvalidInput {}
 export const databaseFileName = "skrining.db";
 
 /** The data files an admin may replace from the CLI, by what they hold; backups carry them. */
-export const replaceableFileNames = { questions: "questions.json", help: "help.json" } as const;
+export const replaceableFileNames = { questions: "questions.json", help: "help.json", privacyNotice: "privacy-notice.json" } as const;
 
 /**
  * What a data folder holds besides its database: the secret, WAL files, photos, models,

@@ -15,6 +15,9 @@ import { DosenService } from "./modules/dosen/service";
 import { StatisticsService } from "./modules/dosen/statistics";
 import { MoodService } from "./modules/mood/service";
 import { NotesService } from "./modules/notes/service";
+import { DataSayaService } from "./modules/data-saya/service";
+import { StudentDataDocuments } from "./privacy/document";
+import { PrivasiService } from "./modules/privasi/service";
 import { PhotoService } from "./modules/profil/photo";
 import { ProfilService } from "./modules/profil/service";
 import { QuestionsService } from "./modules/questions/service";
@@ -43,6 +46,8 @@ export interface AppContext {
   diary: DiaryService;
   notes: NotesService;
   dosen: DosenService;
+  dataSaya: DataSayaService;
+  privasi: PrivasiService;
 }
 
 export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
@@ -64,6 +69,10 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health });
   const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger);
   const notes = new NotesService(db, writes);
+  const profil = new ProfilService(db, writes);
+  const mood = new MoodService(db, writes);
+  const diary = new DiaryService(db, writes, config.diaryQuotaBytes);
+  const content = new ContentService(config.dataDir, logger);
   return {
     config,
     db,
@@ -76,13 +85,15 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     submission,
     skrining: new SkriningService(db, submission),
     questions: new QuestionsService(config.dataDir, logger),
-    content: new ContentService(config.dataDir, logger),
-    profil: new ProfilService(db, writes),
+    content,
+    profil,
     photos: new PhotoService(db, writes, new PhotoStore(config.dataDir, config.photosDir), config.photoLimitBytes, logger),
-    mood: new MoodService(db, writes),
-    diary: new DiaryService(db, writes, config.diaryQuotaBytes),
+    mood,
+    diary,
     notes,
     dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes),
+    dataSaya: new DataSayaService(new StudentDataDocuments(db, { profil, mood, diary, notes })),
+    privasi: new PrivasiService(db, writes, content.privacyNotice),
   };
 }
 

@@ -15,6 +15,15 @@ export const profileFieldMessages = {
 /** A value read from a body or a cell: the value, or the one message that refuses it. */
 export type FieldReading<T> = { value: T } | { error: string };
 
+/**
+ * Below this age a student is a child in Indonesian law, and UU 27/2022 (Art. 25) asks for
+ * a parent's or guardian's consent to process their data: such students are marked for the admin.
+ */
+export const adultAge = 18;
+
+/** Whether the stored `usia` makes the student a minor; an unknown age is not marked. */
+export const isMinor = (usia: number | null | undefined): boolean => typeof usia === "number" && usia < adultAge;
+
 /** `usia`: an integer (a digit string is accepted) from 10 to 100. */
 export function readUsia(value: unknown): FieldReading<number> {
   const usia = readInteger(value);

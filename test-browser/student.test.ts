@@ -66,14 +66,15 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
   test("the questionnaire: the weekly rule before starting, unanswered items pointed out, a reload and a lost connection lose nothing, result, history, then the limit", async () => {
     const page = await openPage(browser, served, viewport);
     if (viewport === "phone") {
-      // A new student's first visit: activation, then signing in.
+      // A new student's first visit: activation under the privacy notice signs them in.
       await page.goto("/aktivasi");
       await page.getByLabel("Username").fill(accounts.phone.username);
       await page.getByLabel("Password", { exact: true }).fill(accounts.phone.password);
-      await page.getByRole("button", { name: "Aktivasi" }).click();
-      await page.getByText("sudah aktif").waitFor();
+      await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
+      await heading(page, "Beranda").waitFor();
+    } else {
+      await signInAs(page, viewport);
     }
-    await signInAs(page, viewport);
     await page.getByText("Anda dapat mengisi kuesioner sekarang.").waitFor();
     await page.getByText("Anda belum pernah mengisi kuesioner.").waitFor();
     await checkPage(page, "beranda-baru", viewport);
@@ -374,11 +375,14 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(await preview.getAttribute("src")).toStartWith("blob:");
     await page.waitForFunction(() => (document.querySelector(".preview img") as HTMLImageElement | null)?.naturalWidth === 8);
     await checkPage(page, "profil-pratinjau", viewport);
+    // The photo is fetched with the student's token (so the audit trail knows whose read it is) and shown from memory.
+    const photoRequest = page.waitForRequest((request) => request.url().includes(`/api/mahasiswa/profil/foto/${accounts[viewport].nim}?v=`));
     await page.getByRole("button", { name: "Unggah foto" }).click();
     await page.getByRole("status").filter({ hasText: "Foto profil berhasil diperbarui." }).waitFor();
+    expect((await photoRequest).headers().authorization).toStartWith("Bearer ");
     const photo = page.getByRole("img", { name: "Foto profil Anda" });
     await photo.waitFor();
-    expect(await photo.getAttribute("src")).toStartWith(`/api/mahasiswa/profil/foto/${accounts[viewport].nim}?v=`);
+    expect(await photo.getAttribute("src")).toStartWith("blob:");
     await page.waitForFunction(() => (document.querySelector("img.photo") as HTMLImageElement | null)?.naturalWidth === 8);
     expect(await preview.count()).toBe(0);
     await checkPage(page, "profil", viewport);
@@ -448,6 +452,7 @@ test("every student page fits a 360 px screen without sideways scrolling", async
     ["Jurnal", "Jurnal"],
     ["Catatan dosen", "Catatan dosen"],
     ["Profil", "Profil"],
+    ["Data saya", "Data saya"],
   ] as const) {
     await goTo(page, link, title);
     await page.waitForLoadState("networkidle");

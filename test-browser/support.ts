@@ -109,7 +109,11 @@ export async function openPage(browser: Browser, served: Served, viewport: Viewp
   return page;
 }
 
-/** Signs in on the sign-in form the page shows (any page shows it to a signed-out visitor), or on /masuk. */
+/**
+ * Signs in on the sign-in form the page shows (any page shows it to a signed-out visitor), or
+ * on /masuk. A student's first sign-in shows the privacy notice before any page: it is
+ * accepted, as the student would (test-browser/privasi.test.ts tests that page itself).
+ */
 export async function signIn(page: Page, account: { username: string; password: string }): Promise<void> {
   const form = page.getByRole("heading", { level: 1, name: "Masuk" });
   if (!(await form.isVisible())) await page.goto("/masuk");
@@ -117,6 +121,12 @@ export async function signIn(page: Page, account: { username: string; password: 
   await page.getByLabel("Password", { exact: true }).fill(account.password);
   await page.getByRole("button", { name: "Masuk", exact: true }).click();
   await form.waitFor({ state: "detached" });
+  // The session shows its first page only once it knows whether the notice is pending.
+  const notice = page.getByRole("heading", { level: 1, name: "Pemberitahuan privasi" });
+  if (await notice.isVisible()) {
+    await page.getByRole("button", { name: "Saya sudah membaca dan menyetujui" }).click();
+    await notice.waitFor({ state: "detached" });
+  }
 }
 
 /** Opens the main menu on a phone, where it is folded away. */

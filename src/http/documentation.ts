@@ -34,6 +34,7 @@ export const refusal = {
   role: { status: 403, when: "the caller's role may not use this route (`Akses ditolak.` or the role's own text)" },
   ownNim: { status: 403, when: "a student names another student's NIM" },
   notAdvisee: { status: 403, when: "a lecturer names a student they do not advise" },
+  restricted: { status: 403, when: "a lecturer or an admin names a student whose processing is restricted (`privacy restrict`)" },
   studentUnknown: { status: 404, when: "the student does not exist" },
   fairUse: { status: 429, when: "a student's writes exceed the fair-use limit; `Retry-After` gives the seconds to wait" },
   loginThrottle: { status: 429, when: "too many failed attempts for this username or address; `Retry-After` gives the seconds to wait" },

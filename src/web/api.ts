@@ -69,6 +69,8 @@ interface RequestOptions {
   authenticated?: boolean;
   /** The route answers a wrong password in its body with 401 (a password change): that ends no session. */
   checksPassword?: boolean;
+  /** The answer is a file (a photo), not JSON. */
+  file?: boolean;
 }
 
 async function send(method: string, path: string, options: RequestOptions, token: string | null): Promise<Response> {
@@ -138,7 +140,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   }
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
+  return (options.file ? await response.blob() : await response.json()) as T;
 }
 
 export const api = {
@@ -147,4 +149,5 @@ export const api = {
   put: <T>(path: string, json?: unknown) => request<T>("PUT", path, { json: json ?? {} }),
   delete: <T>(path: string) => request<T>("DELETE", path),
   upload: <T>(path: string, form: FormData) => request<T>("PUT", path, { form }),
+  file: (path: string) => request<Blob>("GET", path, { file: true }),
 };

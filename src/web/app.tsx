@@ -5,6 +5,7 @@ import { Button, Page } from "./components/ui";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
+import { PrivacyGatePage } from "./pages/privasi/Notice";
 import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
@@ -30,6 +31,7 @@ const studentNav: [PageName, string][] = [
   ["jurnal", student.nav.jurnal],
   ["catatan", student.nav.catatan],
   ["profil", student.nav.profil],
+  ["dataSaya", student.nav.dataSaya],
 ];
 const staffNav: [PageName, string][] = [
   ["bimbingan", staff.nav.bimbingan],
@@ -65,6 +67,14 @@ export function App() {
   }
 
   const { user } = session;
+  // A student who has not acknowledged the notice in force sees it before any page; the path waits.
+  if (session.privacy) {
+    return (
+      <Shell>
+        <PrivacyGatePage gate={session.privacy} />
+      </Shell>
+    );
+  }
   const role = user.role === "mahasiswa" ? "mahasiswa" : "staff";
   if (!match || match.name === "masuk" || match.name === "aktivasi" || pageRoutes[match.name].role !== role) {
     if (match && (match.name === "masuk" || match.name === "aktivasi" || match.name === "beranda")) {

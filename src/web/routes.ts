@@ -21,6 +21,7 @@ export const pageRoutes = {
   jurnal: { path: "/jurnal", role: "mahasiswa" },
   catatan: { path: "/catatan", role: "mahasiswa" },
   profil: { path: "/profil", role: "mahasiswa" },
+  dataSaya: { path: "/data-saya", role: "mahasiswa" },
   bimbingan: { path: "/dosen", role: "staff" },
   detailMahasiswa: { path: "/dosen/mahasiswa/:nim", role: "staff" },
   statistik: { path: "/dosen/statistik", role: "staff" },

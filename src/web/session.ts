@@ -1,10 +1,16 @@
 // Who is signed in, shared by every page: set by signing in, by a reload that still has a
 // session, and cleared by signing out or by the server ending the session.
 import { useEffect, useState } from "preact/hooks";
-import { api, forgetTokens, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
-import type { User } from "./types";
+import { ApiError, api, forgetTokens, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
+import type { PrivacyNotice, User } from "./types";
 
-type State = { status: "checking" } | { status: "signed-out"; notice?: string } | { status: "signed-in"; user: User };
+/**
+ * What a signed-in student still has to do before any page: acknowledge the privacy
+ * notice's version in force, or wait until it can be loaded. Null when nothing is pending.
+ */
+export type PrivacyGate = { notice: PrivacyNotice; error?: unknown } | { notice?: undefined; error: unknown } | null;
+
+type State = { status: "checking" } | { status: "signed-out"; notice?: string } | { status: "signed-in"; user: User; privacy: PrivacyGate };
 
 let state: State = { status: hasStoredSession() ? "checking" : "signed-out" };
 const listeners = new Set<(state: State) => void>();
@@ -31,21 +37,75 @@ export async function resumeSession(): Promise<void> {
   if (state.status !== "checking") return;
   try {
     if (!(await refreshAccessToken())) return set({ status: "signed-out" });
-    set({ status: "signed-in", user: await api.get<User>("/api/auth/me") });
+    const user = await api.get<User>("/api/auth/me");
+    set({ status: "signed-in", user, privacy: await privacyGateOf(user) });
   } catch {
     // The server cannot be reached: the session is kept for the next try.
     set({ status: "signed-out" });
   }
 }
 
-export async function signIn(username: string, password: string): Promise<User> {
+/**
+ * Signs in. `acknowledging` is the version of the privacy notice the student has just
+ * accepted (the activation page): it is recorded before any page shows, so that the
+ * notice is not asked for again; if that fails, the notice is asked for as on any sign-in.
+ */
+export async function signIn(username: string, password: string, acknowledging?: string): Promise<User> {
   const answer = await request<{ access_token: string; refresh_token: string; user: User }>("POST", "/api/auth/login", {
     json: { username, password },
     authenticated: false,
   });
   rememberTokens(answer.access_token, answer.refresh_token);
-  set({ status: "signed-in", user: answer.user });
+  let privacy: PrivacyGate = null;
+  if (answer.user.role === "mahasiswa") {
+    const recorded = acknowledging !== undefined && (await acknowledgeNotice(acknowledging).then(() => true, () => false));
+    if (!recorded) privacy = await privacyGateOf(answer.user);
+  }
+  set({ status: "signed-in", user: answer.user, privacy });
   return answer.user;
+}
+
+export const privacyNoticePath = "/api/privasi/pemberitahuan";
+
+const acknowledgeNotice = (version: string) => api.post(`${privacyNoticePath}/setuju`, { version });
+
+/** Whether a student must still acknowledge the notice in force; a notice that cannot be loaded keeps the gate closed. */
+async function privacyGateOf(user: User): Promise<PrivacyGate> {
+  if (user.role !== "mahasiswa") return null;
+  try {
+    const notice = await api.get<PrivacyNotice>(privacyNoticePath);
+    return notice.acknowledged ? null : { notice };
+  } catch (error) {
+    // An ended session has signed the student out already (api.ts): nothing is pending then.
+    if (error instanceof ApiError && error.status === 401) throw error;
+    return { error };
+  }
+}
+
+/** Loads the notice again (after an error, or when a newer version replaced the one shown). */
+export async function recheckPrivacy(): Promise<void> {
+  if (state.status !== "signed-in") return;
+  const { user } = state;
+  const privacy = await privacyGateOf(user).catch(() => undefined);
+  if (privacy !== undefined && state.status === "signed-in" && state.user === user) set({ status: "signed-in", user, privacy });
+}
+
+/**
+ * The student accepts the notice shown. A newer version published meanwhile (409) is
+ * loaded and shown instead, with the server's text; any other failure is the caller's to show.
+ */
+export async function acceptPrivacyNotice(version: string): Promise<void> {
+  try {
+    await acknowledgeNotice(version);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409 && state.status === "signed-in") {
+      const privacy = await privacyGateOf(state.user);
+      set({ status: "signed-in", user: state.user, privacy: privacy?.notice ? { notice: privacy.notice, error } : privacy });
+      return;
+    }
+    throw error;
+  }
+  if (state.status === "signed-in") set({ status: "signed-in", user: state.user, privacy: null });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The shapes the API answers with, as the interface reads them. The records come from the
 // service's own schemas (src/records.ts), so the two cannot drift apart.
 import type { Static } from "elysia";
+import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
 import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
 
 export type { Level } from "../screening/scoring";
@@ -9,6 +10,19 @@ export type Catatan = Static<typeof CatatanRecord>;
 export type Mood = Static<typeof MoodEntry>;
 export type Diary = Static<typeof DiaryEntry>;
 export type Mahasiswa = Static<typeof MahasiswaRecord>;
+
+/** `GET /api/privasi/pemberitahuan`. */
+export interface PrivacyNotice {
+  version: string;
+  title: string;
+  /** Plain text; a blank line starts a new paragraph. */
+  text: string;
+  /** For a student: whether they acknowledged this version; null without a token. */
+  acknowledged: boolean | null;
+}
+
+/** `GET /api/mahasiswa/data-saya`: everything skrining holds about the student. */
+export type StudentData = Static<typeof StudentDataSchema>;
 
 /** `GET /api/auth/me` and the `user` of a login. */
 export interface User {

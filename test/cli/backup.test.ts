@@ -64,7 +64,7 @@ const questionsReplacement = async (dataDir: string) => {
 };
 
 /**
- * A data folder with everything a backup carries: accounts, a model file, both replaceable
+ * A data folder with everything a backup carries: accounts, a model file, the three replaceable
  * data files, a photo; and what it leaves out: an unreferenced photo, an unfinished upload,
  * a copy from before a migration and a file a person put there.
  */
@@ -78,6 +78,9 @@ async function populatedDataDir(): Promise<string> {
   const help = join(temporaryDir("skrining-help-"), "help.json");
   writeFileSync(help, JSON.stringify({ title: "Layanan Konseling Fakultas", text: "Ruang B.104, Senin–Jumat." }));
   expect((await cli(dataDir, ["contact", "import", help])).exitCode).toBe(0);
+  const notice = join(temporaryDir("skrining-notice-"), "privacy-notice.json");
+  writeFileSync(notice, JSON.stringify({ version: "2027-1", title: "Pemberitahuan Privasi Fakultas", text: "Data Anda kami jaga." }));
+  expect((await cli(dataDir, ["notice", "import", notice])).exitCode).toBe(0);
   writeFileSync(join(dataDir, "photos", "N001_1790000000_0a1b2c3d.jpg"), Buffer.alloc(5000, 7), { mode: 0o600 });
   mkdirSync(join(dataDir, "photos", "unreferenced"));
   writeFileSync(join(dataDir, "photos", "unreferenced", "N009_1.jpg"), "tanpa pemilik");
@@ -102,8 +105,8 @@ describe("backup", () => {
     stdout = result.stdout;
   });
 
-  test("writes one .tar.gz of the whole data folder: the database snapshot, the secret, both data files, photos and models", async () => {
-    expect(outputLines(stdout)).toEqual([expect.stringContaining(`Cadangan tersimpan di ${archive} (6 file`)]);
+  test("writes one .tar.gz of the whole data folder: the database snapshot, the secret, the data files, photos and models", async () => {
+    expect(outputLines(stdout)).toEqual([expect.stringContaining(`Cadangan tersimpan di ${archive} (7 file`)]);
     const found = await entries(archive);
     const model = readdirSync(join(dataDir, "models"))[0]!;
     expect([...found.keys()].sort()).toEqual(
@@ -111,6 +114,7 @@ describe("backup", () => {
         "skrining-backup/data/help.json",
         `skrining-backup/data/models/${model}`,
         "skrining-backup/data/photos/N001_1790000000_0a1b2c3d.jpg",
+        "skrining-backup/data/privacy-notice.json",
         "skrining-backup/data/questions.json",
         "skrining-backup/data/secret",
         "skrining-backup/data/skrining.db",
@@ -234,7 +238,7 @@ describe("restore", () => {
     const lines = outputLines(result.stdout);
     expect(lines[0]).toBe(`Folder data baru dibuat: ${restored}`);
     expect(lines[1]).toStartWith(`Cadangan ${archive} (dibuat `);
-    expect(lines[1]).toEndWith(`6 file) dipulihkan ke ${restored}.`);
+    expect(lines[1]).toEndWith(`7 file) dipulihkan ke ${restored}.`);
     expect(lines).toHaveLength(2);
     expectRestored(restored);
     const listed = await cli(restored, ["accounts", "list", "--json"]);

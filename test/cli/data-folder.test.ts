@@ -29,6 +29,8 @@ const modelFile = () => inputFile("model.json", JSON.stringify(constantModel("Ti
 /** Every command that needs an existing data folder, with arguments it would otherwise accept. */
 const needsExistingFolder: [string, () => string[], string?][] = [
   ["accounts list", () => ["accounts", "list"]],
+  ["audit list", () => ["audit", "list"]],
+  ["audit verify", () => ["audit", "verify"]],
   ["accounts passwd", () => ["accounts", "passwd", "admin"], "sandi-baru-123\n"],
   ["accounts activate", () => ["accounts", "activate", "mhs1"]],
   ["accounts deactivate", () => ["accounts", "deactivate", "mhs1"]],
@@ -43,7 +45,14 @@ const needsExistingFolder: [string, () => string[], string?][] = [
   ["questions export", () => ["questions", "export"]],
   ["contact import", () => ["contact", "import", inputFile("help.json", JSON.stringify({ title: "Konseling", text: "Ruang B.104" }))]],
   ["contact export", () => ["contact", "export"]],
+  ["notice import", () => ["notice", "import", inputFile("privacy-notice.json", JSON.stringify({ version: "2", title: "Privasi", text: "Isi." }))]],
+  ["notice export", () => ["notice", "export"]],
   ["stats export", () => ["stats", "export"]],
+  ["privacy export", () => ["privacy", "export", "--nim", "N001", "--out", join(temporaryDir("skrining-export-"), "N001.tar.gz")]],
+  ["privacy erase", () => ["privacy", "erase", "--nim", "N001"]],
+  ["privacy restrict", () => ["privacy", "restrict", "--nim", "N001"]],
+  ["privacy unrestrict", () => ["privacy", "unrestrict", "--nim", "N001"]],
+  ["privacy purge", () => ["privacy", "purge", "--before", "2020-01-01"]],
 ];
 
 /** The commands that may start a data folder (restore: test/cli/backup.test.ts). */

@@ -63,6 +63,7 @@ const bodies: Record<string, { media: string; fields: Record<string, [JsonType, 
   "POST /api/mahasiswa/catatan/{id_catatan}/reply": { media: "application/json", fields: { reply: ["string", true] } },
   "PUT /api/mahasiswa/catatan/{id_catatan}/reply": { media: "application/json", fields: { reply: ["string", true] } },
   "POST /api/dosen/catatan": { media: "application/json", fields: { NIM: ["string", true], isi_catatan: ["string", true], NIP: ["string", false] } },
+  "POST /api/privasi/pemberitahuan/setuju": { media: "application/json", fields: { version: ["string", true] } },
 };
 
 /**
@@ -116,6 +117,12 @@ const answers: Record<string, { statuses: number[]; keys: string[] }> = {
   "GET /api/dosen/daftar": { statuses: [200, 401, 403], keys: ["NIP", "nama_dosen", "total_mahasiswa"] },
   "GET /api/konten/bantuan": { statuses: [200], keys: ["title", "text"] },
   "GET /api/kuesioner/questions": { statuses: [200, 401], keys: ["key", "text", "scale", "group"] },
+  "GET /api/privasi/pemberitahuan": { statuses: [200, 401], keys: ["version", "title", "text", "acknowledged"] },
+  "POST /api/privasi/pemberitahuan/setuju": { statuses: [200, 201, 400, 401, 403, 409, 429], keys: ["message", "version", "acknowledged_at"] },
+  "GET /api/mahasiswa/data-saya": {
+    statuses: [200, 401, 403, 404],
+    keys: ["dibuat_pada", "profil", "foto_url", "skrining", "mood", "jurnal", "catatan", "pemberitahuan_privasi", "dibatasi_sejak", "dilihat_oleh"],
+  },
 };
 
 /** The query parameters each route reads, and whether the interface requires them. */
@@ -129,6 +136,8 @@ const queries: Record<string, Record<string, boolean>> = {
 
 /** The routes that need no token (the interface's Auth `none`, and the faculty's help text). */
 const open = ["POST /api/auth/login", "POST /api/auth/activation", "GET /api/mahasiswa/profil/foto/{nim}", "GET /api/konten/bantuan"];
+/** The routes that need no token but read one when it is given (the privacy notice: whether a student acknowledged it). */
+const optionalToken = ["GET /api/privasi/pemberitahuan"];
 
 /** Writes answer 413 for a body over the limit, 503 and 507 for a storage that cannot store. */
 const writes = (name: string) => !name.startsWith("GET ");
@@ -246,7 +255,8 @@ describe("the document against the interface", () => {
 
   test("a bearer token is required exactly where the interface's Auth column asks for one", () => {
     for (const [name, op] of apiOperations()) {
-      expect({ name, security: op.security ?? [] }).toEqual({ name, security: open.includes(name) ? [] : [{ bearer: [] }] });
+      const security = open.includes(name) ? [] : optionalToken.includes(name) ? [{}, { bearer: [] }] : [{ bearer: [] }];
+      expect({ name, security: op.security ?? [] }).toEqual({ name, security });
     }
   });
 
@@ -429,6 +439,24 @@ describe("the answers of the service against the document", () => {
     expect((await call("GET", "/api/dosen/statistik?NIP=D999", { token: tokens.admin })).body).toEqual({ total_mahasiswa: 0, sudah_skrining: 0, stress_dist: {}, motivasi_dist: {} });
     expect((await call("GET", "/api/dosen/daftar", { token: tokens.admin })).status).toBe(200);
     expect((await call("GET", "/api/dosen/daftar", { token: tokens.dosen1 })).status).toBe(403);
+  });
+
+  test("the privacy notice and a student's acknowledgement", async () => {
+    expect((await call("GET", "/api/privasi/pemberitahuan")).body.acknowledged).toBeNull();
+    const notice = await call("GET", "/api/privasi/pemberitahuan", { token: tokens.mhs2 });
+    expect(notice.body.acknowledged).toBe(false);
+    expect((await call("GET", "/api/privasi/pemberitahuan", { token: "bukan-token" })).status).toBe(401);
+    expect((await call("POST", "/api/privasi/pemberitahuan/setuju", { token: tokens.mhs2, body: {} })).status).toBe(400);
+    expect((await call("POST", "/api/privasi/pemberitahuan/setuju", { token: tokens.mhs2, body: { version: "lama" } })).status).toBe(409);
+    expect((await call("POST", "/api/privasi/pemberitahuan/setuju", { token: tokens.dosen1, body: { version: notice.body.version } })).status).toBe(403);
+    expect((await call("POST", "/api/privasi/pemberitahuan/setuju", { token: tokens.mhs2, body: { version: notice.body.version } })).status).toBe(201);
+    expect((await call("POST", "/api/privasi/pemberitahuan/setuju", { token: tokens.mhs2, body: { version: notice.body.version } })).status).toBe(200);
+  });
+
+  test("a student's own data document", async () => {
+    expect((await call("GET", "/api/mahasiswa/data-saya", { token: tokens.mhs1 })).body.profil.nim).toBe("N001");
+    expect((await call("GET", "/api/mahasiswa/data-saya", { token: tokens.dosen1 })).status).toBe(403);
+    expect((await call("GET", "/api/mahasiswa/data-saya")).status).toBe(401);
   });
 
   test("a storage that refuses writes answers the documented 503, and the health check says so", async () => {

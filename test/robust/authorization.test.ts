@@ -67,6 +67,9 @@ const table: Row[] = [
   { method: "GET", path: "/api/konten/bantuan", auth: "none" },
   { method: "POST", path: "/api/dosen/catatan", auth: "dosen+admin" },
   { method: "GET", path: "/api/dosen/catatan/{nim}", auth: "dosen+admin", advisee: true },
+  // Issue 17: the privacy notice is readable without a token (the activation page shows it); only a student acknowledges it.
+  { method: "GET", path: "/api/privasi/pemberitahuan", auth: "none" },
+  { method: "POST", path: "/api/privasi/pemberitahuan/setuju", auth: "mahasiswa only", deniedText: "Hanya mahasiswa yang menyetujui pemberitahuan privasi." },
 ];
 
 let service: TestService;

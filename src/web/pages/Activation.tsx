@@ -1,11 +1,20 @@
 import { useState } from "preact/hooks";
 import { request } from "../api";
-import { Button, ErrorNotice, Field, Notice, Page } from "../components/ui";
+import { Button, ErrorNotice, Field, Loading, Notice, Page } from "../components/ui";
+import { useResource } from "../hooks";
 import { pathOf } from "../routes";
-import { activation, signIn } from "../strings";
+import { privacyNoticePath, signIn as startSession } from "../session";
+import { activation, privacy, signIn } from "../strings";
+import type { PrivacyNotice } from "../types";
+import { NoticeText } from "./privasi/Notice";
 
-/** Aktivasi: the one-time activation of a pre-created account (interface: activation rules). */
+/**
+ * Aktivasi: the one-time activation of a pre-created account (interface: activation rules),
+ * under the privacy notice: activating is acknowledging it. The student is then signed in
+ * with the same password, and the acknowledgement recorded before the first page.
+ */
 export function Activation() {
+  const notice = useResource(() => request<PrivacyNotice>("GET", privacyNoticePath, { authenticated: false }));
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -18,7 +27,13 @@ export function Activation() {
     setError(null);
     try {
       const answer = await request<{ user: { nama: string } }>("POST", "/api/auth/activation", { json: { username, password }, authenticated: false });
-      setDone(answer.user.nama);
+      try {
+        // Signing in leaves this page; the notice is recorded only when it was shown.
+        await startSession(username, password, notice.data?.version);
+      } catch {
+        // Activated, but not signed in (the network, the sign-in limit): the sign-in page asks again.
+        setDone(answer.user.nama);
+      }
     } catch (caught) {
       setError(caught);
     } finally {
@@ -29,6 +44,15 @@ export function Activation() {
   return (
     <Page title={activation.title}>
       <p>{activation.intro}</p>
+      {notice.data ? (
+        <NoticeText notice={notice.data} headingId="aktivasi-privasi" />
+      ) : notice.error ? (
+        <Notice kind="warning">
+          <p>{privacy.activation.noticeUnavailable}</p>
+        </Notice>
+      ) : (
+        <Loading />
+      )}
       {error !== null && <ErrorNotice error={error} />}
       {done !== null ? (
         <Notice kind="success">
@@ -38,19 +62,23 @@ export function Activation() {
           </p>
         </Notice>
       ) : (
-        <form class="form narrow" onSubmit={submit} noValidate>
-          <Field label={signIn.username}>
-            {({ id }) => <input id={id} name="username" autocomplete="username" required value={username} onInput={(event) => setUsername(event.currentTarget.value)} />}
-          </Field>
-          <Field label={signIn.password}>
-            {({ id }) => (
-              <input id={id} name="password" type="password" autocomplete="current-password" required value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
-            )}
-          </Field>
-          <Button type="submit" busy={busy}>
-            {busy ? activation.submitting : activation.submit}
-          </Button>
-        </form>
+        <section aria-labelledby="aktivasi-form">
+          <h2 id="aktivasi-form">{privacy.activation.formTitle}</h2>
+          <form class="form narrow" onSubmit={submit} noValidate>
+            <Field label={signIn.username}>
+              {({ id }) => <input id={id} name="username" autocomplete="username" required value={username} onInput={(event) => setUsername(event.currentTarget.value)} />}
+            </Field>
+            <Field label={signIn.password}>
+              {({ id }) => (
+                <input id={id} name="password" type="password" autocomplete="current-password" required value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+              )}
+            </Field>
+            {notice.data && <p class="hint">{privacy.activation.consent(notice.data.version)}</p>}
+            <Button type="submit" busy={busy} disabled={notice.loading && !notice.data}>
+              {busy ? activation.submitting : notice.data ? privacy.activation.submit : activation.submit}
+            </Button>
+          </form>
+        </section>
       )}
       <p class="aside">
         <a href={pathOf("masuk")}>{activation.toSignIn}</a>

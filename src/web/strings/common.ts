@@ -59,7 +59,7 @@ export const signIn = {
 
 export const activation = {
   title: "Aktivasi akun",
-  intro: "Aktivasi akun Anda sekali, dengan username dan password awal dari fakultas.",
+  intro: "Baca dulu pemberitahuan privasi di bawah: data apa yang disimpan skrining, untuk apa, dan apa hak Anda. Lalu aktivasi akun Anda sekali, dengan username dan password awal dari fakultas.",
   submit: "Aktivasi",
   submitting: "Sedang mengaktivasi…",
   done: (name: string) => `Akun ${name} sudah aktif. Silakan masuk.`,

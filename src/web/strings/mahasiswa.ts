@@ -15,6 +15,7 @@ export const student = {
     jurnal: "Jurnal",
     catatan: "Catatan dosen",
     profil: "Profil",
+    dataSaya: "Data saya",
   },
   moodWords,
   moodLabel,

@@ -1,11 +1,11 @@
 // What the staff pages share: the API's shapes, the admin's chosen lecturer (kept in the
 // URL), the lecturer picker, query strings, names and photos.
 import type { Static } from "elysia";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { ApiError, api } from "../../api";
 import { ErrorNotice, Field, Loading } from "../../components/ui";
-import { useResource } from "../../hooks";
+import { usePhotoUrl, useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { staff } from "../../strings";
 import type { Mahasiswa } from "../../types";
@@ -120,8 +120,7 @@ export const studentName = (student: Pick<Mahasiswa, "NIM" | "nama_mahasiswa">) 
  * rather than showing a broken image. `alt` is empty where the name stands beside it.
  */
 export function Photo(props: { student: Pick<Mahasiswa, "NIM" | "foto_profil">; alt: string; class: string }) {
-  const [failed, setFailed] = useState(false);
-  useEffect(() => setFailed(false), [props.student.foto_profil]);
-  if (!props.student.foto_profil || failed) return null;
-  return <img class={props.class} src={`/api/mahasiswa/profil/foto/${encodeURIComponent(props.student.NIM)}`} alt={props.alt} loading="lazy" onError={() => setFailed(true)} />;
+  const url = usePhotoUrl(props.student.foto_profil ? `/api/mahasiswa/profil/foto/${encodeURIComponent(props.student.NIM)}?v=${encodeURIComponent(props.student.foto_profil)}` : null);
+  if (!url) return null;
+  return <img class={props.class} src={url} alt={props.alt} />;
 }

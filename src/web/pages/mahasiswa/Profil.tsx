@@ -3,7 +3,7 @@ import type { PageProps } from "../../app";
 import { api, ApiError, request } from "../../api";
 import { Button, ErrorNotice, Field, Loading, Page } from "../../components/ui";
 import { formatNumber } from "../../format";
-import { useResource } from "../../hooks";
+import { usePhotoUrl, useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { signOut } from "../../session";
@@ -75,11 +75,11 @@ export function Profil({ user }: PageProps) {
 function PhotoSection(props: { user: User; profile: Profile; onChanged: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [broken, setBroken] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const action = useAction();
   const photo = props.profile.foto_profil;
+  const photoUrl = usePhotoUrl(photo ? `/api/mahasiswa/profil/foto/${nimPath(props.user)}?v=${encodeURIComponent(photo)}` : null);
 
   // A preview's object URL lives as long as it is shown.
   useEffect(() => {
@@ -88,7 +88,6 @@ function PhotoSection(props: { user: User; profile: Profile; onChanged: () => vo
     setPreview(url);
     return () => URL.revokeObjectURL(url);
   }, [file]);
-  useEffect(() => setBroken(false), [photo]);
 
   function clearSelection() {
     setFile(null);
@@ -119,8 +118,8 @@ function PhotoSection(props: { user: User; profile: Profile; onChanged: () => vo
   return (
     <section aria-labelledby="profil-foto" class="photo-section">
       <h2 id="profil-foto">{text.photoTitle}</h2>
-      {photo && !broken ? (
-        <img class="photo" src={`/api/mahasiswa/profil/foto/${nimPath(props.user)}?v=${encodeURIComponent(photo)}`} alt={text.photoAlt} width={160} height={160} onError={() => setBroken(true)} />
+      {photoUrl ? (
+        <img class="photo" src={photoUrl} alt={text.photoAlt} width={160} height={160} />
       ) : (
         <p class="photo photo-empty">{text.noPhoto}</p>
       )}

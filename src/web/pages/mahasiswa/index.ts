@@ -4,6 +4,7 @@ import type { PageProps } from "../../app";
 import type { PageName } from "../../routes";
 import { Beranda } from "./Beranda";
 import { CatatanPage } from "./Catatan";
+import { DataSaya } from "./DataSaya";
 import { Hasil } from "./Hasil";
 import { Jurnal } from "./Jurnal";
 import { Kuesioner } from "./Kuesioner";
@@ -21,4 +22,5 @@ export const studentPages: Partial<Record<PageName, FunctionComponent<PageProps>
   jurnal: Jurnal,
   catatan: CatatanPage,
   profil: Profil,
+  dataSaya: DataSaya,
 };
