@@ -8,7 +8,8 @@ export interface Machine {
   memoryGiB: number;
   os: string;
   bun: string;
-  node: string;
+  /** The load generator's version line. */
+  wrk: string;
 }
 
 /** Jiffies of the whole machine from /proc/stat: total and stolen by the hypervisor. */
@@ -28,7 +29,7 @@ export function loadAverage(): number {
   return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 }
 
-export function machineInfo(nodeVersion: string): Machine {
+export function machineInfo(wrkVersion: string): Machine {
   const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1]?.trim() ?? "unknown";
   const os = /^PRETTY_NAME="?([^"\n]+)"?$/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1] ?? "Linux";
   return {
@@ -37,7 +38,7 @@ export function machineInfo(nodeVersion: string): Machine {
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
     os: `${os}, kernel ${release()}`,
     bun: Bun.version,
-    node: nodeVersion,
+    wrk: wrkVersion,
   };
 }
 
@@ -71,7 +72,7 @@ const yesNo = (met: boolean | undefined) => (met === undefined ? "" : met ? "yes
 /** Non-2xx answers, socket errors and timeouts, which would make a rate meaningless. */
 export function problems(load: LoadResult): string {
   const parts = [
-    load.non2xx > 0 ? `${load.non2xx} non-2xx (${JSON.stringify(load.statusCodes)})` : "",
+    load.non2xx > 0 ? `${load.non2xx} answers not 2xx/3xx` : "",
     load.errors > 0 ? `${load.errors} errors` : "",
     load.timeouts > 0 ? `${load.timeouts} timeouts` : "",
   ];
@@ -91,7 +92,7 @@ export function markdown(report: {
   const lines: string[] = [];
   const { machine } = report;
   lines.push(
-    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM; ${machine.os}; Bun ${machine.bun}; load generator autocannon on Node ${machine.node} (same machine).`,
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM; ${machine.os}; Bun ${machine.bun}; load generator ${machine.wrk} (same machine).`,
     "",
     `Load average before the run ${report.noise.loadAverageAtStart.toFixed(2)}; CPU time stolen by the hypervisor during it ${report.noise.stealPercent.toFixed(1)}%.`,
     "",

@@ -165,8 +165,9 @@ async function main() {
   const children: Child[] = [];
   try {
     const build = await ensureBuilt();
-    const nodeVersion = (await runTimed([process.env.npm_node_execpath ?? "node", "--version"])).stdout.trim();
-    const machine = machineInfo(nodeVersion);
+    // wrk prints its version to stdout and exits 1 when given no URL.
+    const wrkVersion = (await runTimed(["wrk", "--version"])).stdout.split("\n")[0]!.replace(/ Copyright.*/, "").trim();
+    const machine = machineInfo(wrkVersion);
     const cli = [executable];
 
     const dataDir = join(workDir, "data");

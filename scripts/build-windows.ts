@@ -42,7 +42,7 @@ if (installedAddonVersion() !== version) {
 
 run(["bun", "scripts/build-web.ts"]);
 run([
-  "bun", "build", "cli/main.ts", "src/audit/view-writer.ts", "--compile", "--sourcemap",
+  "bun", "build", "cli/main.ts", "--compile", "--sourcemap",
   "--target=bun-windows-x64-baseline", "--outfile", outfile,
 ]);
 

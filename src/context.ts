@@ -79,7 +79,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     logger,
     writes,
     health,
-    audit: new AuditTrail(db.$client, writes, logger, config.databasePath),
+    audit: new AuditTrail(db.$client, writes, logger),
     accounts: new AccountsService(db, writes, config.bcryptCost),
     auth: new AuthService(db, writes, config),
     submission,
@@ -98,6 +98,5 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
 }
 
 export function closeContext(context: AppContext): void {
-  context.audit.close();
   context.db.$client.close();
 }

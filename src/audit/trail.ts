@@ -4,7 +4,6 @@ import { userInfo } from "node:os";
 import type { WriteQueue } from "../db/write-queue";
 import type { AuditAction } from "../db/schema";
 import type { Logger } from "../logger";
-import type { ViewWriterAnswer, ViewWriterRequest } from "./view-writer";
 
 /** Who acted: an account (from its token), a command on the PC, or nobody known (a failed login). */
 export interface AuditActor {
@@ -118,15 +117,6 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
   }
 }
 
-/**
- * The worker's module: beside this file when run from source; in the executable, where
- * `bun build --compile` put it (an entry point of the build, under the executable's root).
- */
-function viewWriterUrl(): string {
-  const compiled = import.meta.url.includes("/$bunfs/");
-  return compiled ? "./src/audit/view-writer.ts" : new URL("./view-writer.ts", import.meta.url).href;
-}
-
 /** How long the rows of reads wait for company before they are written, and how many may wait. */
 export const viewRowDelayMilliseconds = 100;
 const viewRowBatch = 1000;
@@ -134,27 +124,20 @@ const viewRowBatch = 1000;
 /**
  * The service's side of the trail. Writes are recorded before their answer is sent. The
  * rows of reads are not waited for: they gather for up to `viewRowDelayMilliseconds`
- * (or `viewRowBatch` rows) and are then written together, on the server by a worker
- * thread with its own connection (src/audit/view-writer.ts), so that a read pays only for
- * handing its row over (decisions: Audit trail). A crash can lose the view rows of that
- * last moment; a write's row is never lost, and takes the waiting view rows with it.
+ * (or `viewRowBatch` rows) and are written in one job of the write queue, so that a busy
+ * server flushes them to disk a few times a second instead of once per event-loop turn
+ * (decisions: Audit trail). A crash can lose the view rows of that last moment; a write's
+ * row is never lost, and takes the waiting view rows with it, in their order.
  */
 export class AuditTrail {
   private waiting: AuditEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private written: Promise<void> = Promise.resolve();
-  private worker: Worker | undefined;
-  private batches = 0;
-  private workerFailed = false;
-  private readonly answers = new Map<number, () => void>();
 
   constructor(
     private readonly sqlite: Database,
     private readonly writes: WriteQueue,
     private readonly logger: Logger,
-    /** The database file, for the worker; without it the rows of reads go through the write queue. */
-    private readonly databasePath?: string,
-    private readonly viewWriterModule: string = viewWriterUrl(),
   ) {}
 
   /** Resolves once the rows are on disk; a storage failure rejects, like the write it records. */
@@ -175,56 +158,14 @@ export class AuditTrail {
   /** Writes the waiting view rows now; resolves once they (and any earlier batch) are on disk or reported lost. */
   flush(): Promise<void> {
     const rows = this.takeWaiting();
-    if (rows.length === 0) return this.written;
-    const lost = (message: string) => this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${message}`);
-    if (this.databasePath === undefined || this.workerFailed) {
-      this.written = this.writes.run(() => appendAuditRows(this.sqlite, rows)).catch((error: unknown) => lost(error instanceof Error ? error.message : String(error)));
-      return this.written;
+    if (rows.length > 0) {
+      this.written = this.writes
+        .run(() => appendAuditRows(this.sqlite, rows))
+        .catch((error: unknown) => {
+          this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
+        });
     }
-    const worker = this.viewWriter(this.databasePath);
-    const batch = ++this.batches;
-    this.written = new Promise<void>((resolve) => {
-      this.answers.set(batch, resolve);
-      worker.postMessage({ type: "rows", batch, rows } satisfies ViewWriterRequest);
-    });
     return this.written;
-  }
-
-  /** Ends the worker; call after `flush()` when the rows waiting still matter. */
-  close(): void {
-    this.takeWaiting();
-    this.worker?.terminate();
-    this.worker = undefined;
-    for (const resolve of this.answers.values()) resolve();
-    this.answers.clear();
-  }
-
-  private viewWriter(databasePath: string): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.viewWriterModule);
-    // The worker must not keep a finished command or test alive; the server flushes before it stops.
-    worker.unref();
-    worker.onmessage = (event: MessageEvent<ViewWriterAnswer>) => {
-      const answer = event.data;
-      if (answer.type === "failed") this.logger.error(`Jejak audit: baris akses baca tidak tertulis: ${answer.message}`);
-      this.answers.get(answer.batch)?.();
-      this.answers.delete(answer.batch);
-    };
-    // A worker that cannot start or dies: its rows are reported lost and the rows of reads go
-    // through the write queue from then on, as without a worker.
-    worker.onerror = (event: ErrorEvent) => {
-      this.logger.error(`Jejak audit: penulis baris akses baca berhenti (${event.message}); baris berikutnya ditulis lewat antrean tulis.`);
-      const lost = this.answers.size;
-      for (const resolve of this.answers.values()) resolve();
-      this.answers.clear();
-      if (lost > 0) this.logger.error(`Jejak audit: ${lost} kelompok baris akses baca tidak tertulis.`);
-      worker.terminate();
-      this.worker = undefined;
-      this.workerFailed = true;
-    };
-    worker.postMessage({ type: "open", databasePath } satisfies ViewWriterRequest);
-    this.worker = worker;
-    return worker;
   }
 
   private takeWaiting(): AuditEntry[] {

@@ -1,0 +1,17 @@
+-- wrk script of `npm run bench`: the request from the environment (set by bench/load.ts),
+-- and one JSON line with the totals and latencies at the end, for load.ts to read.
+wrk.method = os.getenv("BENCH_METHOD") or "GET"
+local body = os.getenv("BENCH_BODY")
+if body ~= nil and body ~= "" then wrk.body = body end
+for line in (os.getenv("BENCH_HEADERS") or ""):gmatch("[^\n]+") do
+  local name, value = line:match("^([^:]+):%s*(.*)$")
+  if name then wrk.headers[name] = value end
+end
+
+done = function(summary, latency, requests)
+  local errors = summary.errors
+  io.write(string.format(
+    '\n{"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"mean_us":%.1f,"p50_us":%d,"p99_us":%d,"max_us":%d}\n',
+    summary.requests, summary.duration, errors.connect, errors.read, errors.write, errors.status, errors.timeout,
+    latency.mean, latency:percentile(50), latency:percentile(99), latency.max))
+end
