@@ -21,7 +21,7 @@ export function commandAudit(command: Command): CommandAudit {
 }
 
 /** A calendar date as the options take it; anything else is refused before the database is opened. */
-function calendarDate(value: string): string {
+export function calendarDate(value: string): string {
   const date = value.trim();
   const parsed = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
   if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {

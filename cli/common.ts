@@ -82,7 +82,11 @@ export function openData(command: Command, io: CommandIo, access: DataFolderAcce
 }
 
 /** A plain table: a header, then one line per row, columns padded to their widest cell. */
-export function printTable(io: CommandIo, header: readonly string[], rows: readonly (readonly string[])[]): void {
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows]) io.out(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
+  return [header, ...rows].map((row) => `${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`).join("");
+}
+
+export function printTable(io: CommandIo, header: readonly string[], rows: readonly (readonly string[])[]): void {
+  io.out(formatTable(header, rows));
 }

@@ -9,6 +9,7 @@ import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOptio
 import { registerCheckCommand } from "./check";
 import { configOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
+import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
@@ -69,6 +70,7 @@ export function buildProgram(io: CommandIo): Command {
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);
+  registerFollowUpCommands(program, io);
   registerPrivacyCommands(program, io);
   return program;
 }

@@ -3,6 +3,7 @@ import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/
 import { invalid } from "../src/errors";
 import { formatLocalTimestamp } from "../src/local-time";
 import { type AdviseeLatest, type LecturerStatistics, StatisticsService } from "../src/modules/dosen/statistics";
+import { FollowUpFiguresReader, emptyFigures, type FollowUpFigures } from "../src/modules/tindak-lanjut/figures";
 import { appendAuditRows, type AuditEntry } from "../src/audit/trail";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
@@ -21,9 +22,16 @@ const lecturerHeader = [
   "motivasi_rendah",
   "motivasi_sedang",
   "motivasi_tinggi",
+  // The follow-up figures, named as in GET /api/dosen/tindak-lanjut/ringkasan.
+  "terbuka",
+  "baru",
+  "lebih_dari_7_hari",
+  "median_hari_ke_kontak_pertama",
 ] as const;
 
-const lecturerRow = (row: LecturerStatistics): CsvCell[] => [
+type LecturerExport = LecturerStatistics & FollowUpFigures;
+
+const lecturerRow = (row: LecturerExport): CsvCell[] => [
   row.NIP,
   row.nama_dosen,
   row.total_mahasiswa,
@@ -35,6 +43,10 @@ const lecturerRow = (row: LecturerStatistics): CsvCell[] => [
   row.motivasi_dist.Rendah,
   row.motivasi_dist.Sedang,
   row.motivasi_dist.Tinggi,
+  row.terbuka,
+  row.baru,
+  row.lebih_dari_7_hari,
+  row.median_hari_ke_kontak_pertama,
 ];
 
 const studentHeader = ["NIM", "nama_mahasiswa", "tanggal_skrining", "tingkat_stres", "tingkat_motivasi", "score_stress", "score_sdi", "early_warning"] as const;
@@ -55,10 +67,18 @@ interface ExportOptions {
  * screening's time is the faculty's local time with its offset (decisions §11), in JSON too:
  * an export is read by people.
  */
-function exportText(statistics: StatisticsService, options: ExportOptions, dialect: CsvDialect, timeZone: string): { text: string; students: string[] | null } {
+function exportText(
+  statistics: StatisticsService,
+  followUps: FollowUpFiguresReader,
+  options: ExportOptions,
+  dialect: CsvDialect,
+  timeZone: string,
+): { text: string; students: string[] | null } {
   const write = <Row>(header: readonly string[], rows: Row[], toCells: (row: Row) => CsvCell[]) =>
     options.format === "json" ? JSON.stringify(rows, null, 2) + "\n" : csvDocument(header, rows.map(toCells), dialect);
-  const lecturers = (rows: LecturerStatistics[]) => write(lecturerHeader, rows, lecturerRow);
+  const figures = followUps.current(Date.now());
+  const lecturers = (rows: LecturerStatistics[]) =>
+    write(lecturerHeader, rows.map((row) => ({ ...row, ...(figures.get(row.NIP) ?? emptyFigures()) })), lecturerRow);
   if (options.nip === undefined) return { text: lecturers(statistics.countsForAll()), students: null };
   const lecturer = statistics.lecturer(options.nip.trim());
   if (!lecturer) throw invalid(`dosen dengan NIP ${JSON.stringify(options.nip)} tidak ditemukan.`);
@@ -77,7 +97,7 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
 
   stats
     .command("export")
-    .description("statistik per dosen wali (semua dosen tanpa --nip), atau skrining terakhir tiap mahasiswa bimbingan dengan --students")
+    .description("statistik per dosen wali dengan angka tindak lanjut (semua dosen tanpa --nip), atau skrining terakhir tiap mahasiswa bimbingan dengan --students")
     .option("--nip <nip>", "hanya dosen ini")
     .addOption(choiceOption("--format <format>", "format keluaran", ["csv", "json"]).default("csv"))
     .addOption(choiceOption("--csv <jenis>", "jenis CSV; excel-id: pemisah ; dan koma desimal (Excel/LibreOffice berbahasa Indonesia), standard: pemisah , dan titik desimal; bawaan dari SKRINING_CSV, atau excel-id", csvDialects))
@@ -88,7 +108,13 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
       if (options.students && options.nip === undefined) throw invalid("--students memerlukan --nip.");
       const { config, db, writes } = openData(command, io);
       try {
-        const { text, students } = exportText(new StatisticsService(db, config.timeZone), options, options.csv ?? config.csvDialect, config.timeZone);
+        const { text, students } = exportText(
+          new StatisticsService(db, config.timeZone),
+          new FollowUpFiguresReader(db.$client),
+          options,
+          options.csv ?? config.csvDialect,
+          config.timeZone,
+        );
         if (options.out === undefined) io.out(text);
         else writeOutputFile(options.out, text, options.force === true);
         // Written once the export is out: per student for --students, else one row of aggregates.

@@ -21,6 +21,8 @@ import { privasiController } from "./modules/privasi";
 import { profilController } from "./modules/profil";
 import { questionsController } from "./modules/questions";
 import { skriningController } from "./modules/skrining";
+import { tindakLanjutController } from "./modules/tindak-lanjut";
+import { TindakLanjutService } from "./modules/tindak-lanjut/service";
 import packageJson from "../package.json";
 
 /** Routes that read a multipart form; every other body is read as a JSON object. */
@@ -69,6 +71,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(diaryController(guards, context.diary))
     .use(notesController(guards, context.notes))
     .use(dosenController(guards, context.dosen))
+    .use(tindakLanjutController(guards, new TindakLanjutService(context.db, context.writes)))
     .use(dataSayaController(guards, context.dataSaya))
     .use(privasiController(guards, context.auth, context.privasi, clientAddress));
   allowedMethods = routeMethodIndex(app.routes);

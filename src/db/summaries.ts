@@ -11,11 +11,14 @@ import type { OffsetChange } from "../local-time";
 // refilling both tables from riwayat_skrining; it does the same when the triggers in a
 // database differ from these (an older version, or a trigger dropped by hand).
 
-/** An increase of `score_stress` over the previous screening that counts as a spike. */
-const spikeThreshold = 30;
+/** An increase of `score_stress` over the previous screening that counts as a spike (a sudden change). */
+export const spikeThreshold = 30;
 
-/** A spike, or stress `Tinggi` with motivation `Rendah`, of a row with a `spike` column. */
-const earlyWarning = "spike OR (tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah')";
+/** Stress `Tinggi` with motivation `Rendah`, of a row with the two level columns. */
+export const levelWarning = "tingkat_stres = 'Tinggi' AND tingkat_motivasi = 'Rendah'";
+
+/** A spike, or the level warning, of a row with a `spike` column. */
+export const earlyWarning = `spike OR (${levelWarning})`;
 
 /**
  * The Monday (`YYYY-MM-DD`) of the week holding a stored UTC timestamp, in the faculty's

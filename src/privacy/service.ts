@@ -26,18 +26,21 @@ export const privacyMessages = {
 /** The command each audit row names. */
 export const privacyTarget = (verb: "export" | "erase" | "restrict" | "unrestrict" | "purge") => `skrining privacy ${verb}`;
 
-/** Where a student's rows live, in the order erasure deletes them (rows that others point at last). */
+/** Where a student's rows live (a condition on the student's key), in the order erasure deletes them (rows that others point at last). */
 const studentTables = [
-  { table: "riwayat_skrining", column: "NIM", key: "nim" },
+  // A follow-up case's timeline names the student through the case.
+  { table: "tindak_lanjut_riwayat", where: "Id_tindak_lanjut IN (SELECT Id_tindak_lanjut FROM tindak_lanjut WHERE NIM = ?)", key: "nim" },
+  { table: "tindak_lanjut", where: "NIM = ?", key: "nim" },
+  { table: "riwayat_skrining", where: "NIM = ?", key: "nim" },
   // Derived from riwayat_skrining by the triggers, which already removed the row; named here so the count shows it.
-  { table: "latest_skrining", column: "NIM", key: "nim" },
-  { table: "mood_entries", column: "nim", key: "nim" },
-  { table: "diary_entries", column: "nim", key: "nim" },
-  { table: "catatan_konseling", column: "NIM", key: "nim" },
-  { table: "privacy_acknowledgements", column: "Id_User", key: "userId" },
-  { table: "sessions", column: "Id_User", key: "userId" },
-  { table: "mahasiswa", column: "NIM", key: "nim" },
-  { table: "users", column: "Id_User", key: "userId" },
+  { table: "latest_skrining", where: "NIM = ?", key: "nim" },
+  { table: "mood_entries", where: "nim = ?", key: "nim" },
+  { table: "diary_entries", where: "nim = ?", key: "nim" },
+  { table: "catatan_konseling", where: "NIM = ?", key: "nim" },
+  { table: "privacy_acknowledgements", where: "Id_User = ?", key: "userId" },
+  { table: "sessions", where: "Id_User = ?", key: "userId" },
+  { table: "mahasiswa", where: "NIM = ?", key: "nim" },
+  { table: "users", where: "Id_User = ?", key: "userId" },
 ] as const;
 
 export type TableCounts = Record<string, number>;
@@ -101,8 +104,8 @@ export class PrivacyService {
   /** The student's rows per table, as erasure would delete them now. */
   private rowsOf(student: StudentKeys): TableCounts {
     const rows: TableCounts = {};
-    for (const { table, column, key } of studentTables) {
-      rows[table] = this.sqlite.query<{ n: number }, [string | number]>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`).get(student[key])!.n;
+    for (const { table, where, key } of studentTables) {
+      rows[table] = this.sqlite.query<{ n: number }, [string | number]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(student[key])!.n;
     }
     return rows;
   }
@@ -129,7 +132,7 @@ export class PrivacyService {
 
   /** Deletes the student's rows; the summary triggers keep the lecturer figures right. Inside a write transaction. */
   private deleteRows(student: StudentKeys): void {
-    for (const { table, column, key } of studentTables) this.sqlite.run(`DELETE FROM ${table} WHERE ${column} = ?`, [student[key]]);
+    for (const { table, where, key } of studentTables) this.sqlite.run(`DELETE FROM ${table} WHERE ${where}`, [student[key]]);
   }
 
   /** What `erase` would remove, without changing anything. */

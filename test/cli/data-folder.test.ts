@@ -48,6 +48,7 @@ const needsExistingFolder: [string, () => string[], string?][] = [
   ["notice import", () => ["notice", "import", inputFile("privacy-notice.json", JSON.stringify({ version: "2", title: "Privasi", text: "Isi." }))]],
   ["notice export", () => ["notice", "export"]],
   ["stats export", () => ["stats", "export"]],
+  ["followup report", () => ["followup", "report", "--week"]],
   ["privacy export", () => ["privacy", "export", "--nim", "N001", "--out", join(temporaryDir("skrining-export-"), "N001.tar.gz")]],
   ["privacy erase", () => ["privacy", "erase", "--nim", "N001"]],
   ["privacy restrict", () => ["privacy", "restrict", "--nim", "N001"]],

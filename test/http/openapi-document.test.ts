@@ -64,7 +64,12 @@ const bodies: Record<string, { media: string; fields: Record<string, [JsonType, 
   "PUT /api/mahasiswa/catatan/{id_catatan}/reply": { media: "application/json", fields: { reply: ["string", true] } },
   "POST /api/dosen/catatan": { media: "application/json", fields: { NIM: ["string", true], isi_catatan: ["string", true], NIP: ["string", false] } },
   "POST /api/privasi/pemberitahuan/setuju": { media: "application/json", fields: { version: ["string", true] } },
+  "POST /api/dosen/tindak-lanjut/{id}/status": { media: "application/json", fields: { status: ["string", true], catatan: ["string", true] } },
+  "PUT /api/dosen/tindak-lanjut/{id}/pemilik": { media: "application/json", fields: { NIP: ["string", true] } },
 };
+
+/** The keys of a follow-up case (the issue 18 contract, /work/notes shared with the web interface). */
+const followUpCaseKeys = ["id", "NIM", "nama_mahasiswa", "NIP", "nama_dosen", "alasan", "status", "dibuka_pada", "pertama_dihubungi_pada", "ditutup_pada", "diperbarui_pada", "hari_terbuka"];
 
 /**
  * The interface's answers of each route: the statuses it names (success, and the errors of
@@ -123,6 +128,12 @@ const answers: Record<string, { statuses: number[]; keys: string[] }> = {
     statuses: [200, 401, 403, 404],
     keys: ["dibuat_pada", "profil", "foto_url", "skrining", "mood", "jurnal", "catatan", "pemberitahuan_privasi", "dibatasi_sejak", "dilihat_oleh"],
   },
+  // Issue 18: follow-up cases (docs/decisions.md, Follow-up cases).
+  "GET /api/dosen/tindak-lanjut": { statuses: [200, 400, 401, 403], keys: ["data", "pagination"] },
+  "GET /api/dosen/tindak-lanjut/ringkasan": { statuses: [200, 401, 403], keys: ["per_dosen", "fakultas"] },
+  "GET /api/dosen/tindak-lanjut/{id}": { statuses: [200, 401, 403, 404], keys: [...followUpCaseKeys, "riwayat", "tingkat_terakhir"] },
+  "POST /api/dosen/tindak-lanjut/{id}/status": { statuses: [200, 400, 401, 403, 404, 409], keys: [...followUpCaseKeys, "riwayat", "tingkat_terakhir"] },
+  "PUT /api/dosen/tindak-lanjut/{id}/pemilik": { statuses: [200, 400, 401, 403, 404], keys: [...followUpCaseKeys, "riwayat", "tingkat_terakhir"] },
 };
 
 /** The query parameters each route reads, and whether the interface requires them. */
@@ -132,6 +143,7 @@ const queries: Record<string, Record<string, boolean>> = {
   "GET /api/mahasiswa/suggestions/detail": { stress: true, motivation: true },
   "GET /api/dosen/mahasiswa": { q: false, page: false, per_page: false, sort: false, NIP: false },
   "GET /api/dosen/statistik": { NIP: false },
+  "GET /api/dosen/tindak-lanjut": { status: false, min_hari: false, nip: false, page: false, per_page: false },
 };
 
 /** The routes that need no token (the interface's Auth `none`, and the faculty's help text). */
@@ -439,6 +451,28 @@ describe("the answers of the service against the document", () => {
     expect((await call("GET", "/api/dosen/statistik?NIP=D999", { token: tokens.admin })).body).toEqual({ total_mahasiswa: 0, sudah_skrining: 0, stress_dist: {}, motivasi_dist: {} });
     expect((await call("GET", "/api/dosen/daftar", { token: tokens.admin })).status).toBe(200);
     expect((await call("GET", "/api/dosen/daftar", { token: tokens.dosen1 })).status).toBe(403);
+  });
+
+  test("follow-up cases", async () => {
+    // mhs2 (N002, advisee of dosen2) had no screening yet: this one raises an early warning and opens a case.
+    const flagged = jawaban(5, 1, { M25: 7, M26: 7, M27: 7, M28: 7 });
+    expect((await call("POST", "/api/mahasiswa/kuesioner", { token: tokens.mhs2, body: { jawaban: flagged } })).status).toBe(201);
+    const list = await call("GET", "/api/dosen/tindak-lanjut?status=baru&min_hari=0", { token: tokens.dosen2 });
+    const id = list.body.data[0].id;
+    expect((await call("GET", "/api/dosen/tindak-lanjut?status=tutup", { token: tokens.dosen2 })).status).toBe(400);
+    expect((await call("GET", "/api/dosen/tindak-lanjut", { token: tokens.mhs1 })).status).toBe(403);
+    expect((await call("GET", `/api/dosen/tindak-lanjut/${id}`, { token: tokens.dosen2 })).body.riwayat).toHaveLength(1);
+    expect((await call("GET", `/api/dosen/tindak-lanjut/${id}`, { token: tokens.dosen1 })).status).toBe(403);
+    expect((await call("GET", "/api/dosen/tindak-lanjut/99999", { token: tokens.admin })).status).toBe(404);
+    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: { status: "dihubungi", catatan: "Ditelepon." } })).status).toBe(200);
+    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: { status: "baru", catatan: "x" } })).status).toBe(409);
+    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: {} })).status).toBe(400);
+    expect((await call("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token: tokens.admin, body: { NIP: "D001" } })).body.NIP).toBe("D001");
+    expect((await call("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token: tokens.admin, body: { NIP: "D999" } })).status).toBe(404);
+    expect((await call("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token: tokens.admin, body: {} })).status).toBe(400);
+    expect((await call("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token: tokens.dosen1, body: { NIP: "D001" } })).status).toBe(403);
+    expect((await call("GET", "/api/dosen/tindak-lanjut/ringkasan", { token: tokens.admin })).body.fakultas.terbuka).toBe(1);
+    expect((await call("GET", "/api/dosen/mahasiswa/N002", { token: tokens.admin })).body.tindak_lanjut.id).toBe(id);
   });
 
   test("the privacy notice and a student's acknowledgement", async () => {

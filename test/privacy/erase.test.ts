@@ -34,7 +34,7 @@ function pageOwners(): Map<number, string> {
 }
 
 describe("skrining privacy erase", () => {
-  test("removes the student from every table but the audit trail, and from every byte of the database, the WAL and the photos", async () => {
+  test("removes the student from every table but the audit trail (their follow-up case and its notes too), and from every byte of the database, the WAL and the photos", async () => {
     const photo = photoOf("N001")!;
     expect(existsSync(join(service.dataDir, photo))).toBe(true);
     const texts = Object.values(textsOf("N001"));
@@ -42,7 +42,7 @@ describe("skrining privacy erase", () => {
     const result = await privacyCli(service, ["erase", "--nim", "N001"]);
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
     expect(result.stdout).toContain("Data mahasiswa N001 dihapus (baris per tabel):");
-    for (const line of [/riwayat_skrining\s+1\n/, /latest_skrining\s+1\n/, /mood_entries\s+2\n/, /diary_entries\s+2\n/, /catatan_konseling\s+1\n/, /privacy_acknowledgements\s+1\n/, /sessions\s+1\n/, /mahasiswa\s+1\n/, /users\s+1\n/]) {
+    for (const line of [/tindak_lanjut_riwayat\s+1\n/, /tindak_lanjut\s+1\n/, /riwayat_skrining\s+1\n/, /latest_skrining\s+1\n/, /mood_entries\s+2\n/, /diary_entries\s+2\n/, /catatan_konseling\s+1\n/, /privacy_acknowledgements\s+1\n/, /sessions\s+1\n/, /mahasiswa\s+1\n/, /users\s+1\n/]) {
       expect(result.stdout).toMatch(line);
     }
     expect(result.stdout).toContain(`file foto: ${photo}`);
@@ -85,7 +85,7 @@ describe("skrining privacy erase", () => {
         nim: "N001",
         target: "skrining privacy erase",
         actor_role: "cli",
-        detail: "riwayat_skrining=1 latest_skrining=1 mood_entries=2 diary_entries=2 catatan_konseling=1 privacy_acknowledgements=1 sessions=1 mahasiswa=1 users=1 foto=1",
+        detail: "tindak_lanjut_riwayat=1 tindak_lanjut=1 riwayat_skrining=1 latest_skrining=1 mood_entries=2 diary_entries=2 catatan_konseling=1 privacy_acknowledgements=1 sessions=1 mahasiswa=1 users=1 foto=1",
       },
     ]);
   });

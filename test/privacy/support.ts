@@ -22,6 +22,7 @@ export function textsOf(nim: string) {
     note: `Catatan dosen untuk ${nim}: temui saya`,
     reply: `Balasan ${nim}: baik, Pak`,
     answerExtra: `jawaban-tambahan-${nim}`,
+    caseNote: `Catatan tindak lanjut ${nim}: sudah ditelepon, cemas soal beasiswa`,
   };
 }
 
@@ -48,8 +49,8 @@ async function expectStatus(response: Promise<{ status: number; body: unknown }>
 
 /**
  * Through the routes, as the student and their advisor would: a screening, two moods, a
- * diary entry edited once and a second one, a note with the student's reply, a photo; and
- * an acknowledged privacy notice.
+ * diary entry edited once and a second one, a note with the student's reply, a photo, a
+ * follow-up case with the advisor's case note; and an acknowledged privacy notice.
  */
 export async function addDataOfEveryKind(service: TestService, nim: string, studentToken: string, advisorToken: string): Promise<void> {
   const texts = textsOf(nim);
@@ -66,6 +67,13 @@ export async function addDataOfEveryKind(service: TestService, nim: string, stud
   form.set("foto", new File([jpegWithExif()], "foto.jpg"));
   await expectStatus(service.request("PUT", "/api/mahasiswa/profil/foto", { token: studentToken, rawBody: form }), 200);
   const sqlite = service.context.db.$client;
+  // A follow-up case and the advisor's note on its first contact, written directly: the routes would add audit rows that other tests count.
+  const opened = sqlite
+    .query<{ id: number }, [string]>(
+      "INSERT INTO tindak_lanjut (NIM, NIP, alasan_early_warning, alasan_perubahan_mendadak, status, dibuka_pada, pertama_dihubungi_pada, diperbarui_pada) SELECT NIM, NIP_doswal, 1, 0, 'dihubungi', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z', '2026-03-02T00:00:00.000Z' FROM mahasiswa WHERE NIM = ? RETURNING Id_tindak_lanjut AS id",
+    )
+    .get(nim)!;
+  sqlite.run("INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, nama, waktu) VALUES (?, 'baru', 'dihubungi', ?, 'Dosen', '2026-03-02T00:00:00.000Z')", [opened.id, texts.caseNote]);
   sqlite.run("INSERT INTO privacy_acknowledgements (Id_User, notice_version, acknowledged_at) SELECT Id_User, '2026-01', '2026-02-01T03:00:00.000Z' FROM mahasiswa WHERE NIM = ?", [nim]);
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { catatanKonseling, diaryEntries, moodEntries } from "../../src/db/schema";
+import { catatanKonseling, diaryEntries, moodEntries, tindakLanjut } from "../../src/db/schema";
 import { TestService, standardAccounts } from "../helpers";
 
 // The interface's Auth column, the own-nim rule and the advisor scope of decisions §9 as
@@ -20,7 +20,7 @@ interface Row {
   /** A lecturer may read the note behind `{id}` only when they wrote it (interface, note detail). */
   authorOnly?: boolean;
   /** The resource behind `{id}`: a student checks ownership (403 with `ownerText`). */
-  resource?: "mood" | "diary" | "catatan";
+  resource?: "mood" | "diary" | "catatan" | "tindak_lanjut";
   ownerText?: string;
   deniedText?: string;
 }
@@ -70,6 +70,12 @@ const table: Row[] = [
   // Issue 17: the privacy notice is readable without a token (the activation page shows it); only a student acknowledges it.
   { method: "GET", path: "/api/privasi/pemberitahuan", auth: "none" },
   { method: "POST", path: "/api/privasi/pemberitahuan/setuju", auth: "mahasiswa only", deniedText: "Hanya mahasiswa yang menyetujui pemberitahuan privasi." },
+  // Issue 18: follow-up cases. A lecturer acts only on the cases they own, with the advisor scope's text.
+  { method: "GET", path: "/api/dosen/tindak-lanjut", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/tindak-lanjut/ringkasan", auth: "dosen+admin" },
+  { method: "GET", path: "/api/dosen/tindak-lanjut/{id}", auth: "dosen+admin", resource: "tindak_lanjut", advisee: true },
+  { method: "POST", path: "/api/dosen/tindak-lanjut/{id}/status", auth: "dosen+admin", resource: "tindak_lanjut", advisee: true },
+  { method: "PUT", path: "/api/dosen/tindak-lanjut/{id}/pemilik", auth: "admin only", resource: "tindak_lanjut" },
 ];
 
 let service: TestService;
@@ -85,9 +91,14 @@ const tokenOf = (caller: Caller, auth: Auth): string | undefined => {
 let moodDays = 0;
 
 /** A fresh resource of N001 (own) or N002 (other) for each request, so deletes do not interfere. */
-function resourceId(kind: "mood" | "diary" | "catatan", nim: string): number {
+function resourceId(kind: NonNullable<Row["resource"]>, nim: string): number {
   const db = service.context.db;
   const now = new Date().toISOString();
+  if (kind === "tindak_lanjut") {
+    // A closed case owned by the student's advisor: any number of them may exist.
+    const values = { nim, nip: nim === "N001" ? "D001" : "D002", earlyWarning: true, suddenChange: false, status: "selesai" as const, dibukaPada: now, ditutupPada: now, diperbaruiPada: now };
+    return db.insert(tindakLanjut).values(values).returning().get().id;
+  }
   if (kind === "mood") {
     const date = new Date(Date.UTC(2000, 0, ++moodDays)).toISOString().slice(0, 10);
     return db.insert(moodEntries).values({ nim, date, moodValue: 3, createdAt: now, updatedAt: now }).returning().get().id;

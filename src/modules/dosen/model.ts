@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { CatatanRecord, MahasiswaRecord, SkriningRecord } from "../../records";
+import { FollowUpCase } from "../tindak-lanjut/model";
 
 const text = (description: string) => t.Optional(t.String({ description }));
 
@@ -46,7 +47,13 @@ export const StudentList = t.Object(
 );
 
 export const StudentDetail = t.Object(
-  { mahasiswa: MahasiswaRecord, riwayat: t.Array(SkriningRecord), catatan: t.Array(CatatanRecord), dibatasi: restrictedFlag },
+  {
+    mahasiswa: MahasiswaRecord,
+    riwayat: t.Array(SkriningRecord),
+    catatan: t.Array(CatatanRecord),
+    tindak_lanjut: t.Nullable({ ...FollowUpCase, description: "the student's open follow-up case (GET /api/dosen/tindak-lanjut/:id); null when none, or while restricted" }),
+    dibatasi: restrictedFlag,
+  },
   { additionalProperties: false },
 );
 

@@ -8,6 +8,7 @@ import type { Principal } from "../../http/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
 import { withheldProfile } from "../../privacy/restriction";
 import type { NotesService } from "../notes/service";
+import { OpenCaseReader } from "../tindak-lanjut/service";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
@@ -37,6 +38,7 @@ export class DosenService {
   private readonly pageByNim;
   private readonly pageByRisk;
   private readonly pageDetails;
+  private readonly openCases;
   // Lecturers reopen the same dashboard far more often than students write; an answer is
   // kept until the next write anywhere (see ReadCache), keyed by everything it depends on.
   private readonly pages: ReadCache<string, ReturnType<DosenService["readStudents"]>>;
@@ -48,6 +50,7 @@ export class DosenService {
     private readonly notes: NotesService,
   ) {
     const stamp = new DatabaseStamp(db.$client);
+    this.openCases = new OpenCaseReader(db.$client);
     this.pages = new ReadCache(stamp, 1000);
     this.statistikAnswers = new ReadCache(stamp, 1000);
     this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
@@ -141,18 +144,22 @@ export class DosenService {
   }
 
   /**
-   * One student in full (the route's `advisee` option has checked the student and the
-   * caller); of a restricted student only who they are, with empty lists.
+   * One student in full with their open follow-up case (the route's `advisee` option has
+   * checked the student and the caller); of a restricted student only who they are, with
+   * empty lists and no case.
    */
   student(nim: string) {
     const student = this.studentByNim.get({ nim });
     // Deleted since the route's check: the same answer as an unknown student.
     if (!student) throw notFound(dosenMessages.studentUnknown);
-    if (student.restrictedAt !== null) return { mahasiswa: withheldProfile(serializeMahasiswa(student)), riwayat: [], catatan: [], dibatasi: true };
+    if (student.restrictedAt !== null) {
+      return { mahasiswa: withheldProfile(serializeMahasiswa(student)), riwayat: [], catatan: [], tindak_lanjut: null, dibatasi: true };
+    }
     return {
       mahasiswa: serializeMahasiswa(student),
       riwayat: this.screeningsOf.all({ nim }).map((row) => serializeSkrining(row)),
       catatan: this.notes.ofStudent(nim),
+      tindak_lanjut: this.openCases.of(nim),
       dibatasi: false,
     };
   }

@@ -22,6 +22,7 @@ import { suggestionsFor } from "../../screening/suggestions";
 import type { Principal } from "../../http/principal";
 import { requestedNim } from "../../http/values";
 import { restrictionMessages } from "../../privacy/restriction";
+import { CaseOpening } from "../tindak-lanjut/opening";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -56,7 +57,8 @@ function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi
  * Questionnaire submission, interface rules 1–8 in their order. The weekly check, the
  * profile update and the insert run as one job of a group commit (an IMMEDIATE transaction,
  * one savepoint per submission): two submissions by one student are serialised and only
- * the first can pass the weekly check, and a rejected submission writes nothing.
+ * the first can pass the weekly check, and a rejected submission writes nothing. A
+ * screening that raises an early warning opens the student's follow-up case in the same job.
  */
 export class SubmissionService {
   // Prepared once: building and preparing these on every submission cost more than running them.
@@ -64,6 +66,7 @@ export class SubmissionService {
   private readonly studentWithJurusan;
   private readonly updateHabits;
   private readonly insertRecord;
+  private readonly caseOpening;
 
   constructor(
     db: DatabaseClient,
@@ -105,6 +108,7 @@ export class SubmissionService {
       })
       .returning({ id: riwayatSkrining.id })
       .prepare();
+    this.caseOpening = new CaseOpening(db.$client);
   }
 
   lastSubmissionOf(nim: string): string | undefined {
@@ -151,9 +155,10 @@ export class SubmissionService {
       const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(sdi));
       const suggestions = suggestionsFor(stress.level, motivasi.level);
 
+      const tanggal = nowIso();
       const record = this.insertRecord.get({
         nim,
-        tanggal: nowIso(),
+        tanggal,
         inputJawaban: JSON.stringify(jawaban),
         tingkatStres: stress.level,
         tingkatMotivasi: motivasi.level,
@@ -163,6 +168,8 @@ export class SubmissionService {
         stressModelId: stress.modelId,
         motivasiModelId: motivasi.modelId,
       })!;
+      // In the same job: the screening and the case it raises are committed together or not at all.
+      this.caseOpening.openIfFlagged(nim, record.id, tanggal);
       return {
         message: "Kuesioner berhasil disimpan.",
         Id_skrining: record.id,

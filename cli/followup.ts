@@ -1,0 +1,129 @@
+import type { Command } from "commander";
+import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/csv";
+import { invalid } from "../src/errors";
+import { addDays, isoWeekLabel, localDayStart, localWeekStart } from "../src/local-time";
+import { FollowUpFiguresReader, emptyWeeklyFigures, weekTotal, type WeeklyFigures } from "../src/modules/tindak-lanjut/figures";
+import { appendAuditRows } from "../src/audit/trail";
+import { calendarDate, commandAudit } from "./audit";
+import { formatTable, openData, type CommandIo } from "./common";
+import { choiceOption } from "./options";
+import { writeOutputFile } from "./output";
+
+interface ReportOptions {
+  week?: boolean;
+  date?: string;
+  format: "text" | "csv" | "json";
+  csv?: CsvDialect;
+  out?: string;
+  force?: boolean;
+}
+
+interface ReportRow extends WeeklyFigures {
+  NIP: string | null;
+  nama_dosen: string | null;
+}
+
+interface WeeklyReport {
+  minggu: string;
+  mulai: string;
+  sampai: string;
+  zona_waktu: string;
+  per_dosen: ReportRow[];
+  fakultas: WeeklyFigures;
+}
+
+const figureKeys = ["dibuka", "dihubungi", "dirujuk", "selesai", "terbuka_lebih_dari_7_hari", "median_hari_ke_kontak_pertama"] as const;
+
+/** How the text and the CSV name the rows that are no lecturer. */
+const rowNames = { ownerless: "Tanpa dosen wali", faculty: "Seluruh fakultas" } as const;
+
+/**
+ * The week holding `date` (or today), Monday to Sunday in the faculty's time zone, per
+ * lecturer (every lecturer, and the cases without an owner when the week has any) and for
+ * the faculty. The figures are src/modules/tindak-lanjut/figures.ts's.
+ */
+function weeklyReport(sqlite: ConstructorParameters<typeof FollowUpFiguresReader>[0], timeZone: string, date: string | undefined): WeeklyReport {
+  const now = Date.now();
+  const monday = localWeekStart(date === undefined ? now : localDayStart(date, timeZone), timeZone);
+  const start = localDayStart(monday, timeZone);
+  const end = localDayStart(addDays(monday, 7), timeZone);
+  const { byOwner, contactDays } = new FollowUpFiguresReader(sqlite).week(start, end, now);
+  const lecturers = sqlite.query<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP").all();
+  const perDosen: ReportRow[] = lecturers.map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...(byOwner.get(lecturer.nip) ?? emptyWeeklyFigures()) }));
+  const ownerless = byOwner.get(null);
+  if (ownerless) perDosen.push({ NIP: null, nama_dosen: null, ...ownerless });
+  return {
+    minggu: isoWeekLabel(monday),
+    mulai: monday,
+    sampai: addDays(monday, 6),
+    zona_waktu: timeZone,
+    per_dosen: perDosen,
+    fakultas: weekTotal([...byOwner.values()], contactDays),
+  };
+}
+
+const median = (value: number | null) => (value === null ? "-" : value.toLocaleString("id-ID", { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+
+function reportText(report: WeeklyReport): string {
+  const title = `Laporan tindak lanjut minggu ${report.minggu}: Senin ${report.mulai} sampai Minggu ${report.sampai} (${report.zona_waktu})\n\n`;
+  const header = ["NIP", "Dosen wali", "Dibuka", "Dihubungi", "Dirujuk", "Selesai", "Terbuka >7 hari", "Median hari ke kontak pertama"];
+  const cells = (nip: string, nama: string, row: WeeklyFigures) => [
+    nip,
+    nama,
+    String(row.dibuka),
+    String(row.dihubungi),
+    String(row.dirujuk),
+    String(row.selesai),
+    String(row.terbuka_lebih_dari_7_hari),
+    median(row.median_hari_ke_kontak_pertama),
+  ];
+  const rows = [
+    ...report.per_dosen.map((row) => cells(row.NIP ?? "-", row.nama_dosen ?? rowNames.ownerless, row)),
+    cells("", rowNames.faculty, report.fakultas),
+  ];
+  return title + formatTable(header, rows);
+}
+
+function reportCsv(report: WeeklyReport, dialect: CsvDialect): string {
+  const row = (nip: string | null, nama: string, figures: WeeklyFigures): CsvCell[] => [report.minggu, nip, nama, ...figureKeys.map((key) => figures[key])];
+  return csvDocument(
+    ["minggu", "NIP", "nama_dosen", ...figureKeys],
+    [...report.per_dosen.map((entry) => row(entry.NIP, entry.nama_dosen ?? rowNames.ownerless, entry)), row(null, rowNames.faculty, report.fakultas)],
+    dialect,
+  );
+}
+
+export function registerFollowUpCommands(program: Command, io: CommandIo): void {
+  const followup = program.command("followup").description("tindak lanjut early warning");
+
+  followup
+    .command("report")
+    .description("ringkasan tindak lanjut satu minggu (Senin–Minggu, zona waktu fakultas) per dosen wali, untuk rapat fakultas")
+    .option("--week", "laporan mingguan (wajib)")
+    .option("--date <YYYY-MM-DD>", "minggu yang memuat tanggal ini (bawaan: minggu ini)", calendarDate)
+    .addOption(choiceOption("--format <format>", "format keluaran", ["text", "csv", "json"]).default("text"))
+    .addOption(choiceOption("--csv <jenis>", "jenis CSV; bawaan dari SKRINING_CSV, atau excel-id", csvDialects))
+    .option("--out <file>", "tulis ke file ini (bawaan: layar)")
+    .option("--force", "timpa file --out yang sudah ada")
+    .action(async (options: ReportOptions, command: Command) => {
+      if (!options.week) throw invalid("--week wajib diisi: laporan ini dibuat per minggu.");
+      const { config, db, writes } = openData(command, io);
+      try {
+        const report = weeklyReport(db.$client, config.timeZone, options.date);
+        const text =
+          options.format === "json"
+            ? JSON.stringify(report, null, 2) + "\n"
+            : options.format === "csv"
+              ? reportCsv(report, options.csv ?? config.csvDialect)
+              : reportText(report);
+        if (options.out === undefined) io.out(text);
+        else writeOutputFile(options.out, text, options.force === true);
+        // Aggregates of every lecturer: one row without a student, as `stats export` leaves.
+        const { actor, target } = commandAudit(command);
+        const detail = `minggu ${report.minggu}; ${options.format}${options.out === undefined ? "" : ` ke ${options.out}`}`;
+        await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "export", nim: null, detail }]));
+      } finally {
+        db.$client.close();
+      }
+    });
+}

@@ -1,0 +1,111 @@
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
+import { level } from "../../records";
+import { caseNoteMaxLength } from "./moves";
+
+// Request bodies and query strings are documentation only (src/http/documentation.ts): the
+// service reads them leniently and answers with its own texts.
+
+/** One of the four statuses, as a string with an enum (a union of literals loses `null` beside it in the document). */
+const status = Type.Unsafe<FollowUpStatus>(t.String({ enum: [...followUpStatuses], description: "every status but `selesai` is open" }));
+const timestamp = (description: string) => t.String({ description: `UTC, ISO 8601; ${description}` });
+
+export const FollowUpCase = t.Object(
+  {
+    id: Type.Integer({ description: "the case's id" }),
+    NIM: t.String(),
+    nama_mahasiswa: t.Nullable(t.String()),
+    NIP: t.Nullable(t.String({ description: "the owner; null when the student had no advisor (only admins see such a case)" })),
+    nama_dosen: t.Nullable(t.String()),
+    alasan: t.Array(t.Union([t.Literal("early_warning"), t.Literal("perubahan_mendadak")]), {
+      description: "what opened the case: stress Tinggi with motivation Rendah, and/or score_stress 30 or more above the previous screening; empty while the student is restricted",
+    }),
+    status,
+    dibuka_pada: timestamp("when the case (or its reopening) opened"),
+    pertama_dihubungi_pada: t.Nullable(timestamp("the first move out of `baru` since it opened")),
+    ditutup_pada: t.Nullable(timestamp("when it moved to `selesai`")),
+    diperbarui_pada: timestamp("the last change"),
+    hari_terbuka: Type.Integer({ description: "whole days from dibuka_pada to ditutup_pada, or to now while open" }),
+    dibatasi: t.Boolean({ description: "the student's processing is restricted (`privacy restrict`): listed only; detail and changes answer 403" }),
+  },
+  { additionalProperties: false },
+);
+
+const TimelineEntry = t.Object(
+  {
+    // The document folds a nullable enum into `type: [string, null]`; the enum names null itself so that null stays valid there.
+    status_dari: t.Nullable(t.String({ enum: [...followUpStatuses, null], description: "null for the opening" })),
+    status_ke: status,
+    catatan: t.String({ description: "internal note, staff only; never shown to the student" }),
+    oleh: t.String({ description: "the author's name (`Sistem` for the automatic opening)" }),
+    waktu: timestamp("when"),
+  },
+  { additionalProperties: false, description: "null status_dari: the opening; status_dari equal to status_ke: a reassignment" },
+);
+
+const RecentLevels = t.Object(
+  {
+    tanggal: timestamp("the screening's tanggal_skrining"),
+    tingkat_stres: level,
+    tingkat_motivasi: level,
+    early_warning: t.Boolean({ description: "a sudden change against the screening before it, or stress Tinggi with motivation Rendah" }),
+  },
+  { additionalProperties: false },
+);
+
+export const FollowUpDetail = t.Object(
+  {
+    ...FollowUpCase.properties,
+    riwayat: t.Array(TimelineEntry, { description: "oldest first" }),
+    tingkat_terakhir: t.Array(RecentLevels, { description: "the student's last 5 screenings, newest first" }),
+  },
+  { additionalProperties: false },
+);
+
+export const FollowUpList = t.Object(
+  {
+    data: t.Array(FollowUpCase, { description: "open cases first, oldest first; then closed cases, last closed first" }),
+    pagination: t.Object(
+      { total: Type.Integer(), page: Type.Integer(), per_page: Type.Integer(), total_pages: Type.Integer() },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const FollowUpQuery = t.Object({
+  status: t.Optional(t.String({ description: `comma-separated statuses (${followUpStatuses.join(", ")}); default every status` })),
+  min_hari: t.Optional(Type.Integer({ minimum: 0, description: "only cases with hari_terbuka at least this" })),
+  nip: t.Optional(t.String({ description: "admin only: the owner's NIP; ignored for lecturers, who see their own cases" })),
+  page: t.Optional(Type.Integer({ minimum: 1, default: 1, description: "another value means the default" })),
+  per_page: t.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "above 100 means 100; another value the default" })),
+});
+
+export const StatusBody = t.Object({
+  status,
+  catatan: t.String({ minLength: 1, maxLength: caseNoteMaxLength, description: "trimmed; the internal note of this change" }),
+});
+
+export const OwnerBody = t.Object({ NIP: t.String({ description: "the lecturer who takes the case over" }) });
+
+const figures = {
+  terbuka: Type.Integer({ description: "open cases" }),
+  baru: Type.Integer({ description: "open cases still `baru`" }),
+  lebih_dari_7_hari: Type.Integer({ description: "open cases opened more than 7 days ago" }),
+  median_hari_ke_kontak_pertama: t.Nullable(t.Number({ description: "median days from an opening to the first move out of `baru`, one decimal, over all time; null when none" })),
+};
+
+export const FollowUpSummary = t.Object(
+  {
+    per_dosen: t.Array(
+      t.Object(
+        { NIP: t.Nullable(t.String({ description: "null: the cases without an owner" })), nama_dosen: t.Nullable(t.String()), ...figures },
+        { additionalProperties: false },
+      ),
+      { description: "an admin: every lecturer by NIP; a lecturer: their own row" },
+    ),
+    fakultas: t.Object(figures, { additionalProperties: false, description: "the same figures over every row the caller sees" }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,320 @@
+import type { Database } from "bun:sqlite";
+import type { DatabaseClient } from "../../db";
+import { earlyWarning, spikeThreshold } from "../../db/summaries";
+import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
+import type { WriteQueue } from "../../db/write-queue";
+import { conflict, forbidden, invalid, notFound } from "../../errors";
+import type { JsonObject } from "../../http/body";
+import { guardMessages } from "../../http/guards";
+import { readPagination, totalPages } from "../../http/pagination";
+import { pathId } from "../../http/params";
+import type { Principal } from "../../http/principal";
+import { exceedsCharacters, readKey } from "../../http/values";
+import { restrictionMessages } from "../../privacy/restriction";
+import { nowIso } from "../../records";
+import type { Level } from "../../screening/scoring";
+import { FollowUpFiguresReader, emptyFigures, type FollowUpFigures } from "./figures";
+import { allowedMoves, caseNoteMaxLength } from "./moves";
+
+export const followUpMessages = {
+  caseUnknown: "Tindak lanjut tidak ditemukan.",
+  badStatus: `status harus salah satu dari: ${followUpStatuses.join(", ")}.`,
+  badStatusFilter: `Filter status hanya boleh berisi: ${followUpStatuses.join(", ")}.`,
+  badMinHari: "min_hari harus bilangan bulat 0 atau lebih.",
+  noteRequired: "catatan wajib diisi.",
+  noteTooLong: "catatan paling banyak 2000 karakter.",
+  moveRefused: (from: FollowUpStatus, to: FollowUpStatus) => `Status tidak dapat diubah dari ${from} ke ${to}.`,
+  anotherOpen: "Mahasiswa ini sudah memiliki tindak lanjut lain yang masih terbuka; kasus ini tidak dapat dibuka kembali.",
+  nipRequired: "NIP wajib diisi.",
+  lecturerUnknown: "Dosen tidak ditemukan.",
+} as const;
+
+const defaultPerPage = 20;
+const dayMilliseconds = 24 * 3600 * 1000;
+/** How many of the student's screenings a case shows. */
+const recentScreenings = 5;
+
+interface CaseRow {
+  id: number;
+  nim: string;
+  namaMahasiswa: string | null;
+  nip: string | null;
+  namaDosen: string | null;
+  early: number;
+  sudden: number;
+  status: FollowUpStatus;
+  dibukaPada: string;
+  pertamaDihubungiPada: string | null;
+  ditutupPada: string | null;
+  diperbaruiPada: string;
+  restrictedAt: string | null;
+}
+
+const caseColumns = `
+  follow_up.Id_tindak_lanjut AS id, follow_up.NIM AS nim, student.nama_mahasiswa AS namaMahasiswa,
+  follow_up.NIP AS nip, lecturer.nama_dosen AS namaDosen,
+  follow_up.alasan_early_warning AS early, follow_up.alasan_perubahan_mendadak AS sudden, follow_up.status AS status,
+  follow_up.dibuka_pada AS dibukaPada, follow_up.pertama_dihubungi_pada AS pertamaDihubungiPada,
+  follow_up.ditutup_pada AS ditutupPada, follow_up.diperbarui_pada AS diperbaruiPada, student.dibatasi_sejak AS restrictedAt`;
+
+const caseSource = `
+  FROM tindak_lanjut AS follow_up
+  JOIN mahasiswa AS student ON student.NIM = follow_up.NIM
+  LEFT JOIN dosen AS lecturer ON lecturer.NIP = follow_up.NIP`;
+
+/** A case as the API answers it; of a restricted student's case the reasons are withheld. */
+export function serializeCase(row: CaseRow, now: number) {
+  const restricted = row.restrictedAt !== null;
+  const alasan: ("early_warning" | "perubahan_mendadak")[] = [];
+  if (!restricted && row.early === 1) alasan.push("early_warning");
+  if (!restricted && row.sudden === 1) alasan.push("perubahan_mendadak");
+  const end = row.ditutupPada === null ? now : Date.parse(row.ditutupPada);
+  return {
+    id: row.id,
+    NIM: row.nim,
+    nama_mahasiswa: row.namaMahasiswa,
+    NIP: row.nip,
+    nama_dosen: row.namaDosen,
+    alasan,
+    status: row.status,
+    dibuka_pada: row.dibukaPada,
+    pertama_dihubungi_pada: row.pertamaDihubungiPada,
+    ditutup_pada: row.ditutupPada,
+    diperbarui_pada: row.diperbaruiPada,
+    hari_terbuka: Math.max(0, Math.floor((end - Date.parse(row.dibukaPada)) / dayMilliseconds)),
+    dibatasi: restricted,
+  };
+}
+
+/** `status=baru,dihubungi`: the statuses named, or null for every status. */
+/** The student's open case, as the lecturer's detail of the student shows it. */
+export class OpenCaseReader {
+  private readonly openCaseOf;
+
+  constructor(sqlite: Database) {
+    this.openCaseOf = sqlite.prepare<CaseRow, [string]>(`SELECT ${caseColumns} ${caseSource} WHERE follow_up.NIM = ? AND follow_up.status <> 'selesai'`);
+  }
+
+  /** Null when the student has no open case, and while the student's processing is restricted. */
+  of(nim: string) {
+    const row = this.openCaseOf.get(nim);
+    return row && row.restrictedAt === null ? serializeCase(row, Date.now()) : null;
+  }
+}
+
+function readStatusFilter(raw: string | undefined): FollowUpStatus[] | null {
+  const names = (raw ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+  if (names.length === 0) return null;
+  if (!names.every((name): name is FollowUpStatus => (followUpStatuses as readonly string[]).includes(name))) throw invalid(followUpMessages.badStatusFilter);
+  return [...new Set(names)];
+}
+
+function readMinHari(raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  const value = /^\d{1,5}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!Number.isSafeInteger(value)) throw invalid(followUpMessages.badMinHari);
+  return value;
+}
+
+/**
+ * Follow-up cases (tindak lanjut) for lecturers and admins: a lecturer sees and acts on the
+ * cases they own, an admin on every case, and reassigns them. Cases open by themselves
+ * with a screening (CaseOpening, src/modules/tindak-lanjut/opening.ts). A restricted
+ * student's case is listed without its reasons; reading it in full or changing it is
+ * refused while the restriction lasts.
+ */
+export class TindakLanjutService {
+  private readonly sqlite: Database;
+  private readonly caseById;
+  private readonly otherOpenCase;
+  private readonly timelineOf;
+  private readonly screeningsOf;
+  private readonly lecturerByNip;
+  private readonly lecturers;
+  private readonly figures: FollowUpFiguresReader;
+
+  constructor(
+    db: DatabaseClient,
+    private readonly writes: WriteQueue,
+  ) {
+    this.sqlite = db.$client;
+    this.caseById = this.sqlite.prepare<CaseRow, [number]>(`SELECT ${caseColumns} ${caseSource} WHERE follow_up.Id_tindak_lanjut = ?`);
+    this.otherOpenCase = this.sqlite.prepare<{ id: number }, [string, number]>(
+      "SELECT Id_tindak_lanjut AS id FROM tindak_lanjut WHERE NIM = ? AND Id_tindak_lanjut <> ? AND status <> 'selesai'",
+    );
+    this.timelineOf = this.sqlite.prepare<{ status_dari: FollowUpStatus | null; status_ke: FollowUpStatus; catatan: string; oleh: string; waktu: string }, [number]>(
+      "SELECT status_dari, status_ke, catatan, nama AS oleh, waktu FROM tindak_lanjut_riwayat WHERE Id_tindak_lanjut = ? ORDER BY id",
+    );
+    // The flags of each screening against the one before it, as the summary triggers compute them for the latest.
+    this.screeningsOf = this.sqlite.prepare<{ tanggal: string; tingkat_stres: Level; tingkat_motivasi: Level; early_warning: number }, [string, number]>(
+      `SELECT tanggal, tingkat_stres, tingkat_motivasi, ${earlyWarning} AS early_warning FROM (
+         SELECT Id_skrining, tanggal_skrining AS tanggal, tingkat_stres, tingkat_motivasi,
+           coalesce(score_stress - lag(score_stress) OVER (ORDER BY tanggal_skrining, Id_skrining) >= ${spikeThreshold}, 0) AS spike
+         FROM riwayat_skrining WHERE NIM = ?
+       )
+       ORDER BY tanggal DESC, Id_skrining DESC LIMIT ?`,
+    );
+    this.lecturerByNip = this.sqlite.prepare<{ nip: string; nama: string }, [string]>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen WHERE NIP = ?");
+    this.lecturers = this.sqlite.prepare<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP");
+    this.figures = new FollowUpFiguresReader(this.sqlite);
+  }
+
+  /** The cases the caller may see, filtered and paginated: open cases first, oldest first; then closed ones, last closed first. */
+  list(principal: Principal, query: Record<string, string | undefined>) {
+    const statuses = readStatusFilter(query.status);
+    const minHari = readMinHari(query.min_hari);
+    const { page, perPage, offset } = readPagination(query, defaultPerPage);
+    const now = Date.now();
+    const conditions: string[] = [];
+    const values: (string | number)[] = [];
+    if (principal.role === "dosen") {
+      // A lecturer account without a profile owns no case.
+      conditions.push("follow_up.NIP = ?");
+      values.push(principal.nip ?? "");
+    } else if (query.nip?.trim()) {
+      conditions.push("follow_up.NIP = ?");
+      values.push(query.nip.trim());
+    }
+    if (statuses) {
+      conditions.push("follow_up.status IN (SELECT value FROM json_each(?))");
+      values.push(JSON.stringify(statuses));
+    }
+    if (minHari !== null) {
+      conditions.push("julianday(coalesce(follow_up.ditutup_pada, ?)) - julianday(follow_up.dibuka_pada) >= ?");
+      values.push(new Date(now).toISOString(), minHari);
+    }
+    const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+    const total = this.sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n ${caseSource} ${where}`).get(...values)!.n;
+    const rows = this.sqlite
+      .query<CaseRow, (string | number)[]>(
+        `SELECT ${caseColumns} ${caseSource} ${where}
+         ORDER BY follow_up.status = 'selesai', CASE WHEN follow_up.status <> 'selesai' THEN follow_up.dibuka_pada END,
+           follow_up.ditutup_pada DESC, follow_up.Id_tindak_lanjut
+         LIMIT ? OFFSET ?`,
+      )
+      .all(...values, perPage, offset);
+    return {
+      data: rows.map((row) => serializeCase(row, now)),
+      pagination: { total, page, per_page: perPage, total_pages: totalPages(total, perPage) },
+    };
+  }
+
+  /**
+   * The case the path names, for this caller: 404 when none (an id that is not a positive
+   * integer names none), 403 for a lecturer who does not own it (the advisor scope's text),
+   * 403 while the student's processing is restricted.
+   */
+  private visibleCase(principal: Principal, rawId: string): CaseRow {
+    const id = pathId(rawId);
+    const row = id === null ? null : this.caseById.get(id);
+    if (!row) throw notFound(followUpMessages.caseUnknown);
+    if (principal.role === "dosen" && (principal.nip === null || row.nip !== principal.nip)) throw forbidden(guardMessages.notAdvisee);
+    if (row.restrictedAt !== null) throw forbidden(restrictionMessages.staffRefused);
+    return row;
+  }
+
+  private detailOf(row: CaseRow, now: number) {
+    return {
+      ...serializeCase(row, now),
+      riwayat: this.timelineOf.all(row.id),
+      tingkat_terakhir: this.screeningsOf.all(row.nim, recentScreenings).map((screening) => ({ ...screening, early_warning: screening.early_warning === 1 })),
+    };
+  }
+
+  /** One case with its timeline (oldest first) and the student's last five screenings (newest first). */
+  detail(principal: Principal, rawId: string) {
+    return this.detailOf(this.visibleCase(principal, rawId), Date.now());
+  }
+
+  /**
+   * A status change with its note, checks in this order: the case (404), the caller (403),
+   * the body (400), the move (409). The check and the write share one job of the write
+   * queue, so two changes sent at once are applied one after the other, each from the
+   * status the other left.
+   */
+  changeStatus(principal: Principal, rawId: string, body: JsonObject) {
+    return this.writes.run(() => {
+      const row = this.visibleCase(principal, rawId);
+      const to = body.status;
+      if (typeof to !== "string" || !(followUpStatuses as readonly string[]).includes(to)) throw invalid(followUpMessages.badStatus);
+      const target = to as FollowUpStatus;
+      const catatan = readNote(body.catatan);
+      if (!allowedMoves[row.status].includes(target)) throw conflict(followUpMessages.moveRefused(row.status, target));
+      if (target === "baru" && this.otherOpenCase.get(row.nim, row.id)) throw conflict(followUpMessages.anotherOpen);
+      const now = nowIso();
+      if (target === "baru") {
+        // A reopening starts a new episode; the timeline keeps the earlier one.
+        this.sqlite.run(
+          "UPDATE tindak_lanjut SET status = 'baru', dibuka_pada = ?1, pertama_dihubungi_pada = NULL, ditutup_pada = NULL, diperbarui_pada = ?1 WHERE Id_tindak_lanjut = ?2",
+          [now, row.id],
+        );
+      } else {
+        this.sqlite.run(
+          `UPDATE tindak_lanjut SET status = ?1, diperbarui_pada = ?2,
+             pertama_dihubungi_pada = CASE WHEN status = 'baru' THEN coalesce(pertama_dihubungi_pada, ?2) ELSE pertama_dihubungi_pada END,
+             ditutup_pada = CASE WHEN ?1 = 'selesai' THEN ?2 ELSE ditutup_pada END
+           WHERE Id_tindak_lanjut = ?3`,
+          [target, now, row.id],
+        );
+      }
+      this.addEntry(row.id, row.status, target, catatan, principal, now);
+      return this.detailOf(this.caseById.get(row.id)!, Date.parse(now));
+    });
+  }
+
+  /** An admin gives the case to another lecturer; the same lecturer again changes nothing. */
+  reassign(principal: Principal, rawId: string, body: JsonObject) {
+    return this.writes.run(() => {
+      const row = this.visibleCase(principal, rawId);
+      const nip = readKey(body.NIP);
+      if (!nip) throw invalid(followUpMessages.nipRequired);
+      const lecturer = this.lecturerByNip.get(nip);
+      if (!lecturer) throw notFound(followUpMessages.lecturerUnknown);
+      if (row.nip === lecturer.nip) return this.detailOf(row, Date.now());
+      const now = nowIso();
+      this.sqlite.run("UPDATE tindak_lanjut SET NIP = ?, diperbarui_pada = ? WHERE Id_tindak_lanjut = ?", [lecturer.nip, now, row.id]);
+      const from = row.nip === null ? "tanpa dosen" : `${row.namaDosen ?? ""} (${row.nip})`.trim();
+      this.addEntry(row.id, row.status, row.status, `Dipindahkan dari ${from} ke ${lecturer.nama} (${lecturer.nip}).`, principal, now);
+      return this.detailOf(this.caseById.get(row.id)!, Date.parse(now));
+    });
+  }
+
+  private addEntry(caseId: number, from: FollowUpStatus, to: FollowUpStatus, catatan: string, principal: Principal, now: string): void {
+    this.sqlite.run("INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, Id_User, nama, waktu) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+      caseId,
+      from,
+      to,
+      catatan,
+      principal.id,
+      principal.nama ?? principal.username,
+      now,
+    ]);
+  }
+
+  /**
+   * The figures per lecturer and for the faculty: an admin every lecturer (and the cases
+   * without an owner, when there are any); a lecturer their own row, which is then also
+   * the `fakultas` figures (the population they may see).
+   */
+  ringkasan(principal: Principal) {
+    const now = Date.now();
+    const byOwner = this.figures.current(now);
+    const row = (nip: string | null, nama: string | null) => ({ NIP: nip, nama_dosen: nama, ...(byOwner.get(nip) ?? emptyFigures()) });
+    if (principal.role === "dosen") {
+      const own = principal.nip === null ? undefined : this.lecturerByNip.get(principal.nip);
+      if (!own) return { per_dosen: [], fakultas: emptyFigures() };
+      const figures: FollowUpFigures = byOwner.get(own.nip) ?? emptyFigures();
+      return { per_dosen: [{ NIP: own.nip, nama_dosen: own.nama, ...figures }], fakultas: figures };
+    }
+    const perDosen = this.lecturers.all().map((lecturer) => row(lecturer.nip, lecturer.nama));
+    if (byOwner.has(null)) perDosen.push(row(null, null));
+    return { per_dosen: perDosen, fakultas: this.figures.currentTotal(now) };
+  }
+}
+
+function readNote(value: unknown): string {
+  const text = typeof value === "string" ? value.trim() : "";
+  if (text === "") throw invalid(followUpMessages.noteRequired);
+  if (exceedsCharacters(text, caseNoteMaxLength)) throw invalid(followUpMessages.noteTooLong);
+  return text;
+}

@@ -1,0 +1,76 @@
+import { riwayatSkrining } from "../../src/db/schema";
+import { jawaban, type TestService } from "../helpers";
+import { lecturerService, type Lecturers } from "../dosen/support";
+
+// Shared pieces of the follow-up tests: answers that raise an early warning, a service
+// whose N001 (advisee of D001) has an open case, and the case rows as stored.
+
+/** Stress 200 (Tinggi) and an SDI of -12 (Rendah): an early warning by the levels. */
+export const flaggedAnswers = jawaban(5, 1, { M25: 7, M26: 7, M27: 7, M28: 7 });
+
+/** Stress 120 (Sedang), SDI 0 (Sedang): no warning by the levels. */
+export const calmAnswers = jawaban(3, 2);
+
+export const caseTexts = {
+  unknown: "Tindak lanjut tidak ditemukan.",
+  notAdvisee: "Mahasiswa bukan bimbingan Anda.",
+  denied: "Akses ditolak.",
+  anotherOpen: "Mahasiswa ini sudah memiliki tindak lanjut lain yang masih terbuka; kasus ini tidak dapat dibuka kembali.",
+  restricted:
+    "Pemrosesan data mahasiswa ini sedang dibatasi atas permintaannya; dosen dan admin tidak dapat melihat atau mengubah datanya selama pembatasan berlaku.",
+} as const;
+
+export interface StoredCase {
+  id: number;
+  NIM: string;
+  NIP: string | null;
+  status: string;
+  early: number;
+  sudden: number;
+  skrining: number | null;
+}
+
+export const storedCases = (service: TestService): StoredCase[] =>
+  service.context.db.$client
+    .query<StoredCase, []>(
+      "SELECT Id_tindak_lanjut AS id, NIM, NIP, status, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden, Id_skrining AS skrining FROM tindak_lanjut ORDER BY Id_tindak_lanjut",
+    )
+    .all();
+
+export const storedTimeline = (service: TestService) =>
+  service.context.db.$client
+    .query<{ case_id: number; status_dari: string | null; status_ke: string; catatan: string; nama: string; Id_User: number | null }, []>(
+      "SELECT Id_tindak_lanjut AS case_id, status_dari, status_ke, catatan, nama, Id_User FROM tindak_lanjut_riwayat ORDER BY id",
+    )
+    .all();
+
+/** A screening of `nim` written straight into the table, as an earlier one (no case opens this way). */
+export function earlierScreening(service: TestService, nim: string, tanggal: string, scoreStress: number): void {
+  service.context.db
+    .insert(riwayatSkrining)
+    .values({ nim, tanggal, inputJawaban: "{}", tingkatStres: "Rendah", tingkatMotivasi: "Tinggi", saran: "saran", scoreStress, scoreSdi: 5 })
+    .run();
+}
+
+/** Submits the questionnaire as the student of `token` (or, for an admin, for `nim`); fails the test on another status. */
+export async function submit(service: TestService, token: string, answers: Record<string, unknown>, nim?: string): Promise<void> {
+  const response = await service.request("POST", "/api/mahasiswa/kuesioner", { token, body: { jawaban: answers, ...(nim ? { NIM: nim } : {}) } });
+  if (response.status !== 201) throw new Error(`kuesioner: ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+/** The lecturer fixture with an open case for N001 (mhs1, advisee of D001); its id. */
+export async function serviceWithCase(): Promise<Lecturers & { caseId: number }> {
+  const lecturers = await lecturerService();
+  await submit(lecturers.service, lecturers.tokens.mhs1, flaggedAnswers);
+  const [opened] = storedCases(lecturers.service);
+  if (!opened) throw new Error("no case opened");
+  return { ...lecturers, caseId: opened.id };
+}
+
+/** Puts a case in a status directly (the start of a transition test). */
+export function setStatus(service: TestService, caseId: number, status: string): void {
+  service.context.db.$client.run(
+    "UPDATE tindak_lanjut SET status = ?, ditutup_pada = CASE WHEN ? = 'selesai' THEN '2026-01-01T00:00:00.000Z' END WHERE Id_tindak_lanjut = ?",
+    [status, status, caseId],
+  );
+}
