@@ -35,6 +35,7 @@ const studentNav: [PageName, string][] = [
 ];
 const staffNav: [PageName, string][] = [
   ["bimbingan", staff.nav.bimbingan],
+  ["tindakLanjut", staff.nav.tindakLanjut],
   ["statistik", staff.nav.statistik],
 ];
 

@@ -24,6 +24,8 @@ export const pageRoutes = {
   dataSaya: { path: "/data-saya", role: "mahasiswa" },
   bimbingan: { path: "/dosen", role: "staff" },
   detailMahasiswa: { path: "/dosen/mahasiswa/:nim", role: "staff" },
+  tindakLanjut: { path: "/dosen/tindak-lanjut", role: "staff" },
+  detailTindakLanjut: { path: "/dosen/tindak-lanjut/:id", role: "staff" },
   statistik: { path: "/dosen/statistik", role: "staff" },
 } satisfies Record<string, PageRoute>;
 

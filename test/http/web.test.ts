@@ -15,7 +15,7 @@ const script = Object.keys(assetFiles).find((name) => name.endsWith(".js"))!;
 const stylesheet = Object.keys(assetFiles).find((name) => name.endsWith(".css"))!;
 
 describe("the page", () => {
-  const paths = Object.keys(pageRoutes).map((name) => pathOf(name as keyof typeof pageRoutes, { nim: "N001" }));
+  const paths = Object.keys(pageRoutes).map((name) => pathOf(name as keyof typeof pageRoutes, { nim: "N001", id: "12" }));
   test.each([...paths, "/masuk/", "/dosen/mahasiswa/N%20001"])("%s answers the page, never cached, framing refused", async (path) => {
     const response = get(path)!;
     expect(response.status).toBe(200);

@@ -10,6 +10,7 @@ import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import type { Catatan, Mahasiswa, Skrining } from "../../types";
 import { Photo, nipInUrl, retryable, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
+import { StatusBadge, StatusForm, isOld, reasonWords, statusWord, type FollowUpCase } from "./tindak-lanjut";
 
 const text = staff.detail;
 
@@ -47,6 +48,7 @@ function Detail(props: PageProps) {
     <Page title={studentName(student)}>
       {back}
       <Profile student={student} latest={data.riwayat[0]} />
+      <FollowUp kasus={data.tindak_lanjut} nip={nip} onChanged={detail.reload} />
       <Progress riwayat={data.riwayat} />
       <Notes
         student={student}
@@ -92,6 +94,50 @@ function Profile(props: { student: Mahasiswa; latest: Skrining | undefined }) {
           <p class="student-meta">{staff.list.neverScreened}</p>
         )}
       </div>
+    </section>
+  );
+}
+
+/**
+ * The student's open follow-up case, if any: its status, a link to its timeline, and the
+ * status form. A case closed here leaves the page with the success and no form.
+ */
+function FollowUp(props: { kasus: FollowUpCase | null; nip: string | null; onChanged: () => void }) {
+  const followUp = staff.followUp;
+  const [saved, setSaved] = useState<string | null>(null);
+  const { kasus } = props;
+  return (
+    <section aria-labelledby="tindak-lanjut-judul">
+      <h2 id="tindak-lanjut-judul">{followUp.onStudent}</h2>
+      {saved && <Notice kind="success">{saved}</Notice>}
+      {!kasus ? (
+        <p>{followUp.onStudentNone}</p>
+      ) : (
+        <>
+          <p class="badge-row">
+            <StatusBadge status={kasus.status} />
+            {isOld(kasus) && <span class="badge badge-warning">{followUp.old}</span>}
+          </p>
+          <p class="student-meta">{reasonWords(kasus).join("; ")}</p>
+          <p class="student-meta">
+            {followUp.opened(formatDate(kasus.dibuka_pada))} · {followUp.daysOpen(kasus.hari_terbuka)}
+          </p>
+          <p>
+            <a href={withQuery(pathOf("detailTindakLanjut", { id: String(kasus.id) }), { nip: props.nip ?? "" })}>{followUp.onStudentLink}</a>
+          </p>
+          <StatusForm
+            key={kasus.id}
+            kasus={kasus}
+            heading={<h3 class="section-card-title">{followUp.form}</h3>}
+            onSubmit={() => setSaved(null)}
+            onChanged={(updated) => {
+              setSaved(followUp.changed(statusWord(updated.status)));
+              props.onChanged();
+            }}
+            onRefused={props.onChanged}
+          />
+        </>
+      )}
     </section>
   );
 }

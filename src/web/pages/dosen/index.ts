@@ -4,11 +4,15 @@ import type { PageProps } from "../../app";
 import type { PageName } from "../../routes";
 import { Bimbingan } from "./Bimbingan";
 import { DetailMahasiswa } from "./DetailMahasiswa";
+import { DetailTindakLanjut } from "./DetailTindakLanjut";
 import { Statistik } from "./Statistik";
+import { TindakLanjut } from "./TindakLanjut";
 import "./dosen.css";
 
 export const staffPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
   bimbingan: Bimbingan,
   detailMahasiswa: DetailMahasiswa,
+  tindakLanjut: TindakLanjut,
+  detailTindakLanjut: DetailTindakLanjut,
   statistik: Statistik,
 };

@@ -77,15 +77,15 @@ export function useLecturers(isAdmin: boolean) {
   return useResource(() => (isAdmin ? api.get<Lecturer[]>("/api/dosen/daftar") : Promise.resolve([])), [isAdmin]);
 }
 
-/** The admin's lecturer picker; `onPick` gets the chosen NIP ("" for none). */
-export function LecturerPicker(props: { nip: string; onPick: (nip: string) => void }) {
+/** The admin's lecturer picker; `onPick` gets the chosen NIP ("" for none, which `noneLabel` names where it means everyone). */
+export function LecturerPicker(props: { nip: string; onPick: (nip: string) => void; noneLabel?: string; hint?: string }) {
   const lecturers = useLecturers(true);
   if (lecturers.error) return <ErrorNotice error={lecturers.error} onRetry={retryable(lecturers.error) ? lecturers.reload : undefined} />;
   const list = lecturers.data;
   if (!list) return <Loading />;
   return (
     <div class="lecturer-picker">
-      <Field label={staff.lecturer.label} hint={staff.lecturer.hint}>
+      <Field label={staff.lecturer.label} hint={props.hint ?? staff.lecturer.hint}>
         {({ id, describedBy }) => (
           <select
             id={id}
@@ -97,7 +97,7 @@ export function LecturerPicker(props: { nip: string; onPick: (nip: string) => vo
               props.onPick(nip);
             }}
           >
-            <option value="">{staff.lecturer.none}</option>
+            <option value="">{props.noneLabel ?? staff.lecturer.none}</option>
             {list.map((lecturer) => (
               <option key={lecturer.NIP} value={lecturer.NIP}>
                 {staff.lecturer.option(lecturer.nama_dosen, lecturer.total_mahasiswa)}

@@ -1,0 +1,243 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import type { PageProps } from "../../app";
+import { api } from "../../api";
+import { DataTable } from "../../components/charts";
+import { Button, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";
+import { formatDate, formatDateTime } from "../../format";
+import { useResource } from "../../hooks";
+import { pathOf } from "../../routes";
+import { staff } from "../../strings";
+import { nipInUrl, retryable, studentName, useLecturers, withQuery } from "./shared";
+import { StatusBadge, StatusForm, isOld, isOpen, reasonWords, statusWord, type FollowUpDetail } from "./tindak-lanjut";
+
+const text = staff.followUp;
+
+/** One case. Keyed by its id, so that nothing typed for one case is kept for another. */
+export function DetailTindakLanjut(props: PageProps) {
+  return <Detail key={props.params.id} {...props} />;
+}
+
+function Detail(props: PageProps) {
+  const id = props.params.id!;
+  const nip = nipInUrl(props);
+  const isAdmin = nip !== null;
+  const kasus = useResource(() => api.get<FollowUpDetail>(`/api/dosen/tindak-lanjut/${encodeURIComponent(id)}`), [id]);
+  const [saved, setSaved] = useState<string | null>(null);
+  const data = kasus.data;
+  const back = (
+    <p>
+      <a href={withQuery(pathOf("tindakLanjut"), { nip: nip ?? "" })}>
+        <span aria-hidden="true">← </span>
+        {text.back}
+      </a>
+    </p>
+  );
+
+  if (!data) {
+    return (
+      <Page title={text.caseFallbackTitle}>
+        {back}
+        {kasus.error !== undefined ? <ErrorNotice error={kasus.error} onRetry={retryable(kasus.error) ? kasus.reload : undefined} /> : <Loading />}
+      </Page>
+    );
+  }
+  return (
+    <Page title={text.caseTitle(studentName(data))}>
+      {back}
+      {/* A reload after a change that failed to load shows why, above the case as it was. */}
+      {kasus.error !== undefined && <ErrorNotice error={kasus.error} onRetry={retryable(kasus.error) ? kasus.reload : undefined} />}
+      <Facts kasus={data} studentHref={withQuery(pathOf("detailMahasiswa", { nim: data.NIM }), { nip: nip ?? "" })} />
+      <Levels kasus={data} />
+      <Timeline kasus={data} />
+      <section aria-labelledby="ubah-status-judul">
+        {saved && <Notice kind="success">{saved}</Notice>}
+        <StatusForm
+          kasus={data}
+          heading={
+            <h2 id="ubah-status-judul" class="section-card-title">
+              {text.form}
+            </h2>
+          }
+          onSubmit={() => setSaved(null)}
+          onChanged={(updated) => {
+            setSaved(text.changed(statusWord(updated.status)));
+            kasus.reload();
+          }}
+          onRefused={kasus.reload}
+        />
+      </section>
+      {isAdmin && <Reassign kasus={data} onMoved={kasus.reload} />}
+    </Page>
+  );
+}
+
+function Facts(props: { kasus: FollowUpDetail; studentHref: string }) {
+  const { kasus } = props;
+  const facts: [string, ComponentChildren][] = [
+    [staff.detail.nim, kasus.NIM],
+    [text.factStatus, <StatusBadge status={kasus.status} />],
+    [text.factReason, reasonWords(kasus).join("; ")],
+    [text.factOwner, kasus.nama_dosen ?? text.noOwner],
+    [text.factOpened, formatDateTime(kasus.dibuka_pada)],
+    [isOpen(kasus) ? text.factDays : text.factClosed, isOpen(kasus) ? text.days(kasus.hari_terbuka) : kasus.ditutup_pada ? formatDateTime(kasus.ditutup_pada) : ""],
+    [text.factFirstContact, kasus.pertama_dihubungi_pada ? formatDateTime(kasus.pertama_dihubungi_pada) : text.notYet],
+  ];
+  return (
+    <section class="card" aria-labelledby="ringkasan-kasus-judul">
+      <h2 id="ringkasan-kasus-judul" class="section-card-title">
+        {text.facts}
+      </h2>
+      <dl class="student-facts">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {isOld(kasus) && (
+        <p class="badge-row">
+          <span class="badge badge-warning">{text.old}</span>
+        </p>
+      )}
+      <p>
+        <a href={props.studentHref}>{text.toStudent}</a>
+      </p>
+    </section>
+  );
+}
+
+/** The student's last screenings, newest first: the level words in their colours, and the warning in words. */
+function Levels(props: { kasus: FollowUpDetail }) {
+  const rows = props.kasus.tingkat_terakhir;
+  return (
+    <section aria-labelledby="tingkat-judul">
+      <h2 id="tingkat-judul">{text.levels}</h2>
+      {rows.length === 0 ? (
+        <p>{text.levelsNone}</p>
+      ) : (
+        <div class="compact-table">
+          <DataTable
+            caption={text.levelsTable}
+            columns={[text.date, text.stress, text.motivation, text.warning]}
+            rows={rows.map((row) => [
+              formatDate(row.tanggal),
+              <LevelTag measure="stres" level={row.tingkat_stres} />,
+              <LevelTag measure="motivasi" level={row.tingkat_motivasi} />,
+              row.early_warning ? <span class="badge badge-warning">{text.warningYes}</span> : text.warningNo,
+            ])}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+type TimelineEntry = FollowUpDetail["riwayat"][number];
+
+/** The opening, a move, or a reassignment (the same status on both sides; its note names the lecturers). */
+function entryTitle(entry: TimelineEntry): string {
+  if (!entry.status_dari) return text.openedEntry(statusWord(entry.status_ke));
+  if (entry.status_dari === entry.status_ke) return text.reassignedEntry;
+  return text.changeEntry(statusWord(entry.status_dari), statusWord(entry.status_ke));
+}
+
+/** Every status change with its note, author and time, oldest first: the case's story as it happened. */
+function Timeline(props: { kasus: FollowUpDetail }) {
+  const entries = props.kasus.riwayat;
+  return (
+    <section aria-labelledby="riwayat-judul">
+      <h2 id="riwayat-judul">{text.timeline}</h2>
+      {entries.length === 0 ? (
+        <p>{text.timelineNone}</p>
+      ) : (
+        <ol class="note-list follow-up-timeline">
+          {entries.map((entry, index) => (
+            <li key={index} class="card">
+              <h3 class="section-card-title">
+                {entryTitle(entry)}
+              </h3>
+              <p class="student-meta">{text.by(entry.oleh, formatDateTime(entry.waktu))}</p>
+              {entry.catatan && <p class="note-text">{entry.catatan}</p>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** An admin hands the case to another lecturer; the server says whether it may. */
+function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
+  const lecturers = useLecturers(true);
+  const [choice, setChoice] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [moved, setMoved] = useState<string | null>(null);
+  const others = (lecturers.data ?? []).filter((lecturer) => lecturer.NIP !== props.kasus.NIP);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setError(null);
+    setMoved(null);
+    setFieldError(choice ? null : text.reassignMissing);
+    if (!choice) return;
+    setBusy(true);
+    try {
+      const updated = await api.put<FollowUpDetail>(`/api/dosen/tindak-lanjut/${props.kasus.id}/pemilik`, { NIP: choice });
+      setChoice("");
+      setMoved(text.reassigned(updated.nama_dosen ?? choice));
+      props.onMoved();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section class="card" aria-labelledby="pindah-judul">
+      <h2 id="pindah-judul" class="section-card-title">
+        {text.reassign}
+      </h2>
+      {lecturers.error !== undefined && <ErrorNotice error={lecturers.error} onRetry={retryable(lecturers.error) ? lecturers.reload : undefined} />}
+      {error !== null && <ErrorNotice error={error} />}
+      {moved && <Notice kind="success">{moved}</Notice>}
+      {!lecturers.data ? (
+        lecturers.error === undefined && <Loading />
+      ) : (
+        <form class="form" onSubmit={submit} noValidate>
+          <Field label={text.reassignField} error={fieldError}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                value={choice}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                onChange={(event) => {
+                  setChoice(event.currentTarget.value);
+                  setFieldError(null);
+                  setMoved(null);
+                }}
+              >
+                <option value="">{text.reassignPick}</option>
+                {others.map((lecturer) => (
+                  <option key={lecturer.NIP} value={lecturer.NIP}>
+                    {lecturer.nama_dosen}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <div class="button-row">
+            <Button type="submit" variant="secondary" busy={busy}>
+              {busy ? text.reassignSubmitting : text.reassignSubmit}
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,233 @@
+import { useEffect, useRef } from "preact/hooks";
+import type { PageProps } from "../../app";
+import { api } from "../../api";
+import { DataTable } from "../../components/charts";
+import { ErrorNotice, Field, Loading, Page } from "../../components/ui";
+import { formatDate, formatNumber } from "../../format";
+import { useResource } from "../../hooks";
+import { navigate } from "../../router";
+import { pathOf } from "../../routes";
+import { common, staff } from "../../strings";
+import { LecturerPicker, retryable, studentName, useActingNip, withQuery } from "./shared";
+import { StatusBadge, isOld, isOpen, reasonWords, type FollowUpCase, type FollowUpFigures, type FollowUpPage, type FollowUpSummary } from "./tindak-lanjut";
+
+const text = staff.followUp;
+
+/** The status filter of the page's URL and what it asks the API for. */
+const statusFilters: Record<string, string> = {
+  terbuka: "baru,dihubungi,dirujuk",
+  baru: "baru",
+  dihubungi: "dihubungi",
+  dirujuk: "dirujuk",
+  selesai: "selesai",
+};
+const oldAfterDays = 7;
+
+/**
+ * Tindak lanjut: the cases of the lecturer (an admin: of everyone, or of one lecturer), open
+ * ones first and the oldest of them first, with the figures above. The filters and the page
+ * live in the URL, so that a reload or Back shows the same list.
+ */
+export function TindakLanjut(props: PageProps) {
+  const nip = useActingNip(props);
+  const isAdmin = nip !== null;
+  const statusParam = props.search.get("status") ?? "";
+  const status = statusParam in statusFilters ? statusParam : "";
+  const old = props.search.get("min_hari") === String(oldAfterDays);
+  const page = Math.max(1, Number.parseInt(props.search.get("page") ?? "", 10) || 1);
+
+  const cases = useResource(
+    () => api.get<FollowUpPage>(withQuery("/api/dosen/tindak-lanjut", { status: statusFilters[status], min_hari: old ? oldAfterDays : "", nip: nip ?? "", page })),
+    [status, old, nip, page],
+  );
+  const listPath = (changes: Record<string, string | number>) =>
+    withQuery(pathOf("tindakLanjut"), { nip: nip ?? "", status, min_hari: old ? oldAfterDays : "", page: page > 1 ? page : "", ...changes });
+
+  // After moving to another page of the list, reading starts again at the list's heading.
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const shownPage = useRef(page);
+  useEffect(() => {
+    if (shownPage.current !== page) listHeading.current?.focus();
+    shownPage.current = page;
+  }, [page]);
+
+  const result = cases.data;
+  const pages = result?.pagination;
+  const filtered = status !== "" || old;
+  let summary = "";
+  if (cases.loading) summary = common.loading;
+  else if (pages?.total === 0) summary = filtered ? text.none : text.noneAtAll;
+  else if (pages) summary = `${text.found(pages.total)} · ${common.page(pages.page, pages.total_pages)}`;
+
+  return (
+    <Page title={staff.nav.tindakLanjut}>
+      <p class="aside">{text.intro}</p>
+      {isAdmin && (
+        <LecturerPicker nip={nip} noneLabel={text.lecturerNone} hint={text.lecturerHint} onPick={(chosen) => navigate(withQuery(pathOf("tindakLanjut"), { nip: chosen, status, min_hari: old ? oldAfterDays : "" }))} />
+      )}
+      <Summary isAdmin={isAdmin} listPath={(lecturer) => withQuery(pathOf("tindakLanjut"), { nip: lecturer, status: "terbuka", min_hari: oldAfterDays })} />
+
+      <div class="list-tools follow-up-tools">
+        <Field label={text.filterStatus}>
+          {({ id }) => (
+            <select id={id} value={status} onChange={(event) => navigate(listPath({ status: event.currentTarget.value, page: "" }))}>
+              <option value="">{text.filterAll}</option>
+              <option value="terbuka">{text.filterOpen}</option>
+              {Object.keys(text.status).map((each) => (
+                <option key={each} value={each}>
+                  {text.status[each]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={text.filterAge}>
+          {({ id }) => (
+            <select id={id} value={old ? String(oldAfterDays) : ""} onChange={(event) => navigate(listPath({ min_hari: event.currentTarget.value, page: "" }))}>
+              <option value="">{text.filterAgeAll}</option>
+              <option value={String(oldAfterDays)}>{text.filterAgeOld}</option>
+            </select>
+          )}
+        </Field>
+      </div>
+
+      <h2 ref={listHeading} tabIndex={-1} class="list-heading">
+        {text.heading}
+      </h2>
+      {/* One live region for loading, the count and "nothing found", so that each is read out. */}
+      <p role="status" class="aside">
+        {summary}
+      </p>
+      {cases.error !== undefined && <ErrorNotice error={cases.error} onRetry={retryable(cases.error) ? cases.reload : undefined} />}
+      {result && pages && (
+        <>
+          {pages.total > 0 && result.data.length === 0 && (
+            <p>
+              {text.emptyPage} <a href={listPath({ page: "" })}>{text.firstPage}</a>
+            </p>
+          )}
+          {result.data.length > 0 && (
+            <ul class="student-list">
+              {result.data.map((kasus) => (
+                <CaseCard key={kasus.id} kasus={kasus} showOwner={isAdmin} href={withQuery(pathOf("detailTindakLanjut", { id: String(kasus.id) }), { nip: nip ?? "" })} />
+              ))}
+            </ul>
+          )}
+          {pages.total_pages > 1 && (
+            <nav class="list-pager" aria-label={text.pages}>
+              {page > 1 ? (
+                <a href={listPath({ page: page - 1 })}>
+                  <span aria-hidden="true">← </span>
+                  {common.previous}
+                </a>
+              ) : (
+                <span />
+              )}
+              <span>{common.page(page, pages.total_pages)}</span>
+              {page < pages.total_pages ? (
+                <a href={listPath({ page: page + 1 })}>
+                  {common.next}
+                  <span aria-hidden="true"> →</span>
+                </a>
+              ) : (
+                <span />
+              )}
+            </nav>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** One case: whose, why, its status and how long it has been open. */
+function CaseCard(props: { kasus: FollowUpCase; showOwner: boolean; href: string }) {
+  const { kasus } = props;
+  const dates = [text.opened(formatDate(kasus.dibuka_pada)), isOpen(kasus) ? text.daysOpen(kasus.hari_terbuka) : kasus.ditutup_pada && text.closed(formatDate(kasus.ditutup_pada))]
+    .filter(Boolean)
+    .join(" · ");
+  return (
+    <li class={`card student-card${isOld(kasus) ? " student-card-warning" : ""}`}>
+      <div class="student-main">
+        {/* A restricted student's case is listed so that its owner knows why it waits; it cannot be opened. */}
+        <h3 class="student-name">{kasus.dibatasi ? studentName(kasus) : <a href={props.href}>{studentName(kasus)}</a>}</h3>
+        <p class="student-meta">
+          {[`${staff.detail.nim} ${kasus.NIM}`, props.showOwner ? (kasus.nama_dosen ? text.owner(kasus.nama_dosen) : text.noOwner) : ""].filter(Boolean).join(" · ")}
+        </p>
+        <p class="badge-row">
+          <StatusBadge status={kasus.status} />
+          {isOld(kasus) && <span class="badge badge-warning">{text.old}</span>}
+        </p>
+        <p class="student-meta">{kasus.dibatasi ? text.restricted : reasonWords(kasus).join("; ")}</p>
+        <p class="student-meta">{dates}</p>
+        {kasus.pertama_dihubungi_pada && <p class="student-meta">{text.firstContact(formatDate(kasus.pertama_dihubungi_pada))}</p>}
+      </div>
+    </li>
+  );
+}
+
+const median = (figures: FollowUpFigures) => (figures.median_hari_ke_kontak_pertama === null ? text.summaryNoMedian : formatNumber(figures.median_hari_ke_kontak_pertama));
+
+/**
+ * The figures the faculty meets about: for an admin a table of every lecturer and the whole
+ * faculty, each lecturer leading to their open cases older than a week; for a lecturer
+ * their own three numbers.
+ */
+function Summary(props: { isAdmin: boolean; listPath: (nip: string) => string }) {
+  const summary = useResource(() => api.get<FollowUpSummary>("/api/dosen/tindak-lanjut/ringkasan"), []);
+  const data = summary.data;
+  return (
+    <section aria-labelledby="ringkasan-judul">
+      <h2 id="ringkasan-judul">{props.isAdmin ? text.summary : text.summaryOwn}</h2>
+      {summary.error !== undefined ? (
+        <ErrorNotice error={summary.error} onRetry={retryable(summary.error) ? summary.reload : undefined} />
+      ) : !data ? (
+        <Loading />
+      ) : props.isAdmin ? (
+        <div class="compact-table">
+          <DataTable
+            caption={text.summaryTable}
+            columns={[text.summaryLecturer, text.summaryOpen, text.summaryNew, text.summaryOld, text.summaryMedian]}
+            numeric={[false, true, true, true, true]}
+            rows={[
+              ...data.per_dosen.map((row) => [
+                row.NIP ? <a href={props.listPath(row.NIP)}>{row.nama_dosen ?? row.NIP}</a> : text.summaryNoOwner,
+                formatNumber(row.terbuka),
+                formatNumber(row.baru),
+                formatNumber(row.lebih_dari_7_hari),
+                median(row),
+              ]),
+              [<strong>{text.summaryFaculty}</strong>, formatNumber(data.fakultas.terbuka), formatNumber(data.fakultas.baru), formatNumber(data.fakultas.lebih_dari_7_hari), median(data.fakultas)],
+            ]}
+          />
+          <p class="aside">{text.summaryBasis}</p>
+        </div>
+      ) : (
+        <OwnFigures figures={data.per_dosen[0] ?? data.fakultas} />
+      )}
+    </section>
+  );
+}
+
+function OwnFigures(props: { figures: FollowUpFigures }) {
+  const { figures } = props;
+  return (
+    <>
+      <dl class="stat-totals">
+        <div class="card">
+          <dt>{text.summaryOpen}</dt>
+          <dd>{formatNumber(figures.terbuka)}</dd>
+        </div>
+        <div class="card">
+          <dt>{text.summaryOld}</dt>
+          <dd>{formatNumber(figures.lebih_dari_7_hari)}</dd>
+        </div>
+        <div class="card">
+          <dt>{text.summaryMedian}</dt>
+          <dd>{median(figures)}</dd>
+        </div>
+      </dl>
+      <p class="aside">{text.summaryBasis}</p>
+    </>
+  );
+}
