@@ -121,6 +121,8 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.keyboard.press("Enter");
     await page.getByText("1 mahasiswa cocok dengan “siti”").waitFor();
     expect(query(page).get("q")).toBe("siti");
+    // The list may be drawn a moment after the count above it on a loaded machine.
+    await cards(page).nth(1).waitFor({ state: "detached" });
     expect(await cards(page).count()).toBe(1);
     await card(page, demo.otherStudent.nama).waitFor();
 

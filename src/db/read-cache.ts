@@ -4,17 +4,56 @@ import type { Database, Statement } from "bun:sqlite";
  * Where the database stands: rows this connection has changed (`total_changes()`) and
  * commits by any other connection (`data_version`, which moves when the CLI or a second
  * server writes). Both unchanged means nothing a read could see has changed.
+ *
+ * One stamp per connection (`databaseStamp`), shared by its caches. Asking costs a query;
+ * while the server handles a request the answer is held (`hold()` at the start of every
+ * request), so a request asks once however many caches it reads, and it is dropped again
+ * by every commit of the write queue (`forget()`), so a request never reads past its own
+ * write. A commit by another process within the same request shows at the next one.
+ * Without `hold()` (commands, tests of the cache) every read asks.
  */
 export class DatabaseStamp {
   private readonly statement: Statement<{ changes: number; version: number }, []>;
+  private holding = false;
+  private held: { changes: number; version: number } | undefined;
 
-  constructor(client: Database) {
-    this.statement = client.prepare("SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version");
+  constructor(private readonly client: Database) {
+    // query(), not prepare(): the connection caches the statement and finalizes it when it
+    // closes, so a command's connection still closes cleanly (its WAL file removed).
+    this.statement = client.query("SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version");
   }
 
   read(): { changes: number; version: number } {
-    return this.statement.get()!;
+    // Inside a transaction (a job of the write queue) every read asks: the job may have written.
+    if (this.client.inTransaction) return this.statement.get()!;
+    if (this.held) return this.held;
+    const now = this.statement.get()!;
+    if (this.holding) this.held = now;
+    return now;
   }
+
+  /** A request begins: ask once more, then keep the answer until `forget()` or the next request. */
+  hold(): void {
+    this.holding = true;
+    this.held = undefined;
+  }
+
+  /** This connection wrote: the next read asks again. */
+  forget(): void {
+    this.held = undefined;
+  }
+}
+
+const stamps = new WeakMap<Database, DatabaseStamp>();
+
+/** The connection's one stamp. */
+export function databaseStamp(client: Database): DatabaseStamp {
+  let stamp = stamps.get(client);
+  if (!stamp) {
+    stamp = new DatabaseStamp(client);
+    stamps.set(client, stamp);
+  }
+  return stamp;
 }
 
 /**

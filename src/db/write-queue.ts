@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { databaseStamp } from "./read-cache";
 import { StorageError, asStorageError, type StorageHealth } from "./storage";
 
 interface Job {
@@ -71,6 +72,8 @@ export class WriteQueue {
         this.commitGroup(jobs);
       }
     } finally {
+      // Whatever the group ended in, the caches must ask the database again.
+      databaseStamp(this.client).forget();
       this.busy = false;
       if (this.queue.length > 0) this.schedule();
     }

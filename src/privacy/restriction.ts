@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
+import { databaseStamp, ReadCache } from "../db/read-cache";
 import type { DatabaseClient } from "../db";
 import { mahasiswa } from "../db/schema";
 import { forbidden } from "../errors";
@@ -21,14 +22,17 @@ export const restrictionMessages = {
  */
 export class ProcessingRestriction {
   private readonly restrictedAtOf;
+  // Every staff read asks this; the answer changes only with a write, like the caller's.
+  private readonly answers: ReadCache<string, string | null>;
 
   constructor(db: DatabaseClient) {
     this.restrictedAtOf = db.select({ since: mahasiswa.restrictedAt }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.answers = new ReadCache(databaseStamp(db.$client));
   }
 
   /** When the student's processing was restricted; null when it is not (or the NIM names nobody). */
   since(nim: string): string | null {
-    return this.restrictedAtOf.get({ nim })?.since ?? null;
+    return this.answers.get(nim, () => this.restrictedAtOf.get({ nim })?.since ?? null);
   }
 
   /** A lecturer or an admin acting on a restricted student's data is refused (403); the student never is. */

@@ -2,7 +2,8 @@ import { Database } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseStamp, ReadCache } from "../../src/db/read-cache";
+import { DatabaseStamp, databaseStamp, ReadCache } from "../../src/db/read-cache";
+import { WriteQueue } from "../../src/db/write-queue";
 import { temporaryDir } from "../helpers";
 
 const folders: string[] = [];
@@ -56,4 +57,28 @@ test("the oldest entry leaves first when the cache is full", () => {
   expect(loads).toBe(3);
   read(1);
   expect(loads).toBe(4);
+});
+
+test("a held stamp: one question per request; the next request and every write-queue commit ask again; a transaction always asks", async () => {
+  const { own, other } = databases();
+  const stamp = databaseStamp(own);
+  expect(databaseStamp(own)).toBe(stamp);
+  const cache = new ReadCache<string, number>(stamp);
+  const read = () => cache.get("v", () => (own.query("SELECT v FROM t").get() as { v: number }).v);
+
+  stamp.hold();
+  expect(read()).toBe(1);
+  other.run("UPDATE t SET v = 2");
+  expect(read()).toBe(1); // the same request: the stamp is held
+  stamp.hold(); // the next request
+  expect(read()).toBe(2);
+
+  const writes = new WriteQueue(own, { busyWaitMilliseconds: 1000 });
+  await writes.run(() => own.run("UPDATE t SET v = 3"));
+  expect(read()).toBe(3); // the commit let go of the held stamp
+
+  own.run("BEGIN");
+  own.run("UPDATE t SET v = 4");
+  expect(read()).toBe(4); // inside a transaction every read asks
+  own.run("COMMIT");
 });

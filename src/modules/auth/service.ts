@@ -5,7 +5,7 @@ import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
 import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
-import { DatabaseStamp, ReadCache } from "../../db/read-cache";
+import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
 import type { Role } from "../../db/schema";
 import type { Principal } from "../../http/principal";
@@ -90,7 +90,7 @@ export class AuthService {
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id));
     this.principalById = principals.where(eq(users.id, sql.placeholder("id"))).prepare();
-    this.principals = new ReadCache(new DatabaseStamp(db.$client));
+    this.principals = new ReadCache(databaseStamp(db.$client));
     this.principalByUsername = principals.where(eq(users.username, sql.placeholder("username"))).prepare();
     this.decoyHash = hashPassword("decoy password", config.bcryptCost);
   }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { DatabaseClient } from "../../db";
-import { DatabaseStamp, ReadCache } from "../../db/read-cache";
+import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { sessions } from "../../db/schema";
 import { nowIso } from "../../records";
 
@@ -24,7 +24,7 @@ export class SessionStore {
       .from(sessions)
       .where(eq(sessions.id, sql.placeholder("id")))
       .prepare();
-    this.active = new ReadCache(new DatabaseStamp(db.$client));
+    this.active = new ReadCache(databaseStamp(db.$client));
   }
 
   /** Starts a session for a login; expired sessions are purged on the way. */

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import { DatabaseStamp, ReadCache } from "../../db/read-cache";
+import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { readPagination, totalPages } from "../../http/pagination";
 import { notFound } from "../../errors";
@@ -49,7 +49,7 @@ export class DosenService {
     private readonly statistics: StatisticsService,
     private readonly notes: NotesService,
   ) {
-    const stamp = new DatabaseStamp(db.$client);
+    const stamp = databaseStamp(db.$client);
     this.openCases = new OpenCaseReader(db.$client);
     this.pages = new ReadCache(stamp, 1000);
     this.statistikAnswers = new ReadCache(stamp, 1000);

@@ -1,6 +1,6 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import { DatabaseStamp, ReadCache } from "../../db/read-cache";
+import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { mahasiswa, riwayatSkrining } from "../../db/schema";
 import { invalid, notFound } from "../../errors";
 import { readPagination, totalPages } from "../../http/pagination";
@@ -30,7 +30,7 @@ export class SkriningService {
     private readonly submission: SubmissionService,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.latestAnswers = new ReadCache(new DatabaseStamp(db.$client), 5000);
+    this.latestAnswers = new ReadCache(databaseStamp(db.$client), 5000);
     this.restriction = new ProcessingRestriction(db);
     this.latestRecord = db
       .select()
