@@ -72,7 +72,8 @@ export async function measureModel(context: ModelContext): Promise<ModelMeasurem
   const allRows = lines.length - 1;
   const smallPath = join(context.workDir, "rows-small.csv");
   writeFileSync(smallPath, lines.slice(0, smallRows + 1).join("\n") + "\n");
-  const predict = (input: string) => run("predict", "--file", modelFile, "--input", input, "--out", join(context.workDir, "predicted.csv"));
+  // Every round writes the same file: --force, since `--out` keeps an existing file otherwise.
+  const predict = (input: string) => run("predict", "--file", modelFile, "--input", input, "--out", join(context.workDir, "predicted.csv"), "--force");
 
   const small: number[] = [];
   const large: number[] = [];
