@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pngSized } from "../test/photos/fixtures";
-import { checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
+import { apiOf, checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
 
 // The privacy notice at a student's first sign-in (and again for a new version), and the
 // "Data saya" page: every kind of data of the student, who else opened it, and the download.
@@ -13,20 +13,7 @@ let served: Served;
 let browser: Browser;
 let folder: string;
 
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${served.base}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-async function tokenOf(account: { username: string; password: string }): Promise<string> {
-  const { status, body } = await call<{ access_token: string }>("POST", "/api/auth/login", null, account);
-  expect(status).toBe(200);
-  return body.access_token;
-}
+const { call, tokenOf } = apiOf(() => served.base);
 
 /** `skrining notice import` of the same executable, as the faculty's admin runs it. */
 async function importNotice(version: string, title: string): Promise<void> {

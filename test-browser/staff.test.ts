@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pngSized } from "../test/photos/fixtures";
-import { checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { answers, apiOf, checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // The advisor's pages (and the admin's view of them) through the executable: the advisee
 // list with search, order and pages, one student with charts and notes, the statistics.
@@ -17,30 +17,7 @@ const newLecturer = { username: "dosen.maya", nip: "199003032019032003", nama: "
 /** Sixteen more advisees of dosen.rina (21 in all), so that her list has two pages of 20. */
 const extraStudents = Array.from({ length: 16 }, (_, index) => ({ nim: `23091${String(index + 1).padStart(2, "0")}`, nama: `Mahasiswa Contoh ${index + 1}` }));
 
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${served.base}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-async function tokenOf(account: { username: string; password: string }): Promise<string> {
-  const { status, body } = await call<{ access_token: string }>("POST", "/api/auth/login", null, account);
-  expect(status).toBe(200);
-  return body.access_token;
-}
-
-/** Answers with every stress item at `stress` (score 40·stress) and a low, middle or high motivation. */
-function answers(stress: number, motivation: "low" | "mid" | "high"): Record<string, number> {
-  const jawaban: Record<string, number> = {};
-  for (let item = 1; item <= 40; item++) jawaban[`S${item}`] = stress;
-  // Intrinsic and identified items M1–M16 raise the SDI; introjected, external and amotivation M17–M28 lower it.
-  const [raising, lowering] = { low: [1, 7], mid: [4, 4], high: [7, 1] }[motivation];
-  for (let item = 1; item <= 28; item++) jawaban[`M${item}`] = item <= 16 ? raising! : lowering!;
-  return jawaban;
-}
+const { call, tokenOf } = apiOf(() => served.base);
 
 beforeAll(async () => {
   served = await serveExecutable();

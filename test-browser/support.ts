@@ -169,3 +169,34 @@ export async function checkPage(page: Page, name: string, viewport: ViewportName
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}-${viewport}.png`), fullPage: true });
 }
+
+/**
+ * Calls to the API of the served executable, for setting up what a test needs; `base` is
+ * asked at each call because the server starts in the file's beforeAll.
+ */
+export function apiOf(base: () => string) {
+  async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${base()}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+  async function tokenOf(account: { username: string; password: string }): Promise<string> {
+    const { status, body } = await call<{ access_token: string }>("POST", "/api/auth/login", null, account);
+    expect(status).toBe(200);
+    return body.access_token;
+  }
+  return { call, tokenOf };
+}
+
+/** Answers with every stress item at `stress` (score 40·stress) and a low, middle or high motivation. */
+export function answers(stress: number, motivation: "low" | "mid" | "high"): Record<string, number> {
+  const jawaban: Record<string, number> = {};
+  for (let item = 1; item <= 40; item++) jawaban[`S${item}`] = stress;
+  // Intrinsic and identified items M1–M16 raise the SDI; introjected, external and amotivation M17–M28 lower it.
+  const [raising, lowering] = { low: [1, 7], mid: [4, 4], high: [7, 1] }[motivation];
+  for (let item = 1; item <= 28; item++) jawaban[`M${item}`] = item <= 16 ? raising! : lowering!;
+  return jawaban;
+}

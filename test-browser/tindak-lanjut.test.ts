@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { answers, apiOf, checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // Follow-up cases (tindak lanjut) through the executable: a flagged screening opens a case,
 // the advisor contacts, refers, closes and reopens it from the case page and acts on it from
@@ -23,30 +23,7 @@ const reassigned: Record<ViewportName, { nama: string; to: string }> = {
 /** Every case note the tests write, for the student's side to look for. */
 const notesWritten: string[] = [];
 
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${served.base}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-async function tokenOf(account: { username: string; password: string }): Promise<string> {
-  const { status, body } = await call<{ access_token: string }>("POST", "/api/auth/login", null, account);
-  expect(status).toBe(200);
-  return body.access_token;
-}
-
-/** Answers with every stress item at `stress` (score 40·stress) and a low, middle or high motivation. */
-function answers(stress: number, motivation: "low" | "mid" | "high"): Record<string, number> {
-  const jawaban: Record<string, number> = {};
-  for (let item = 1; item <= 40; item++) jawaban[`S${item}`] = stress;
-  // Intrinsic and identified items M1–M16 raise the SDI; introjected, external and amotivation M17–M28 lower it.
-  const [raising, lowering] = { low: [1, 7], mid: [4, 4], high: [7, 1] }[motivation];
-  for (let item = 1; item <= 28; item++) jawaban[`M${item}`] = item <= 16 ? raising! : lowering!;
-  return jawaban;
-}
+const { call, tokenOf } = apiOf(() => served.base);
 
 interface CaseAnswer {
   id: number;

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
-import { noThrottle, texts, userRow } from "./support";
+import { describe, expect, test } from "bun:test";
+import { storedHashLogins, texts, userRow } from "./support";
 
 // Every bcrypt variant a roster import or an older deployment may bring must keep working,
 // not only the `$2b$` this service writes: all three are of `rahasia123`, cost 4.
@@ -11,16 +10,8 @@ const foreignHashes: [string, string][] = [
 ];
 const password = "rahasia123";
 
-let service: TestService;
-beforeAll(async () => {
-  service = new TestService(noThrottle);
-  await service.importAccounts(standardAccounts);
-});
-afterAll(() => service.close());
-
-const setHash = (username: string, hash: string) =>
-  service.context.db.$client.query("UPDATE users SET password_hash = ? WHERE username = ?").run(hash, username);
-const login = (username: string, secret: string) => service.request("POST", "/api/auth/login", { body: { username, password: secret } });
+const harness = storedHashLogins();
+const { setHash, login } = harness;
 
 describe.each(foreignHashes)("a %s hash", (_prefix, hash) => {
   test("the right password logs in and the hash is kept as it is", async () => {
@@ -28,7 +19,7 @@ describe.each(foreignHashes)("a %s hash", (_prefix, hash) => {
     const response = await login("mhs1", password);
     expect(response.status).toBe(200);
     expect(response.body.user).toMatchObject({ username: "mhs1" });
-    expect(userRow(service, "mhs1")!.password_hash).toBe(hash);
+    expect(userRow(harness.service, "mhs1")!.password_hash).toBe(hash);
   });
 
   test("a wrong password is refused", async () => {
@@ -55,11 +46,11 @@ test("a damaged bcrypt hash in the database is a wrong password (401), not a ser
     const response = await login("mhs2", password);
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: texts.badCredentials });
-    expect(userRow(service, "mhs2")!.password_hash).toBe(damaged);
+    expect(userRow(harness.service, "mhs2")!.password_hash).toBe(damaged);
   }
 });
 
 test("an imported password is stored as a $2b$ hash at the configured cost (4 in the tests) and logs in", async () => {
-  expect(userRow(service, "dosen1")!.password_hash).toMatch(/^\$2b\$04\$[./A-Za-z0-9]{53}$/);
+  expect(userRow(harness.service, "dosen1")!.password_hash).toMatch(/^\$2b\$04\$[./A-Za-z0-9]{53}$/);
   expect((await login("dosen1", "dosen-pass-1")).status).toBe(200);
 });

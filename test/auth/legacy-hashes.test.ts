@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
-import { noThrottle, texts, userRow } from "./support";
+import { describe, expect, test } from "bun:test";
+import { storedHashLogins, texts, userRow } from "./support";
 
 // decisions.md §6: Werkzeug hashes imported from the Flask deployment are verified and
 // re-hashed with bcrypt on the next successful login. Both hashes are of `rahasia123`,
@@ -14,16 +13,8 @@ const legacyHashes: [string, string][] = [
 ];
 const password = "rahasia123";
 
-let service: TestService;
-beforeAll(async () => {
-  service = new TestService(noThrottle);
-  await service.importAccounts(standardAccounts);
-});
-afterAll(() => service.close());
-
-const setHash = (username: string, hash: string) =>
-  service.context.db.$client.query("UPDATE users SET password_hash = ? WHERE username = ?").run(hash, username);
-const login = (username: string, secret: string) => service.request("POST", "/api/auth/login", { body: { username, password: secret } });
+const harness = storedHashLogins();
+const { setHash, login } = harness;
 
 describe.each(legacyHashes)("a Werkzeug %s hash", (_kind, hash) => {
   test("a wrong password is refused and the hash is left alone", async () => {
@@ -32,7 +23,7 @@ describe.each(legacyHashes)("a Werkzeug %s hash", (_kind, hash) => {
       const response = await login("mhs1", wrong);
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: texts.badCredentials });
-      expect(userRow(service, "mhs1")!.password_hash).toBe(hash);
+      expect(userRow(harness.service, "mhs1")!.password_hash).toBe(hash);
     }
   });
 
@@ -41,17 +32,17 @@ describe.each(legacyHashes)("a Werkzeug %s hash", (_kind, hash) => {
     const first = await login("mhs1", password);
     expect(first.status).toBe(200);
     expect(first.body.user).toMatchObject({ username: "mhs1", role: "mahasiswa", NIM: "N001" });
-    const rehashed = userRow(service, "mhs1")!.password_hash;
+    const rehashed = userRow(harness.service, "mhs1")!.password_hash;
     expect(rehashed).toMatch(/^\$2b\$\d\d\$[./A-Za-z0-9]{53}$/);
 
     const second = await login("mhs1", password);
     expect(second.status).toBe(200);
     // A bcrypt hash is not rehashed again.
-    expect(userRow(service, "mhs1")!.password_hash).toBe(rehashed);
+    expect(userRow(harness.service, "mhs1")!.password_hash).toBe(rehashed);
     const wrong = await login("mhs1", "rahasia124");
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ error: texts.badCredentials });
-    expect((await service.request("GET", "/api/auth/me", { token: second.body.access_token })).status).toBe(200);
+    expect((await harness.service.request("GET", "/api/auth/me", { token: second.body.access_token })).status).toBe(200);
   });
 
   test("a not-activated account with a legacy hash is refused with 403 and keeps its hash", async () => {
@@ -59,7 +50,7 @@ describe.each(legacyHashes)("a Werkzeug %s hash", (_kind, hash) => {
     const response = await login("mhs3", password);
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: texts.notActivated });
-    expect(userRow(service, "mhs3")!.password_hash).toBe(hash);
+    expect(userRow(harness.service, "mhs3")!.password_hash).toBe(hash);
   });
 });
 
@@ -75,6 +66,6 @@ describe("hashes that are not of a known format", () => {
     const response = await login("mhs2", password);
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: texts.badCredentials });
-    expect(userRow(service, "mhs2")!.password_hash).toBe(hash);
+    expect(userRow(harness.service, "mhs2")!.password_hash).toBe(hash);
   });
 });

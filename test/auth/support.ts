@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { TestService } from "../helpers";
+import { afterAll, beforeAll } from "bun:test";
+import { TestService, standardAccounts } from "../helpers";
 
 // Shared pieces of the auth tests: exact texts from interface.md / decisions.md, JWT
 // helpers that build tokens by hand (so the tests do not trust the service's own signer),
@@ -68,4 +69,23 @@ export function userRow(service: TestService, username: string): { Id_User: numb
 
 export function expectedMinutes(retryAfterSeconds: number): string {
   return `Terlalu banyak percobaan. Coba lagi dalam ${Math.ceil(retryAfterSeconds / 60)} menit.`;
+}
+
+/**
+ * For tests that put a stored hash in the database and log in against it: a service with
+ * the standard accounts and no throttle, started before the file's tests and closed after.
+ */
+export function storedHashLogins() {
+  const harness = {
+    service: undefined as unknown as TestService,
+    setHash: (username: string, hash: string) =>
+      harness.service.context.db.$client.query("UPDATE users SET password_hash = ? WHERE username = ?").run(hash, username),
+    login: (username: string, password: string) => harness.service.request("POST", "/api/auth/login", { body: { username, password } }),
+  };
+  beforeAll(async () => {
+    harness.service = new TestService(noThrottle);
+    await harness.service.importAccounts(standardAccounts);
+  });
+  afterAll(() => harness.service.close());
+  return harness;
 }

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
-import { Button, ErrorNotice, Field, LevelTag, Notice, Page } from "../../components/ui";
+import { Button, Field, LevelTag, Notice, Page } from "../../components/ui";
 import { formatDate } from "../../format";
 import { useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
-import { LecturerPicker, Photo, retryable, studentName, useActingNip, withQuery, type StudentItem, type StudentPage } from "./shared";
+import { LecturerPicker, Pager, Photo, ResourceError, studentName, useActingNip, withQuery, type StudentItem, type StudentPage } from "./shared";
 
 const text = staff.list;
 
@@ -96,7 +96,7 @@ export function Bimbingan(props: PageProps) {
           <p role="status" class="aside">
             {summary}
           </p>
-          {students.error !== undefined && <ErrorNotice error={students.error} onRetry={retryable(students.error) ? students.reload : undefined} />}
+          <ResourceError resource={students} />
           {result && (
             <>
               {result.total > 0 && result.data.length === 0 && (
@@ -111,27 +111,7 @@ export function Bimbingan(props: PageProps) {
                   ))}
                 </ul>
               )}
-              {result.total_pages > 1 && (
-                <nav class="list-pager" aria-label={text.pages}>
-                  {page > 1 ? (
-                    <a href={listPath({ page: page - 1 })}>
-                      <span aria-hidden="true">← </span>
-                      {common.previous}
-                    </a>
-                  ) : (
-                    <span />
-                  )}
-                  <span>{common.page(page, result.total_pages)}</span>
-                  {page < result.total_pages ? (
-                    <a href={listPath({ page: page + 1 })}>
-                      {common.next}
-                      <span aria-hidden="true"> →</span>
-                    </a>
-                  ) : (
-                    <span />
-                  )}
-                </nav>
-              )}
+              <Pager page={page} totalPages={result.total_pages} label={text.pages} pathFor={(page) => listPath({ page })} />
             </>
           )}
         </>

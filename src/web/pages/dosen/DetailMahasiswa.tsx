@@ -9,7 +9,7 @@ import { scales } from "../../levels";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import type { Catatan, Mahasiswa, Skrining } from "../../types";
-import { Photo, nipInUrl, retryable, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
+import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
 import { StatusBadge, StatusForm, isOld, reasonWords, statusWord, type FollowUpCase } from "./tindak-lanjut";
 
 const text = staff.detail;
@@ -26,20 +26,13 @@ function Detail(props: PageProps) {
   const nip = nipInUrl(props);
   const detail = useResource(() => api.get<StudentFull>(withQuery(`/api/dosen/mahasiswa/${encodeURIComponent(nim)}`, { NIP: nip ?? "" })), [nim, nip]);
   const data = detail.data;
-  const back = (
-    <p>
-      <a href={withQuery(pathOf("bimbingan"), { nip: nip ?? "" })}>
-        <span aria-hidden="true">← </span>
-        {text.back}
-      </a>
-    </p>
-  );
+  const back = <BackLink href={withQuery(pathOf("bimbingan"), { nip: nip ?? "" })} label={text.back} />;
 
   if (!data) {
     return (
       <Page title={text.title}>
         {back}
-        {detail.error !== undefined ? <ErrorNotice error={detail.error} onRetry={retryable(detail.error) ? detail.reload : undefined} /> : <Loading />}
+        {detail.error !== undefined ? <ResourceError resource={detail} /> : <Loading />}
       </Page>
     );
   }

@@ -8,7 +8,7 @@ import { formatDate, formatDateTime } from "../../format";
 import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
-import { nipInUrl, retryable, studentName, useLecturers, withQuery } from "./shared";
+import { BackLink, nipInUrl, ResourceError, studentName, useLecturers, withQuery } from "./shared";
 import { StatusBadge, StatusForm, isOld, isOpen, reasonWords, statusWord, type FollowUpDetail } from "./tindak-lanjut";
 
 const text = staff.followUp;
@@ -25,20 +25,13 @@ function Detail(props: PageProps) {
   const kasus = useResource(() => api.get<FollowUpDetail>(`/api/dosen/tindak-lanjut/${encodeURIComponent(id)}`), [id]);
   const [saved, setSaved] = useState<string | null>(null);
   const data = kasus.data;
-  const back = (
-    <p>
-      <a href={withQuery(pathOf("tindakLanjut"), { nip: nip ?? "" })}>
-        <span aria-hidden="true">← </span>
-        {text.back}
-      </a>
-    </p>
-  );
+  const back = <BackLink href={withQuery(pathOf("tindakLanjut"), { nip: nip ?? "" })} label={text.back} />;
 
   if (!data) {
     return (
       <Page title={text.caseFallbackTitle}>
         {back}
-        {kasus.error !== undefined ? <ErrorNotice error={kasus.error} onRetry={retryable(kasus.error) ? kasus.reload : undefined} /> : <Loading />}
+        {kasus.error !== undefined ? <ResourceError resource={kasus} /> : <Loading />}
       </Page>
     );
   }
@@ -46,7 +39,7 @@ function Detail(props: PageProps) {
     <Page title={text.caseTitle(studentName(data))}>
       {back}
       {/* A reload after a change that failed to load shows why, above the case as it was. */}
-      {kasus.error !== undefined && <ErrorNotice error={kasus.error} onRetry={retryable(kasus.error) ? kasus.reload : undefined} />}
+      <ResourceError resource={kasus} />
       <Facts kasus={data} studentHref={withQuery(pathOf("detailMahasiswa", { nim: data.NIM }), { nip: nip ?? "" })} />
       <Levels kasus={data} />
       <Timeline kasus={data} />
@@ -202,7 +195,7 @@ function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
       <h2 id="pindah-judul" class="section-card-title">
         {text.reassign}
       </h2>
-      {lecturers.error !== undefined && <ErrorNotice error={lecturers.error} onRetry={retryable(lecturers.error) ? lecturers.reload : undefined} />}
+      <ResourceError resource={lecturers} />
       {error !== null && <ErrorNotice error={error} />}
       {moved && <Notice kind="success">{moved}</Notice>}
       {!lecturers.data ? (

@@ -1,7 +1,7 @@
 import type { PageProps } from "../../app";
 import { api } from "../../api";
 import { BarChart, DataTable } from "../../components/charts";
-import { ErrorNotice, Loading, Notice, Page } from "../../components/ui";
+import { Loading, Notice, Page } from "../../components/ui";
 import { formatNumber, formatShortDate } from "../../format";
 import { useResource } from "../../hooks";
 import { levelSeries, levels, type Measure } from "../../levels";
@@ -9,7 +9,7 @@ import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
 import type { Level } from "../../types";
-import { LecturerPicker, retryable, useActingNip, withQuery, type Statistik as StatistikAnswer } from "./shared";
+import { LecturerPicker, ResourceError, useActingNip, withQuery, type Statistik as StatistikAnswer } from "./shared";
 
 const text = staff.stats;
 type Counts = Record<Level, number>;
@@ -33,7 +33,7 @@ export function Statistik(props: PageProps) {
           <p>{staff.lecturer.promptStatistik}</p>
         </Notice>
       ) : stats.error !== undefined ? (
-        <ErrorNotice error={stats.error} onRetry={retryable(stats.error) ? stats.reload : undefined} />
+        <ResourceError resource={stats} />
       ) : !data || stats.loading ? (
         <Loading />
       ) : !("trend" in data) ? (

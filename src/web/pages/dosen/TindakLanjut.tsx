@@ -2,13 +2,13 @@ import { useEffect, useRef } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
-import { ErrorNotice, Field, Loading, Page } from "../../components/ui";
+import { Field, Loading, Page } from "../../components/ui";
 import { formatDate, formatNumber } from "../../format";
 import { useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
-import { LecturerPicker, retryable, studentName, useActingNip, withQuery } from "./shared";
+import { LecturerPicker, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
 import { StatusBadge, isOld, isOpen, reasonWords, type FollowUpCase, type FollowUpFigures, type FollowUpPage, type FollowUpSummary } from "./tindak-lanjut";
 
 const text = staff.followUp;
@@ -98,7 +98,7 @@ export function TindakLanjut(props: PageProps) {
       <p role="status" class="aside">
         {summary}
       </p>
-      {cases.error !== undefined && <ErrorNotice error={cases.error} onRetry={retryable(cases.error) ? cases.reload : undefined} />}
+      <ResourceError resource={cases} />
       {result && pages && (
         <>
           {pages.total > 0 && result.data.length === 0 && (
@@ -113,27 +113,7 @@ export function TindakLanjut(props: PageProps) {
               ))}
             </ul>
           )}
-          {pages.total_pages > 1 && (
-            <nav class="list-pager" aria-label={text.pages}>
-              {page > 1 ? (
-                <a href={listPath({ page: page - 1 })}>
-                  <span aria-hidden="true">← </span>
-                  {common.previous}
-                </a>
-              ) : (
-                <span />
-              )}
-              <span>{common.page(page, pages.total_pages)}</span>
-              {page < pages.total_pages ? (
-                <a href={listPath({ page: page + 1 })}>
-                  {common.next}
-                  <span aria-hidden="true"> →</span>
-                </a>
-              ) : (
-                <span />
-              )}
-            </nav>
-          )}
+          <Pager page={page} totalPages={pages.total_pages} label={text.pages} pathFor={(page) => listPath({ page })} />
         </>
       )}
     </Page>
@@ -180,7 +160,7 @@ function Summary(props: { isAdmin: boolean; listPath: (nip: string) => string })
     <section aria-labelledby="ringkasan-judul">
       <h2 id="ringkasan-judul">{props.isAdmin ? text.summary : text.summaryOwn}</h2>
       {summary.error !== undefined ? (
-        <ErrorNotice error={summary.error} onRetry={retryable(summary.error) ? summary.reload : undefined} />
+        <ResourceError resource={summary} />
       ) : !data ? (
         <Loading />
       ) : props.isAdmin ? (

@@ -5,9 +5,9 @@ import { useEffect } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { ApiError, api } from "../../api";
 import { ErrorNotice, Field, Loading } from "../../components/ui";
-import { usePhotoUrl, useResource } from "../../hooks";
+import { usePhotoUrl, useResource, type Resource } from "../../hooks";
 import { navigate } from "../../router";
-import { staff } from "../../strings";
+import { common, staff } from "../../strings";
 import type { Mahasiswa } from "../../types";
 import type { LecturerList, StatistikResponse, StudentDetail, StudentList } from "../../../modules/dosen/model";
 
@@ -80,7 +80,7 @@ export function useLecturers(isAdmin: boolean) {
 /** The admin's lecturer picker; `onPick` gets the chosen NIP ("" for none, which `noneLabel` names where it means everyone). */
 export function LecturerPicker(props: { nip: string; onPick: (nip: string) => void; noneLabel?: string; hint?: string }) {
   const lecturers = useLecturers(true);
-  if (lecturers.error) return <ErrorNotice error={lecturers.error} onRetry={retryable(lecturers.error) ? lecturers.reload : undefined} />;
+  if (lecturers.error) return <ResourceError resource={lecturers} />;
   const list = lecturers.data;
   if (!list) return <Loading />;
   return (
@@ -111,7 +111,7 @@ export function LecturerPicker(props: { nip: string; onPick: (nip: string) => vo
 }
 
 /** Whether trying again can help: no connection, a busy or failing server; not a refusal. */
-export const retryable = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
+const retryable = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
 
 export const studentName = (student: Pick<Mahasiswa, "NIM" | "nama_mahasiswa">) => student.nama_mahasiswa || student.NIM;
 
@@ -123,4 +123,49 @@ export function Photo(props: { student: Pick<Mahasiswa, "NIM" | "foto_profil">; 
   const url = usePhotoUrl(props.student.foto_profil ? `/api/mahasiswa/profil/foto/${encodeURIComponent(props.student.NIM)}?v=${encodeURIComponent(props.student.foto_profil)}` : null);
   if (!url) return null;
   return <img class={props.class} src={url} alt={props.alt} />;
+}
+
+/** A resource's error, with a retry button when trying again may help; nothing without one. */
+export function ResourceError(props: { resource: Resource<unknown> }) {
+  const { error, reload } = props.resource;
+  if (error === undefined) return null;
+  return <ErrorNotice error={error} onRetry={retryable(error) ? reload : undefined} />;
+}
+
+/** The link back to the list a page was opened from. */
+export function BackLink(props: { href: string; label: string }) {
+  return (
+    <p>
+      <a href={props.href}>
+        <span aria-hidden="true">← </span>
+        {props.label}
+      </a>
+    </p>
+  );
+}
+
+/** The previous and next page links under a paged list; `pathFor` builds the link of a page. */
+export function Pager(props: { page: number; totalPages: number; label: string; pathFor: (page: number) => string }) {
+  if (props.totalPages <= 1) return null;
+  return (
+    <nav class="list-pager" aria-label={props.label}>
+      {props.page > 1 ? (
+        <a href={props.pathFor(props.page - 1)}>
+          <span aria-hidden="true">← </span>
+          {common.previous}
+        </a>
+      ) : (
+        <span />
+      )}
+      <span>{common.page(props.page, props.totalPages)}</span>
+      {props.page < props.totalPages ? (
+        <a href={props.pathFor(props.page + 1)}>
+          {common.next}
+          <span aria-hidden="true"> →</span>
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
 }

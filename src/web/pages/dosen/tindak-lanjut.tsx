@@ -104,7 +104,7 @@ export function StatusForm(props: {
             </p>
           )}
           {choices.map((status, index) => (
-            <label class="status-choice" key={status}>
+            <label class="choice" key={status}>
               <input
                 ref={index === 0 ? firstChoice : undefined}
                 type="radio"
