@@ -14,9 +14,11 @@ export interface DatasetShape {
   /** Advisees of every other lecturer (the last group may be smaller). */
   adviseesPerLecturer: number;
   screenings: number;
+  /** Students of one more lecturer, with no screening yet: a class that submits together. */
+  classSize: number;
 }
 
-export const fullShape: DatasetShape = { students: 100_000, largeLecturerAdvisees: 20_000, adviseesPerLecturer: 40, screenings: 1_000_000 };
+export const fullShape: DatasetShape = { students: 100_000, largeLecturerAdvisees: 20_000, adviseesPerLecturer: 40, screenings: 1_000_000, classSize: 200 };
 
 /** The same proportions, `scale` times the size (a smoke run of the bench itself). */
 export function scaledShape(scale: number): DatasetShape {
@@ -27,6 +29,7 @@ export function scaledShape(scale: number): DatasetShape {
     largeLecturerAdvisees: Math.round(students / 5),
     adviseesPerLecturer: fullShape.adviseesPerLecturer,
     screenings: students * (fullShape.screenings / fullShape.students),
+    classSize: fullShape.classSize,
   };
 }
 
@@ -37,7 +40,10 @@ export interface Dataset {
   /** Another student, the one the admin submits questionnaires for. */
   questionnaireNim: string;
   typicalLecturer: { username: string; nip: string; advisees: number };
-  largeLecturer: { username: string; nip: string; advisees: number };
+  /** An advisee of the large lecturer with screenings: the detail page. */
+  largeLecturer: { username: string; nip: string; advisees: number; adviseeNim: string };
+  /** The NIMs (and usernames) of the class. */
+  classNims: string[];
   admin: { username: string };
   seconds: number;
 }
@@ -196,6 +202,7 @@ export async function generateDataset(databasePath: string, shape: DatasetShape,
   const weeks = Array.from({ length: historyWeeks }, (_, week) => week);
 
   let student: Dataset["student"] | undefined;
+  let largeAdviseeNim: string | undefined;
   let questionnaireNim: string | undefined;
   let smallIndex = 0;
   const batch = 10_000;
@@ -221,6 +228,7 @@ export async function generateDataset(databasePath: string, shape: DatasetShape,
           random.pick(exercise),
           random.pick(sleep),
         );
+        if (large && counts[index]! > 0) largeAdviseeNim ??= nim;
         if (lecturer === 1 && counts[index]! > 0) {
           if (!student) student = { username: nim, nim };
           else questionnaireNim ??= nim;
@@ -246,6 +254,17 @@ export async function generateDataset(databasePath: string, shape: DatasetShape,
     })();
   }
 
+  const classLecturer = lecturers;
+  const classNims = Array.from({ length: shape.classSize }, (_, index) => nimOf(shape.students + index, 2025));
+  sqlite.transaction(() => {
+    insertUser.run(userId, `dosen${classLecturer}`, passwordHash, "dosen");
+    insertDosen.run(nip(classLecturer), `Dr. ${name()}`, userId++);
+    for (const nim of classNims) {
+      insertUser.run(userId, nim, passwordHash, "mahasiswa");
+      insertMahasiswa.run(nim, name(), userId++, random.integer(1, jurusanNames.length), "2025", "A", nip(classLecturer), 3.2, 19, random.pick(genders), random.pick(exercise), random.pick(sleep));
+    }
+  })();
+
   // No ANALYZE: a real deployment never runs it, so the planner sees what it sees there.
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.close();
@@ -257,13 +276,15 @@ export async function generateDataset(databasePath: string, shape: DatasetShape,
   } finally {
     closeSync(file);
   }
+  if (!largeAdviseeNim) throw new Error("dataset too small: the large lecturer has no screened advisee");
   if (!student || !questionnaireNim) throw new Error("dataset too small: the typical lecturer has fewer than two screened advisees");
   return {
-    shape: { ...shape, lecturers },
+    shape: { ...shape, lecturers: lecturers + 1 },
     student,
     questionnaireNim,
     typicalLecturer: { username: "dosen1", nip: nip(1), advisees: Math.min(shape.adviseesPerLecturer, shape.students - largeAdvisees) },
-    largeLecturer: { username: "dosen0", nip: nip(0), advisees: largeAdvisees },
+    largeLecturer: { username: "dosen0", nip: nip(0), advisees: largeAdvisees, adviseeNim: largeAdviseeNim },
+    classNims,
     admin: { username: "admin" },
     seconds: (performance.now() - started) / 1000,
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism, release, totalmem } from "node:os";
+import type { PageCost } from "./lecturer-pages";
 import type { LoadResult } from "./load";
 
 export interface Machine {
@@ -58,6 +59,15 @@ export interface LargeResult {
   peakMiB: number;
 }
 
+/** The lecturer pages at one dataset size. */
+export interface GrowthRun {
+  students: number;
+  screenings: number;
+  /** The large lecturer's advisees at this size. */
+  advisees: number;
+  pages: PageCost[];
+}
+
 export interface Figure {
   name: string;
   value: string;
@@ -86,6 +96,8 @@ export function markdown(report: {
   endpoints: EndpointResult[];
   large: LargeResult[];
   largeCaption: string;
+  /** From the smallest dataset to the largest. */
+  growth: GrowthRun[];
   figures: Figure[];
   notes: string[];
 }): string {
@@ -111,6 +123,15 @@ export function markdown(report: {
   for (const entry of report.large) {
     const { load } = entry;
     lines.push(`| ${entry.name} | ${load.connections} | ${fixed(load.requestsPerSecond, 1)} | ${fixed(load.latencyMs.p50, 1)} | ${fixed(load.latencyMs.p99, 1)} |`);
+  }
+  const count = (value: number) => value.toLocaleString("en-US");
+  lines.push(
+    "",
+    `| large lecturer's pages, computed afresh after a write (median ms) | ${report.growth.map((run) => `${count(run.students)} students, ${count(run.screenings)} screenings (${count(run.advisees)} advisees)`).join(" | ")} |`,
+    `|---|${report.growth.map(() => "---:").join("|")}|`,
+  );
+  for (const [index, page] of (report.growth[0]?.pages ?? []).entries()) {
+    lines.push(`| ${page.name} | ${report.growth.map((run) => fixed(run.pages[index]?.medianMs ?? null, 1)).join(" | ")} |`);
   }
   lines.push("", "| figure | value | target | met? |", "|---|---:|---:|---|");
   for (const figure of report.figures) lines.push(`| ${figure.name} | ${figure.value} | ${figure.target ?? ""} | ${yesNo(figure.met)} |`);
