@@ -1,3 +1,4 @@
+import { generator } from "./dataset";
 import { median } from "./processes";
 
 export interface ClassSubmissions {
@@ -8,17 +9,10 @@ export interface ClassSubmissions {
   latencyMs: { p50: number; p99: number; max: number };
 }
 
-/** A small seeded generator (mulberry32): the same arrival times every run. */
+/** Seeded arrival times: the same every run. */
 function arrivals(count: number, windowMs: number, seed: number): number[] {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Array.from({ length: count }, () => next() * windowMs).sort((a, b) => a - b);
+  const random = generator(seed);
+  return Array.from({ length: count }, () => random.next() * windowMs).sort((a, b) => a - b);
 }
 
 const percentile = (sorted: readonly number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;

@@ -49,7 +49,7 @@ export interface Dataset {
 }
 
 /** A small deterministic generator (mulberry32), so every run builds the same data. */
-function generator(seed: number) {
+export function generator(seed: number) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
