@@ -157,7 +157,8 @@ describe("failed logins", () => {
     const settled = residentMiB();
     await batch(2);
     await batch(3);
-    // Remembered, the usernames of the last two batches would keep another 200 MB.
-    expect(residentMiB() - settled).toBeLessThan(50);
+    // Remembered, the usernames of the last two batches would keep another 200 MB; what
+    // the collector has not yet returned of their request bodies has reached 60 MB.
+    expect(residentMiB() - settled).toBeLessThan(100);
   }, 30_000);
 });
