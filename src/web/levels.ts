@@ -23,27 +23,19 @@ export const toneOf = (measure: Measure, level: string): Tone | "tone-neutral" =
 /** The levels of a measure as a chart's series (legend and bars), in the order of `levels`. */
 export const levelSeries = (measure: Measure) => levels.map((level) => ({ label: common.levels[level]!, tone: toneOf(measure, level) }));
 
+/** A measure's scale: its ticks at the ends and at the two level boundaries, one band per level. */
+function scaleOf(measure: Measure, min: number, sedangFrom: number, tinggiFrom: number, max: number): Scale {
+  const bounds = [min, sedangFrom, tinggiFrom, max];
+  return {
+    min,
+    max,
+    ticks: bounds,
+    bands: levels.map((level, index) => ({ from: bounds[index]!, to: bounds[index + 1]!, label: common.levels[level]!, tone: tones[measure][level] })),
+    note: common.bandsNote,
+  };
+}
+
 export const scales: Record<Measure, Scale> = {
-  stres: {
-    min: stressScale.min,
-    max: stressScale.max,
-    ticks: [stressScale.min, stressScale.sedangAbove, stressScale.tinggiAbove, stressScale.max],
-    bands: [
-      { from: stressScale.min, to: stressScale.sedangAbove, label: common.levels.Rendah!, tone: tones.stres.Rendah },
-      { from: stressScale.sedangAbove, to: stressScale.tinggiAbove, label: common.levels.Sedang!, tone: tones.stres.Sedang },
-      { from: stressScale.tinggiAbove, to: stressScale.max, label: common.levels.Tinggi!, tone: tones.stres.Tinggi },
-    ],
-    note: common.bandsNote,
-  },
-  motivasi: {
-    min: sdiScale.min,
-    max: sdiScale.max,
-    ticks: [sdiScale.min, sdiScale.sedangFrom, sdiScale.tinggiFrom, sdiScale.max],
-    bands: [
-      { from: sdiScale.min, to: sdiScale.sedangFrom, label: common.levels.Rendah!, tone: tones.motivasi.Rendah },
-      { from: sdiScale.sedangFrom, to: sdiScale.tinggiFrom, label: common.levels.Sedang!, tone: tones.motivasi.Sedang },
-      { from: sdiScale.tinggiFrom, to: sdiScale.max, label: common.levels.Tinggi!, tone: tones.motivasi.Tinggi },
-    ],
-    note: common.bandsNote,
-  },
+  stres: scaleOf("stres", stressScale.min, stressScale.sedangAbove, stressScale.tinggiAbove, stressScale.max),
+  motivasi: scaleOf("motivasi", sdiScale.min, sdiScale.sedangFrom, sdiScale.tinggiFrom, sdiScale.max),
 };

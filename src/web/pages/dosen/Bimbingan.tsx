@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
 import { Button, Field, LevelTag, Notice, Page } from "../../components/ui";
@@ -7,7 +7,7 @@ import { useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
-import { LecturerPicker, Pager, Photo, ResourceError, studentName, useActingNip, withQuery, type StudentItem, type StudentPage } from "./shared";
+import { LecturerPicker, ListHeading, Pager, Photo, studentName, useActingNip, withQuery, type StudentItem, type StudentPage } from "./shared";
 
 const text = staff.list;
 
@@ -32,14 +32,6 @@ export function Bimbingan(props: PageProps) {
   );
 
   const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("bimbingan"), { q, page: page > 1 ? page : "", sort: risk ? "risk" : "", nip: nip ?? "", ...changes });
-
-  // After moving to another page of the list, reading starts again at the list's heading.
-  const listHeading = useRef<HTMLHeadingElement>(null);
-  const shownPage = useRef(page);
-  useEffect(() => {
-    if (shownPage.current !== page) listHeading.current?.focus();
-    shownPage.current = page;
-  }, [page]);
 
   const result = students.data;
   let summary = "";
@@ -89,14 +81,7 @@ export function Bimbingan(props: PageProps) {
             </Field>
           </div>
 
-          <h2 ref={listHeading} tabIndex={-1} class="list-heading">
-            {text.heading}
-          </h2>
-          {/* One live region for loading, the count and "nothing found", so that each is read out. */}
-          <p role="status" class="aside">
-            {summary}
-          </p>
-          <ResourceError resource={students} />
+          <ListHeading page={page} heading={text.heading} summary={summary} resource={students} />
           {result && (
             <>
               {result.total > 0 && result.data.length === 0 && (

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
@@ -8,7 +7,7 @@ import { useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
-import { LecturerPicker, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
+import { LecturerPicker, ListHeading, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
 import { StatusBadge, isOld, isOpen, reasonWords, type FollowUpCase, type FollowUpFigures, type FollowUpPage, type FollowUpSummary } from "./tindak-lanjut";
 
 const text = staff.followUp;
@@ -42,14 +41,6 @@ export function TindakLanjut(props: PageProps) {
   );
   const listPath = (changes: Record<string, string | number>) =>
     withQuery(pathOf("tindakLanjut"), { nip: nip ?? "", status, min_hari: old ? oldAfterDays : "", page: page > 1 ? page : "", ...changes });
-
-  // After moving to another page of the list, reading starts again at the list's heading.
-  const listHeading = useRef<HTMLHeadingElement>(null);
-  const shownPage = useRef(page);
-  useEffect(() => {
-    if (shownPage.current !== page) listHeading.current?.focus();
-    shownPage.current = page;
-  }, [page]);
 
   const result = cases.data;
   const pages = result?.pagination;
@@ -91,14 +82,7 @@ export function TindakLanjut(props: PageProps) {
         </Field>
       </div>
 
-      <h2 ref={listHeading} tabIndex={-1} class="list-heading">
-        {text.heading}
-      </h2>
-      {/* One live region for loading, the count and "nothing found", so that each is read out. */}
-      <p role="status" class="aside">
-        {summary}
-      </p>
-      <ResourceError resource={cases} />
+      <ListHeading page={page} heading={text.heading} summary={summary} resource={cases} />
       {result && pages && (
         <>
           {pages.total > 0 && result.data.length === 0 && (

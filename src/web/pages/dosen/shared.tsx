@@ -1,7 +1,7 @@
 // What the staff pages share: the API's shapes, the admin's chosen lecturer (kept in the
 // URL), the lecturer picker, query strings, names and photos.
 import type { Static } from "elysia";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { ApiError, api } from "../../api";
 import { ErrorNotice, Field, Loading } from "../../components/ui";
@@ -130,6 +130,31 @@ export function ResourceError(props: { resource: Resource<unknown> }) {
   const { error, reload } = props.resource;
   if (error === undefined) return null;
   return <ErrorNotice error={error} onRetry={retryable(error) ? reload : undefined} />;
+}
+
+/**
+ * A paged list's heading and its one live region (loading, the count, "nothing found", so
+ * that each is read out), then the resource's error. After moving to another page,
+ * reading starts again at the heading.
+ */
+export function ListHeading(props: { page: number; heading: string; summary: string; resource: Resource<unknown> }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownPage = useRef(props.page);
+  useEffect(() => {
+    if (shownPage.current !== props.page) heading.current?.focus();
+    shownPage.current = props.page;
+  }, [props.page]);
+  return (
+    <>
+      <h2 ref={heading} tabIndex={-1} class="list-heading">
+        {props.heading}
+      </h2>
+      <p role="status" class="aside">
+        {props.summary}
+      </p>
+      <ResourceError resource={props.resource} />
+    </>
+  );
 }
 
 /** The link back to the list a page was opened from. */
