@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { Elysia } from "elysia";
 import type { DatabaseClient } from "../db";
+import { databaseStamp, ReadCache } from "../db/read-cache";
 import { mahasiswa, type Role } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import type { AuthService } from "../modules/auth/service";
@@ -73,7 +74,10 @@ type Caller = { principal: Principal; params: Record<string, string> };
  *   written last in the options.
  */
 export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes) => {
-  const advisorOf = db.select({ nip: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+  const advisorQuery = db.select({ nip: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+  // Every lecturer's read of a student asks this; like the caller, it changes only with a write.
+  const advisors = new ReadCache<string, { nip: string | null } | undefined>(databaseStamp(db.$client));
+  const advisorOf = (nim: string) => advisors.get(nim, () => advisorQuery.get({ nim }));
   const restriction = new ProcessingRestriction(db);
   return new Elysia({ name: "route-guards", seed: auth.instanceId }).use(audit).macro({
     access(rule: AccessRule) {
@@ -116,7 +120,7 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
         beforeHandle(context) {
           const { principal, params } = context as unknown as Caller;
           if (rule.unknownStudent === undefined && principal.role !== "dosen") return;
-          const student = advisorOf.get({ nim: params.nim! });
+          const student = advisorOf(params.nim!);
           if (!student && rule.unknownStudent !== undefined) throw notFound(rule.unknownStudent);
           if (principal.role === "dosen" && (!student || principal.nip === null || student.nip !== principal.nip)) {
             throw forbidden(guardMessages.notAdvisee);
