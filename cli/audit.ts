@@ -42,7 +42,7 @@ interface ListOptions {
   force?: boolean;
 }
 
-const columns = ["id", "waktu", "peran", "pengguna", "nama", "alamat", "aksi", "nim", "target", "keterangan", "hash"] as const;
+const columns = ["id", "waktu", "peran", "pengguna", "nama", "alamat", "aksi", "kali", "nim", "target", "keterangan", "hash"] as const;
 
 /** A row as the admin reads it: the time in the faculty's zone with its offset. */
 function displayed(row: AuditRow, timeZone: string): Record<(typeof columns)[number], string | number | null> {
@@ -54,6 +54,7 @@ function displayed(row: AuditRow, timeZone: string): Record<(typeof columns)[num
     nama: row.actor_name,
     alamat: row.client_address,
     aksi: row.action,
+    kali: row.reads,
     nim: row.nim,
     target: row.target,
     keterangan: row.detail,
@@ -72,7 +73,8 @@ function tableText(rows: ReturnType<typeof displayed>[]): string[][] {
     String(row.peran),
     row.pengguna === null ? "" : String(row.pengguna),
     row.alamat === null ? "" : String(row.alamat),
-    String(row.aksi),
+    // A row that counts repeated reads says how many; the table has no room for a column of ones.
+    row.kali === 1 ? String(row.aksi) : `${row.aksi} ×${row.kali}`,
     row.nim === null ? "" : String(row.nim),
     String(row.target),
     row.keterangan === null ? "" : String(row.keterangan),

@@ -131,6 +131,9 @@ test("a new version is asked for again; one published while the notice is open i
 
 describe.each(Object.keys(viewports) as ViewportName[])("Data saya at %s size", (viewport) => {
   test("every section of the student's data, who else opened it, and the same document as a file", async () => {
+    // The advisor reads the student's moods three times at once: one entry that counts them.
+    const lecturerToken = await tokenOf(demo.lecturer);
+    for (const answer of await Promise.all([1, 2, 3].map(() => call("GET", `/api/mahasiswa/mood/${demo.student.nim}`, lecturerToken)))) expect(answer.status).toBe(200);
     const page = await openPage(browser, served, viewport);
     await page.goto("/");
     await signInOnly(page, demo.student);
@@ -158,6 +161,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("Data saya at %s size", 
     const accesses = page.getByRole("list", { name: /akses oleh orang lain/ });
     await accesses.getByText(`Dosen · ${demo.lecturer.nama}: melihat halaman detail mahasiswa`).waitFor();
     await accesses.getByText(`Dosen · ${demo.lecturer.nama}: menambah catatan dosen wali`).waitFor();
+    await accesses.getByText(new RegExp(`^Dosen · ${RegExp.escape(demo.lecturer.nama)}: melihat mood \\([23] kali\\)$`)).first().waitFor();
     await checkPage(page, "data-saya", viewport);
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Unduh data saya (JSON)" }).click()]);

@@ -25,6 +25,8 @@ export interface AuditEntry {
   detail?: string | null;
   /** When it happened, if not when the row is appended (a read's row is written a moment later). */
   at?: Date;
+  /** How many identical reads the row stands for: repeats of a read while its row waits are counted, not rowed. */
+  reads?: number;
 }
 
 export interface AuditRow {
@@ -39,6 +41,7 @@ export interface AuditRow {
   nim: string | null;
   target: string;
   detail: string | null;
+  reads: number;
   previous_hash: string;
   hash: string;
 }
@@ -59,9 +62,13 @@ export function commandActor(): AuditActor {
   return { userId: null, username, role: "cli", name: null };
 }
 
-/** SHA-256 over every column but the hash itself, the id included so that rows cannot be reordered. */
+/**
+ * SHA-256 over every column but the hash itself, the id included so that rows cannot be
+ * reordered. `reads` joins the content only when it is not 1, so rows written before the
+ * column existed (migration 0008) keep their hashes.
+ */
 export function auditRowHash(row: Omit<AuditRow, "hash">): string {
-  const content = [
+  const content: unknown[] = [
     row.id,
     row.at,
     row.actor_user_id,
@@ -75,6 +82,7 @@ export function auditRowHash(row: Omit<AuditRow, "hash">): string {
     row.detail,
     row.previous_hash,
   ];
+  if (row.reads !== 1) content.push(row.reads);
   return createHash("sha256").update(JSON.stringify(content)).digest("hex");
 }
 
@@ -92,8 +100,8 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
   const appendedAt = now.toISOString();
   // query(), not prepare(): the statement is cached by the connection and finalized when it closes.
   const insert = sqlite.query(
-    `INSERT INTO audit_log (id, at, actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail, previous_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit_log (id, at, actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail, reads, previous_hash, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const entry of entries) {
     id += 1;
@@ -109,10 +117,11 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
       nim: entry.nim ?? null,
       target: entry.target,
       detail: entry.detail ?? null,
+      reads: entry.reads ?? 1,
       previous_hash: previousHash,
     };
     const hash = auditRowHash(row);
-    insert.run(row.id, row.at, row.actor_user_id, row.actor_username, row.actor_role, row.actor_name, row.client_address, row.action, row.nim, row.target, row.detail, row.previous_hash, hash);
+    insert.run(row.id, row.at, row.actor_user_id, row.actor_username, row.actor_role, row.actor_name, row.client_address, row.action, row.nim, row.target, row.detail, row.reads, row.previous_hash, hash);
     previousHash = hash;
   }
 }
@@ -121,16 +130,32 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
 export const viewRowDelayMilliseconds = 100;
 const viewRowBatch = 1000;
 
+/** What a request did, the same for every student it concerns: its rows but for their `nim`. */
+export type AuditEvent = Omit<AuditEntry, "nim" | "at" | "reads">;
+
+/** A value of a repeat key: each prefixed by its length, so that no two different sequences of values join to the same key. */
+const keyPart = (value: string | number | null | undefined) => (value === null || value === undefined ? "-" : `${String(value).length}:${value}`);
+
 /**
  * The service's side of the trail. Writes are recorded before their answer is sent. The
  * rows of reads are not waited for: they gather for up to `viewRowDelayMilliseconds`
  * (or `viewRowBatch` rows) and are written in one job of the write queue, so that a busy
  * server flushes them to disk a few times a second instead of once per event-loop turn
- * (decisions: Audit trail). A crash can lose the view rows of that last moment; a write's
- * row is never lost, and takes the waiting view rows with it, in their order.
+ * (decisions: Audit trail). A read repeated while its row waits adds one to the row's
+ * `reads` instead of a row of its own: every read is counted, and a client reading the same
+ * thing in a loop costs a counter, not an insert. A crash can lose the view rows of that
+ * last moment; a write's row is never lost, and takes the waiting view rows with it, in
+ * their order.
  */
 export class AuditTrail {
   private waiting: AuditEntry[] = [];
+  /**
+   * The waiting rows of reads by their repeat key: two reads with the same key (same
+   * caller, address, action, route, detail and student) are one read repeated.
+   */
+  private waitingReads = new Map<string, AuditEntry & { reads: number }>();
+  /** The part of the key an actor gives; actors are kept per caller (`principalActor`), so this is built once for each. */
+  private readonly actorKeys = new WeakMap<AuditActor, string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private written: Promise<void> = Promise.resolve();
 
@@ -146,11 +171,22 @@ export class AuditTrail {
     return this.writes.run(() => appendAuditRows(this.sqlite, rows));
   }
 
-  /** Rows for a read: written soon, with others, and not waited for. */
-  note(...entries: AuditEntry[]): void {
-    if (entries.length === 0) return;
+  /** The rows of a read, one for each student (`null`: none): written soon, with others, and not waited for. */
+  note(event: AuditEvent, students: readonly (string | null)[]): void {
+    if (students.length === 0) return;
     const at = new Date();
-    for (const entry of entries) this.waiting.push({ ...entry, at });
+    const prefix = `${this.actorKey(event.actor)}|${keyPart(event.clientAddress)}|${keyPart(event.action)}|${keyPart(event.target)}|${keyPart(event.detail)}|`;
+    for (const nim of students) {
+      const key = prefix + keyPart(nim);
+      const waiting = this.waitingReads.get(key);
+      if (waiting) {
+        waiting.reads += 1;
+        continue;
+      }
+      const row = { ...event, nim, at, reads: 1 };
+      this.waitingReads.set(key, row);
+      this.waiting.push(row);
+    }
     if (this.waiting.length >= viewRowBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), viewRowDelayMilliseconds);
   }
@@ -168,11 +204,21 @@ export class AuditTrail {
     return this.written;
   }
 
+  private actorKey(actor: AuditActor): string {
+    let key = this.actorKeys.get(actor);
+    if (key === undefined) {
+      key = [actor.userId, actor.username, actor.role, actor.name].map(keyPart).join("|");
+      this.actorKeys.set(actor, key);
+    }
+    return key;
+  }
+
   private takeWaiting(): AuditEntry[] {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     const rows = this.waiting;
     this.waiting = [];
+    this.waitingReads = new Map();
     return rows;
   }
 }

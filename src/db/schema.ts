@@ -284,6 +284,8 @@ export const auditLog = sqliteTable(
     /** The route (`GET /api/dosen/mahasiswa/:nim`) or the command (`skrining privacy erase`). */
     target: text("target").notNull(),
     detail: text("detail"),
+    /** How many identical reads the row stands for (decisions: Audit trail); 1 for every other action. */
+    reads: integer("reads").notNull().default(1),
     previousHash: text("previous_hash").notNull(),
     hash: text("hash").notNull(),
   },

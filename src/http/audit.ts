@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { AuditActor, AuditEntry, AuditTrail } from "../audit/trail";
+import type { AuditActor, AuditEvent, AuditTrail } from "../audit/trail";
 import type { AuditAction } from "../db/schema";
 import type { AuthService } from "../modules/auth/service";
 import type { Principal } from "./principal";
@@ -73,10 +73,19 @@ function fieldOf(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null && !(value instanceof Response) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim", name: null });
+// A caller's principal is one object until a write changes it (the caller cache), so its actor is too.
+const actors = new WeakMap<Principal, AuditActor>();
+
 /** The actor of a request: its caller, or nobody known. */
 export function principalActor(principal: Principal | undefined): AuditActor {
-  if (!principal) return { userId: null, username: null, role: "anonim", name: null };
-  return { userId: principal.id, username: principal.username, role: principal.role, name: principal.nama };
+  if (!principal) return anonymous;
+  let actor = actors.get(principal);
+  if (!actor) {
+    actor = Object.freeze({ userId: principal.id, username: principal.username, role: principal.role, name: principal.nama });
+    actors.set(principal, actor);
+  }
+  return actor;
 }
 
 function statusOf(answer: unknown, status: unknown): number {
@@ -108,8 +117,8 @@ export const auditRoutes = (options: {
 }) => {
   const { trail, auth, clientAddress } = options;
   const before = new WeakMap<Request, string | null>();
-  /** The rows a successful request leaves, and whether they are of a read; none for a student's own read. */
-  const entriesOf = (rule: AuditRule, hooked: Hooked, status: number, principal: Principal | undefined): { entries: AuditEntry[]; reading: boolean } => {
+  /** What a successful request did, to which students, and whether it was a read; null when it leaves no row (a student's own read, an empty page). */
+  const eventOf = (rule: AuditRule, hooked: Hooked, status: number, principal: Principal | undefined): { event: AuditEvent; students: (string | null)[]; reading: boolean } | null => {
     const request: AuditedRequest = { principal, params: hooked.params, query: hooked.query, body: hooked.body, answer: hooked.responseValue, status };
     const action = typeof rule.action === "function" ? rule.action(request) : rule.action;
     const found = rule.students ? rule.students(request) : (before.get(hooked.request) ?? null);
@@ -117,15 +126,15 @@ export const auditRoutes = (options: {
     const reading = readActions.has(action);
     // A student reading their own data leaves no row; a page with nobody on it leaves none either.
     if (reading && principal?.role === "mahasiswa") students = students.filter((nim) => nim !== principal.nim);
-    if (students.length === 0) return { entries: [], reading };
-    const base = {
+    if (students.length === 0) return null;
+    const event = {
       actor: principalActor(principal),
       clientAddress: clientAddress(hooked.request),
       action,
       target: `${hooked.request.method} ${hooked.route}`,
       detail: rule.detail?.(request) ?? null,
     };
-    return { entries: students.map((nim) => ({ ...base, nim })), reading };
+    return { event, students, reading };
   };
   const succeeded = (hooked: Hooked) => {
     const status = statusOf(hooked.responseValue, hooked.set.status);
@@ -149,7 +158,8 @@ export const auditRoutes = (options: {
             const hooked = context as Hooked;
             const status = succeeded(hooked);
             if (status === null) return;
-            trail.note(...entriesOf(rule, hooked, status, hooked.principal).entries);
+            const done = eventOf(rule, hooked, status, hooked.principal);
+            if (done) trail.note(done.event, done.students);
           },
         };
       }
@@ -166,10 +176,10 @@ export const auditRoutes = (options: {
               () => undefined,
             );
           }
-          const { entries, reading } = entriesOf(rule, hooked, status, principal);
-          if (entries.length === 0) return;
-          if (reading) trail.note(...entries);
-          else await trail.record(...entries);
+          const done = eventOf(rule, hooked, status, principal);
+          if (!done) return;
+          if (done.reading) trail.note(done.event, done.students);
+          else await trail.record(...done.students.map((nim) => ({ ...done.event, nim })));
         },
       };
     },

@@ -58,7 +58,7 @@ export class StudentDataDocuments {
       .prepare();
     // Rows naming the student whose actor is not the student's own account (a command has no account).
     this.accessesBy = db
-      .select({ waktu: auditLog.at, peran: auditLog.actorRole, nama: auditLog.actorName, aksi: auditLog.action, rute: auditLog.target })
+      .select({ waktu: auditLog.at, peran: auditLog.actorRole, nama: auditLog.actorName, aksi: auditLog.action, rute: auditLog.target, kali: auditLog.reads })
       .from(auditLog)
       .where(
         and(

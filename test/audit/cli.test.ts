@@ -85,6 +85,7 @@ describe("audit verify", () => {
 
   const cases: [name: string, edit: (db: Database) => void, lines: string[]][] = [
     ["a row's content changed", (db) => db.run("UPDATE audit_log SET nim = 'N002' WHERE id = 3"), ["baris 3: isi baris tidak cocok dengan hash-nya: baris ini diubah"]],
+    ["a row's count of reads changed", (db) => db.run("UPDATE audit_log SET reads = 7 WHERE id = 3"), ["baris 3: isi baris tidak cocok dengan hash-nya: baris ini diubah"]],
     [
       "a row changed and given a new hash of its own",
       (db) => {
@@ -143,7 +144,8 @@ describe("audit list", () => {
       db.$client.transaction(() => {
         // 23:59:59 on 1 March in Jakarta (UTC+7), then midnight of 2 March, then 2 March at 16:30.
         appendAuditRows(db.$client, [entry("view", "N001")], new Date("2026-03-01T16:59:59.000Z"));
-        appendAuditRows(db.$client, [entry("view", "N002")], new Date("2026-03-01T17:00:00.000Z"));
+        // Three identical reads while the row waited: one row that counts them.
+        appendAuditRows(db.$client, [{ ...entry("view", "N002"), reads: 3 }], new Date("2026-03-01T17:00:00.000Z"));
         appendAuditRows(db.$client, [{ ...entry("login", null, "POST /api/auth/login"), actor: { userId: 5, username: "mhs1", role: "mahasiswa", name: "Mahasiswa Satu" } }], new Date("2026-03-02T09:30:00.000Z"));
         appendAuditRows(db.$client, [{ ...entry("view", "N001", longTarget), detail: "keterangan yang juga cukup panjang untuk dipotong di tabel" }], new Date("2026-03-02T09:31:00.000Z"));
       })();
@@ -190,6 +192,7 @@ describe("audit list", () => {
       nama: "Dosen Satu",
       alamat: "10.0.0.5",
       aksi: "view",
+      kali: 3,
       nim: "N002",
       target: "GET /api/dosen/mahasiswa/:nim",
       keterangan: null,
@@ -200,10 +203,10 @@ describe("audit list", () => {
   test("csv: the configured dialect (excel-id: a BOM and ;), or --csv standard", async () => {
     const excel = await list(["--nim", "N002", "--format", "csv"]);
     expect(excel.exitCode).toBe(0);
-    expect(excel.stdout.startsWith("\uFEFFid;waktu;peran;pengguna;nama;alamat;aksi;nim;target;keterangan;hash\r\n")).toBe(true);
-    expect(excel.stdout).toContain("\r\n2;2026-03-02T00:00:00+07:00;dosen;dosen1;Dosen Satu;10.0.0.5;view;N002;GET /api/dosen/mahasiswa/:nim;;");
+    expect(excel.stdout.startsWith("\uFEFFid;waktu;peran;pengguna;nama;alamat;aksi;kali;nim;target;keterangan;hash\r\n")).toBe(true);
+    expect(excel.stdout).toContain("\r\n2;2026-03-02T00:00:00+07:00;dosen;dosen1;Dosen Satu;10.0.0.5;view;3;N002;GET /api/dosen/mahasiswa/:nim;;");
     const standard = await list(["--nim", "N002", "--format", "csv", "--csv", "Standard"]);
-    expect(outputLines(standard.stdout)[1]).toStartWith("2,2026-03-02T00:00:00+07:00,dosen,dosen1,Dosen Satu,10.0.0.5,view,N002,");
+    expect(outputLines(standard.stdout)[1]).toStartWith("2,2026-03-02T00:00:00+07:00,dosen,dosen1,Dosen Satu,10.0.0.5,view,3,N002,");
   });
 
   test("table: fits 100 columns, long cells cut with …", async () => {
@@ -213,6 +216,9 @@ describe("audit list", () => {
     expect(lines[0]).toMatch(/^ID\s+WAKTU\s+PERAN\s+PENGGUNA\s+ALAMAT\s+AKSI\s+NIM\s+TARGET\s+KETERANGAN$/);
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+    // A row counting repeated reads says how many beside its action; a single one says nothing more.
+    expect(lines[2]).toMatch(/ view ×3 +N002 /);
+    expect(lines[1]).toMatch(/ view +N001 /);
     expect(lines[4]).toContain("2026-03-02 16:31:00");
     expect(lines[4]).toContain("…");
   });

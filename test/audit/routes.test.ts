@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { jpegWith, jfifSegment } from "../photos/fixtures";
+import { verifyAuditChain } from "../../src/audit/trail";
 import { TestService, fourthStudent, jawaban, passwords, standardAccounts } from "../helpers";
 
 // The audit rows every route leaves (decisions: Audit trail), through app.handle(): a
@@ -147,6 +148,58 @@ describe("when the rows of reads are written", () => {
     // No flush: the lecturer's note is answered only once its row, and so the waiting one, is on disk.
     expect((await service.request("POST", "/api/dosen/catatan", { token: tokens.dosen1, body: { NIM: "N001", isi_catatan: "Sampai jumpa." } })).status).toBe(201);
     expect(summary(rowsAfter(before)).map((row) => `${row.action} ${row.target}`)).toEqual(["view GET /api/mahasiswa/diary/:nim", "create POST /api/dosen/catatan"]);
+  });
+
+  const counted = (before: number) =>
+    service.context.db.$client.query("SELECT actor_username AS who, nim, target, reads FROM audit_log WHERE id > ? ORDER BY id").all(before) as {
+      who: string;
+      nim: string;
+      target: string;
+      reads: number;
+    }[];
+
+  test("the same read repeated while its row waits is counted in that row; any difference is a row of its own", async () => {
+    const before = lastId();
+    const read = async (reader: "dosen1" | "admin", path: string) => expect((await service.request("GET", path, { token: tokens[reader] })).status).toBe(200);
+    await read("dosen1", "/api/mahasiswa/mood/N001");
+    await read("dosen1", "/api/mahasiswa/hasil/N001");
+    await read("dosen1", "/api/mahasiswa/mood/N001");
+    await read("admin", "/api/mahasiswa/mood/N001");
+    await read("dosen1", "/api/mahasiswa/mood/N004");
+    await read("dosen1", "/api/mahasiswa/mood/N001");
+    await settled();
+    // In the order of each row's first read; every read is counted once.
+    expect(counted(before)).toEqual([
+      { who: "dosen1", nim: "N001", target: "GET /api/mahasiswa/mood/:nim", reads: 3 },
+      { who: "dosen1", nim: "N001", target: "GET /api/mahasiswa/hasil/:nim", reads: 1 },
+      { who: "admin", nim: "N001", target: "GET /api/mahasiswa/mood/:nim", reads: 1 },
+      { who: "dosen1", nim: "N004", target: "GET /api/mahasiswa/mood/:nim", reads: 1 },
+    ]);
+  });
+
+  test("a lecturer's list page counts each student on it; a write ends the waiting rows, so a later read is a new row", async () => {
+    const before = lastId();
+    for (let page = 0; page < 2; page++) expect((await service.request("GET", "/api/dosen/mahasiswa", { token: tokens.dosen1 })).status).toBe(200);
+    expect((await service.request("POST", "/api/dosen/catatan", { token: tokens.dosen1, body: { NIM: "N004", isi_catatan: "Apa kabar?" } })).status).toBe(201);
+    expect((await service.request("GET", "/api/dosen/mahasiswa", { token: tokens.dosen1 })).status).toBe(200);
+    await settled();
+    expect(counted(before)).toEqual([
+      { who: "dosen1", nim: "N001", target: "GET /api/dosen/mahasiswa", reads: 2 },
+      { who: "dosen1", nim: "N004", target: "GET /api/dosen/mahasiswa", reads: 2 },
+      { who: "dosen1", nim: "N004", target: "POST /api/dosen/catatan", reads: 1 },
+      { who: "dosen1", nim: "N001", target: "GET /api/dosen/mahasiswa", reads: 1 },
+      { who: "dosen1", nim: "N004", target: "GET /api/dosen/mahasiswa", reads: 1 },
+    ]);
+  });
+
+  test("the counted rows keep the chain whole, and the student's own data shows how many times", async () => {
+    const before = lastId();
+    for (let read = 0; read < 4; read++) expect((await service.request("GET", "/api/mahasiswa/diary/N004", { token: tokens.dosen1 })).status).toBe(200);
+    await settled();
+    expect(counted(before)).toEqual([{ who: "dosen1", nim: "N004", target: "GET /api/mahasiswa/diary/:nim", reads: 4 }]);
+    const own = await service.request("GET", "/api/mahasiswa/data-saya", { token: tokens.mhs4 });
+    expect(own.body.dilihat_oleh[0]).toMatchObject({ peran: "dosen", aksi: "view", rute: "GET /api/mahasiswa/diary/:nim", kali: 4 });
+    expect(verifyAuditChain(service.context.db.$client).problems).toEqual([]);
   });
 });
 

@@ -57,11 +57,11 @@ describe("GET /api/mahasiswa/data-saya", () => {
   test("dilihat_oleh: others' accesses to this student, newest first, with role, name, time, action and route; never the address", async () => {
     const document = (await read(populated.tokens.mhs1)).body;
     expect(document.dilihat_oleh.map(({ waktu, ...rest }: { waktu: string }) => (expect(Date.parse(waktu)).not.toBeNaN(), rest))).toEqual([
-      { peran: "cli", nama: null, aksi: "export", rute: "skrining privacy export" },
-      { peran: "admin", nama: null, aksi: "update", rute: "PUT /api/mahasiswa/mood/:id" },
-      { peran: "dosen", nama: "Dosen Satu", aksi: "view", rute: "GET /api/dosen/mahasiswa/:nim" },
+      { peran: "cli", nama: null, aksi: "export", rute: "skrining privacy export", kali: 1 },
+      { peran: "admin", nama: null, aksi: "update", rute: "PUT /api/mahasiswa/mood/:id", kali: 1 },
+      { peran: "dosen", nama: "Dosen Satu", aksi: "view", rute: "GET /api/dosen/mahasiswa/:nim", kali: 1 },
       // Left by the route when the advisor wrote the note (src/http/audit.ts).
-      { peran: "dosen", nama: "Dosen Satu", aksi: "create", rute: "POST /api/dosen/catatan" },
+      { peran: "dosen", nama: "Dosen Satu", aksi: "create", rute: "POST /api/dosen/catatan", kali: 1 },
     ]);
     expect(JSON.stringify(document)).not.toContain("203.0.113.9");
     expect(JSON.stringify(document)).not.toContain("root");
@@ -102,7 +102,7 @@ describe("GET /api/mahasiswa/data-saya", () => {
     expect(Object.keys(schema.properties).sort()).toEqual(
       ["catatan", "dibatasi_sejak", "dibuat_pada", "dilihat_oleh", "foto_url", "jurnal", "mood", "pemberitahuan_privasi", "profil", "skrining"].sort(),
     );
-    expect(Object.keys(schema.properties.dilihat_oleh.items.properties).sort()).toEqual(["aksi", "nama", "peran", "rute", "waktu"]);
+    expect(Object.keys(schema.properties.dilihat_oleh.items.properties).sort()).toEqual(["aksi", "kali", "nama", "peran", "rute", "waktu"]);
     expect(Object.keys(operation.responses).sort()).toEqual(["200", "401", "403", "404", "503"]);
   });
 });

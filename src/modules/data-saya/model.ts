@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { auditActions } from "../../db/schema";
 import { CatatanRecord, DiaryEntry, MoodEntry, SkriningRecord } from "../../records";
@@ -24,6 +25,8 @@ const Access = t.Object(
     nama: t.Nullable(t.String({ description: "the lecturer's or admin's name; null for a command" })),
     aksi: t.UnionEnum(auditActions, { description: "what was done: `view`, `export`, a write, `privacy`..." }),
     rute: t.String({ description: "the route pattern (`GET /api/dosen/mahasiswa/:nim`) or the command (`skrining privacy export`)" }),
+    // TypeBox's Integer: Elysia's t.Integer would document a string of digits as well.
+    kali: Type.Integer({ minimum: 1, description: "how many times: the same read repeated within a moment is one entry with its count" }),
   },
   { additionalProperties: false },
 );

@@ -116,7 +116,7 @@ export const privacy = {
     accessIntro: "Setiap kali dosen, admin, atau perintah admin di server membuka, mengekspor atau mengubah data Anda, hal itu tercatat di sini. Alamat jaringan mereka tidak ditampilkan.",
     accessEmpty: "Belum ada orang lain yang membuka data Anda.",
     accessCaption: (count: number) => `${count} akses oleh orang lain, terbaru dulu`,
-    access: (who: string, action: string, part: string) => `${who}: ${action} ${part}`,
+    access: (who: string, action: string, part: string, times: number) => `${who}: ${action} ${part}${times > 1 ? ` (${times} kali)` : ""}`,
     who: (role: string, name: string | null) => `${roles[role] ?? role}${name ? ` · ${name}` : ""}`,
     action: (action: string) => actions[action] ?? action,
     part: (target: string) => parts.find(([pattern]) => pattern.test(target))?.[1] ?? target,

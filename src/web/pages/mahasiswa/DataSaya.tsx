@@ -226,11 +226,11 @@ function AccessSection({ accesses }: { accesses: StudentData["dilihat_oleh"] }) 
       {accesses.length === 0 ? (
         <p>{text.accessEmpty}</p>
       ) : (
-        <ul class="entry-list" aria-label={text.accessCaption(accesses.length)}>
+        <ul class="entry-list" aria-label={text.accessCaption(accesses.reduce((sum, access) => sum + access.kali, 0))}>
           {accesses.map((access, index) => (
             <li key={index} class="entry">
               <p class="entry-date">{formatDateTime(access.waktu)}</p>
-              <p>{text.access(text.who(access.peran, access.nama), text.action(access.aksi), text.part(access.rute))}</p>
+              <p>{text.access(text.who(access.peran, access.nama), text.action(access.aksi), text.part(access.rute), access.kali)}</p>
             </li>
           ))}
         </ul>

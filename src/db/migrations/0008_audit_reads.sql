@@ -1,0 +1,1 @@
+ALTER TABLE `audit_log` ADD `reads` integer DEFAULT 1 NOT NULL;
