@@ -1,10 +1,18 @@
-import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 export interface LoadSpec {
   url: string;
   method: "GET" | "POST";
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Paths requested in turn instead of the URL's (the same origin), written to a file for
+   * wrk's script. A single path given this way costs wrk the same as a list, which makes
+   * runs with and without a list comparable.
+   */
+  paths?: readonly string[];
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
@@ -45,12 +53,15 @@ async function wrk(spec: LoadSpec, seconds: number): Promise<WrkTotals> {
   const headers = Object.entries({ ...spec.headers, ...(spec.body === undefined ? {} : { "content-type": "application/json" }) })
     .map(([name, value]) => `${name}: ${value}`)
     .join("\n");
+  const pathsFile = spec.paths && join(mkdtempSync(join(tmpdir(), "skrining-bench-paths-")), "paths.txt");
+  if (pathsFile) writeFileSync(pathsFile, `${spec.paths!.join("\n")}\n`);
   const child = Bun.spawn(command, {
-    env: { ...process.env, BENCH_METHOD: spec.method, BENCH_BODY: spec.body ?? "", BENCH_HEADERS: headers },
+    env: { ...process.env, BENCH_METHOD: spec.method, BENCH_BODY: spec.body ?? "", BENCH_HEADERS: headers, BENCH_PATHS_FILE: pathsFile ?? "", BENCH_THREADS: String(threads) },
     stdout: "pipe",
     stderr: "pipe",
   });
   const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (pathsFile) rmSync(dirname(pathsFile), { recursive: true, force: true });
   const report = stdout.split("\n").findLast((line) => line.startsWith("{"));
   if (exitCode !== 0 || !report) throw new Error(`wrk failed (${exitCode}): ${(stderr || stdout).trim()}`);
   return JSON.parse(report) as WrkTotals;

@@ -31,6 +31,8 @@ const importAccounts = 400;
 const bcryptSeconds = 3;
 const coldStartTargetMs = 100;
 const classWindowSeconds = 60;
+/** Students an admin reads in turn in the audit runs: more than a busy server answers in the 100 ms a row of reads waits. */
+const auditStudents = 5000;
 /** Timed requests (and commands) per lecturer page and dataset size. */
 const growthRounds = 5;
 
@@ -155,11 +157,26 @@ function classifiedSubmissions(databasePath: string, nim: string, from: string):
   }
 }
 
-/** The audit trail's view rows of a route for one student, read after the server stopped: the advisor's reads of the audit figure. */
-function viewRowsOf(databasePath: string, target: string, nim: string): number {
+/** The audit trail's view rows of a route and the reads they count, read after the server stopped: the runs of the audit figure. */
+function viewRowsOf(databasePath: string, target: string): { rows: number; reads: number } {
   const sqlite = new Database(databasePath, { readonly: true });
   try {
-    return sqlite.query<{ rows: number }, [string, string]>("SELECT count(*) AS rows FROM audit_log WHERE action = 'view' AND target = ? AND nim = ?").get(target, nim)!.rows;
+    return sqlite.query<{ rows: number; reads: number }, [string]>("SELECT count(*) AS rows, coalesce(sum(reads), 0) AS reads FROM audit_log WHERE action = 'view' AND target = ?").get(target)!;
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** Students with a screening (their result answers 200): the advisees of `nip`, or the first `limit` of all. */
+function studentsWithScreenings(databasePath: string, choice: { nip: string } | { limit: number }): string[] {
+  const sqlite = new Database(databasePath, { readonly: true });
+  try {
+    const screened = "EXISTS (SELECT 1 FROM riwayat_skrining WHERE riwayat_skrining.NIM = mahasiswa.NIM)";
+    const rows =
+      "nip" in choice
+        ? sqlite.query<{ nim: string }, [string]>(`SELECT NIM AS nim FROM mahasiswa WHERE NIP_doswal = ? AND ${screened} ORDER BY NIM`).all(choice.nip)
+        : sqlite.query<{ nim: string }, [number]>(`SELECT NIM AS nim FROM mahasiswa WHERE ${screened} ORDER BY NIM LIMIT ?`).all(choice.limit);
+    return rows.map((row) => row.nim);
   } finally {
     sqlite.close();
   }
@@ -268,14 +285,18 @@ async function main() {
       const { result: load, peakMiB } = await withPeakResident(pid, () => runLoad(loadSpec(server.base, probe, standard)));
       endpoints.push({ name: probe.name, load, ratio: load.requestsPerSecond / ceiling.requestsPerSecond, target: probe.target, peakMiB });
     }
-    log("audit cost: the student's own read against the advisor's (one audit row each)");
+    log("audit cost: the student's own read against the advisor's, the advisor's going through the advisees, an admin's going through many students");
+    const resultPath = (nim: string) => `/api/mahasiswa/hasil/${nim}`;
     const auditCost = await measureAuditCost({
       base: server.base,
-      path: `/api/mahasiswa/hasil/${dataset.student.nim}`,
+      path: resultPath(dataset.student.nim),
+      adviseePaths: studentsWithScreenings(join(dataDir, "skrining.db"), { nip: dataset.typicalLecturer.nip }).map(resultPath),
+      studentPaths: studentsWithScreenings(join(dataDir, "skrining.db"), { limit: auditStudents }).map(resultPath),
       ownToken: studentToken,
       advisorToken: lecturerToken,
-      rounds: 2,
-      shape: standard,
+      adminToken,
+      rounds: 3,
+      shape: { ...standard, durationSeconds: 5 },
     });
     log(`a class of ${dataset.classNims.length} submitting within ${classWindowSeconds} s`);
     const classTokens: string[] = [];
@@ -308,7 +329,7 @@ async function main() {
     const peakMiB = peakRun.peakMiB;
     await stopChild(server.child);
     const classified = classifiedSubmissions(join(dataDir, "skrining.db"), dataset.questionnaireNim, submissionsFrom);
-    const auditRows = viewRowsOf(join(dataDir, "skrining.db"), "GET /api/mahasiswa/hasil/:nim", dataset.student.nim);
+    const auditRows = viewRowsOf(join(dataDir, "skrining.db"), "GET /api/mahasiswa/hasil/:nim");
 
     // A hundredth and a tenth of the size (a reduced run's smallest sizes may coincide).
     const smallerShapes = [scale / 100, scale / 10].map(scaledShape).filter((candidate, index, all) => candidate.students < shape.students && all.findIndex((other) => other.students === candidate.students) === index);
@@ -326,6 +347,7 @@ async function main() {
     }
 
     const importRatio = imported.accountsPerSecond / bcryptLimit;
+    const rate = (requestsPerSecond: number) => Math.round(requestsPerSecond).toLocaleString("en-US");
     const figures: Figure[] = [
       { name: `bcrypt limit (cost ${bcryptCost}, ${cores} hashes in flight)`, value: `${bcryptLimit.toFixed(1)} hashes/s` },
       {
@@ -374,10 +396,22 @@ async function main() {
         value: `${classRun.latencyMs.p50.toFixed(1)} / ${classRun.latencyMs.p99.toFixed(1)} / ${classRun.latencyMs.max.toFixed(1)} ms`,
       },
       {
-        name: `audit: \`GET /api/mahasiswa/hasil/<nim>\` read by the advisor (one \`view\` row each; ${auditRows.toLocaleString("en-US")} rows written) ÷ by the student (no row), medians of ${auditCost.runs.own.length} alternating runs`,
-        value: `${auditCost.ratio.toFixed(2)} (${Math.round(auditCost.advisorRequestsPerSecond).toLocaleString("en-US")} ÷ ${Math.round(auditCost.ownRequestsPerSecond).toLocaleString("en-US")} req/s)`,
+        name: `audit: \`GET /api/mahasiswa/hasil/<nim>\` read by the advisor (a \`view\` row; repeats while it waits counted in it) ÷ by the student (no row), the median of ${auditCost.runs.own.length} alternating rounds`,
+        value: `${auditCost.ratio.toFixed(2)} (${rate(auditCost.advisor)} ÷ ${rate(auditCost.own)} req/s)`,
         target: "≥ 0.90",
         met: auditCost.ratio >= 0.9 && auditCost.problems.length === 0,
+      },
+      {
+        name: `audit: the same route, the advisor reading each of ${auditCost.adviseePaths} advisees in turn ÷ the student's own read`,
+        value: `${auditCost.adviseesRatio.toFixed(2)} (${rate(auditCost.advisees)} req/s)`,
+      },
+      {
+        name: `audit: the same route, an admin reading ${auditCost.studentPaths.toLocaleString("en-US")} students in turn (every read a row of its own, its answer rarely cached) ÷ the student's own read`,
+        value: `${auditCost.everyStudentRatio.toFixed(2)} (${rate(auditCost.everyStudent)} req/s)`,
+      },
+      {
+        name: "audit: reads of the route by others in the audit runs, and the rows that hold them",
+        value: `${auditRows.reads.toLocaleString("en-US")} reads in ${auditRows.rows.toLocaleString("en-US")} rows`,
       },
       { name: `dataset generation (${shape.students.toLocaleString("en-US")} students, ${shape.screenings.toLocaleString("en-US")} screenings)`, value: `${dataset.seconds.toFixed(1)} s` },
     ];
@@ -422,7 +456,7 @@ async function main() {
       coldStart: { ...coldStart, targetMs: coldStartTargetMs },
       classSubmissions: classRun,
       growth,
-      audit: { ...auditCost, viewRowsWritten: auditRows, targetRatio: 0.9 },
+      audit: { ...auditCost, viewRows: auditRows, targetRatio: 0.9 },
       memory: { idleMiB, peakUnderLoadMiB: peakMiB, peakDuring: `${peakRun.name}, ${peakRun.load.connections} connection(s)`, targetMB: 150 },
       notes,
     };

@@ -8,6 +8,27 @@ for line in (os.getenv("BENCH_HEADERS") or ""):gmatch("[^\n]+") do
   if name then wrk.headers[name] = value end
 end
 
+-- BENCH_PATHS_FILE: paths, one a line, requested in turn instead of the URL's; each thread
+-- starts at its own share of the list, so that two threads do not read the same path together.
+local pathsFile = os.getenv("BENCH_PATHS_FILE")
+if pathsFile ~= nil and pathsFile ~= "" then
+  local paths = {}
+  for line in io.lines(pathsFile) do
+    if line ~= "" then paths[#paths + 1] = line end
+  end
+  local threads = tonumber(os.getenv("BENCH_THREADS") or "1")
+  local started = 0
+  setup = function(thread)
+    thread:set("first", started * math.floor(#paths / threads))
+    started = started + 1
+  end
+  local position = nil
+  request = function()
+    position = ((position or first or 0) % #paths) + 1
+    return wrk.format(nil, paths[position])
+  end
+end
+
 done = function(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format(
