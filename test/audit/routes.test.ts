@@ -158,9 +158,11 @@ describe("when the rows of reads are written", () => {
       reads: number;
     }[];
 
+  /** A successful read by a lecturer or an admin. */
+  const read = async (reader: "dosen1" | "admin", path: string) => expect((await service.request("GET", path, { token: tokens[reader] })).status).toBe(200);
+
   test("the same read repeated while its row waits is counted in that row; any difference is a row of its own", async () => {
     const before = lastId();
-    const read = async (reader: "dosen1" | "admin", path: string) => expect((await service.request("GET", path, { token: tokens[reader] })).status).toBe(200);
     await read("dosen1", "/api/mahasiswa/mood/N001");
     await read("dosen1", "/api/mahasiswa/hasil/N001");
     await read("dosen1", "/api/mahasiswa/mood/N001");
@@ -179,9 +181,9 @@ describe("when the rows of reads are written", () => {
 
   test("a lecturer's list page counts each student on it; a write ends the waiting rows, so a later read is a new row", async () => {
     const before = lastId();
-    for (let page = 0; page < 2; page++) expect((await service.request("GET", "/api/dosen/mahasiswa", { token: tokens.dosen1 })).status).toBe(200);
+    for (let page = 0; page < 2; page++) await read("dosen1", "/api/dosen/mahasiswa");
     expect((await service.request("POST", "/api/dosen/catatan", { token: tokens.dosen1, body: { NIM: "N004", isi_catatan: "Apa kabar?" } })).status).toBe(201);
-    expect((await service.request("GET", "/api/dosen/mahasiswa", { token: tokens.dosen1 })).status).toBe(200);
+    await read("dosen1", "/api/dosen/mahasiswa");
     await settled();
     expect(counted(before)).toEqual([
       { who: "dosen1", nim: "N001", target: "GET /api/dosen/mahasiswa", reads: 2 },
@@ -194,7 +196,7 @@ describe("when the rows of reads are written", () => {
 
   test("the counted rows keep the chain whole, and the student's own data shows how many times", async () => {
     const before = lastId();
-    for (let read = 0; read < 4; read++) expect((await service.request("GET", "/api/mahasiswa/diary/N004", { token: tokens.dosen1 })).status).toBe(200);
+    for (let times = 0; times < 4; times++) await read("dosen1", "/api/mahasiswa/diary/N004");
     await settled();
     expect(counted(before)).toEqual([{ who: "dosen1", nim: "N004", target: "GET /api/mahasiswa/diary/:nim", reads: 4 }]);
     const own = await service.request("GET", "/api/mahasiswa/data-saya", { token: tokens.mhs4 });
