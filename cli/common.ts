@@ -62,11 +62,13 @@ export function dataDirOf(command: Command, io: CommandIo): string {
   return resolveDataDir(globalOptionsOf(command).data, io.environment);
 }
 
-export function configOf(command: Command, io: CommandIo, access: DataFolderAccess = "existing"): Config {
+/** `settings`: a command's options that stand for an environment variable, and win over it. */
+export function configOf(command: Command, io: CommandIo, access: DataFolderAccess = "existing", settings: Record<string, string | undefined> = {}): Config {
   const { data, tz } = globalOptionsOf(command);
   const use: DataFolderUse = access === "may-create" ? { create: true, created: (dataDir) => io.out(newDataFolderLine(dataDir)) } : { create: false };
-  // The option wins over SKRINING_TZ, as --data wins over SKRINING_DATA.
-  return loadConfig(data, tz === undefined ? io.environment : { ...io.environment, SKRINING_TZ: tz }, use);
+  // An option wins over its variable, as --data wins over SKRINING_DATA.
+  const options = Object.fromEntries(Object.entries({ ...settings, SKRINING_TZ: tz }).filter(([, value]) => value !== undefined));
+  return loadConfig(data, { ...io.environment, ...options }, use);
 }
 
 /**

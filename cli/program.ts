@@ -53,11 +53,13 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupDirOption())
     .addOption(backupEveryOption())
     .addOption(backupKeepOption())
-    .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string } & LogFileFlags & AutomaticBackupFlags, command: Command) => {
+    .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
+    .action(async (options: ServeFlags, command: Command) => {
       const backups = automaticBackupsOf(options);
       const log = serveLogger(options, ioLogger(io), io);
       try {
-        await serve(configOf(command, io, "may-create"), { ...options, backups }, log.logger, io.environment);
+        const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin });
+        await serve(config, { ...options, backups }, log.logger, io.environment);
       } finally {
         log.close();
       }
@@ -74,6 +76,8 @@ export function buildProgram(io: CommandIo): Command {
   registerPrivacyCommands(program, io);
   return program;
 }
+
+type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string } & LogFileFlags & AutomaticBackupFlags;
 
 /**
  * Runs the program and turns whatever it throws into a message and an exit code: the one

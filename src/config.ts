@@ -31,19 +31,25 @@ export interface Config {
   timeZone: string;
   /** The CSV an export writes unless told otherwise (decisions §12). */
   csvDialect: CsvDialect;
+  /** A score_stress at or above this opens a follow-up case whatever the motivation (decisions §13, `stres_sangat_tinggi`). */
+  followUpStressMin: number;
 }
 
 type Environment = Record<string, string | undefined>;
 
-function integerFrom(environment: Environment, name: string, fallback: number, minimum: number): number {
+function integerFrom(environment: Environment, name: string, fallback: number, minimum: number, maximum = Number.MAX_SAFE_INTEGER): number {
   const raw = environment[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum) {
-    throw new Error(`${name} harus bilangan bulat >= ${minimum} (diberikan: ${raw})`);
+  if (!Number.isInteger(value) || value < minimum || value > maximum) {
+    const range = maximum === Number.MAX_SAFE_INTEGER ? `>= ${minimum}` : `antara ${minimum} dan ${maximum}`;
+    throw new InvalidInput(`${name} harus bilangan bulat ${range} (diberikan: ${raw}).`);
   }
   return value;
 }
+
+/** The default of decisions §13: an average answer of "cukup sering" (4) over the 40 stress items. */
+export const defaultFollowUpStressMin = 160;
 
 export function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
   return resolve(option ?? environment.SKRINING_DATA ?? "./data");
@@ -141,6 +147,8 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
   // Read before anything is created: a mistyped zone leaves no folder behind.
   const timeZone = readTimeZone(environment.SKRINING_TZ || defaultTimeZone);
   const csvDialect = readCsvDialect(environment.SKRINING_CSV || "excel-id");
+  // Above the fallback's Sedang band (up to 120), at most the highest score.
+  const followUpStressMin = integerFrom(environment, "SKRINING_FOLLOW_UP_STRESS_MIN", defaultFollowUpStressMin, 121, 200);
   const dataDir = resolveDataDir(dataDirOption, environment);
   assertDatabaseNotMissing(dataDir);
   const databasePresent = existsSync(join(dataDir, databaseFileName));
@@ -175,5 +183,6 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     logRequests: environment.SKRINING_LOG !== "off",
     timeZone,
     csvDialect,
+    followUpStressMin,
   };
 }

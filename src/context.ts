@@ -67,7 +67,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   stopWaitingForLocks(db);
   const health = new StorageHealth(logger);
   const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health });
-  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger);
+  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, config.followUpStressMin);
   const notes = new NotesService(db, writes);
   const profil = new ProfilService(db, writes);
   const mood = new MoodService(db, writes);
@@ -91,7 +91,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     mood,
     diary,
     notes,
-    dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes),
+    dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin),
     dataSaya: new DataSayaService(new StudentDataDocuments(db, { profil, mood, diary, notes })),
     privasi: new PrivasiService(db, writes, content.privacyNotice),
   };

@@ -137,6 +137,8 @@ export const latestSkrining = sqliteTable("latest_skrining", {
   tingkatMotivasi: text("tingkat_motivasi", { enum: level }).notNull(),
   isSpike: integer("is_spike", { mode: "boolean" }).notNull(),
   earlyWarning: integer("early_warning", { mode: "boolean" }).notNull(),
+  /** The latest screening's score_stress: the `stres_sangat_tinggi` threshold is a setting, so it is compared when read. */
+  scoreStress: real("score_stress"),
 });
 
 /**
@@ -184,6 +186,10 @@ export const catatanKonseling = sqliteTable(
     tanggalCatat: text("tanggal_catat").notNull(),
     reply: text("reply").notNull().default(""),
     tanggalReply: text("tanggal_reply"),
+    /** When the note's student first opened it (decisions §13); null while unread. */
+    dibacaMahasiswaPada: text("dibaca_mahasiswa_pada"),
+    /** When the note's lecturer first saw the reply as it stands; null while unseen, and again after the student edits it. */
+    balasanDibacaDosenPada: text("balasan_dibaca_dosen_pada"),
   },
   (table) => [
     index("catatan_nim_index").on(table.nim, table.tanggalCatat),
@@ -315,9 +321,11 @@ export const followUpStatuses = ["baru", "dihubungi", "dirujuk", "selesai"] as c
 export type FollowUpStatus = (typeof followUpStatuses)[number];
 
 /**
- * A follow-up case (tindak lanjut): opened by a screening that raised an early warning or a
- * sudden change, owned by the student's advisor (null when the student has none: then only
- * admins see it). A student has at most one open case, enforced by the database itself.
+ * A follow-up case (tindak lanjut): opened by a screening that raised an early warning, a
+ * sudden change or a very high stress score. `NIP` is its handler (penangan): the student's
+ * advisor when it opens, another lecturer once an admin hands it over, null when the
+ * student has no advisor (then only admins act on it). A student has at most one open
+ * case, enforced by the database itself.
  */
 export const tindakLanjut = sqliteTable(
   "tindak_lanjut",
@@ -331,6 +339,8 @@ export const tindakLanjut = sqliteTable(
     earlyWarning: integer("alasan_early_warning", { mode: "boolean" }).notNull(),
     /** score_stress at least 30 above the previous screening. */
     suddenChange: integer("alasan_perubahan_mendadak", { mode: "boolean" }).notNull(),
+    /** score_stress at or above the follow-up threshold (decisions §13, 160 by default). */
+    veryHighStress: integer("alasan_stres_sangat_tinggi", { mode: "boolean" }).notNull().default(false),
     /** The screening that opened the case; null once a purge removed it. */
     skriningId: integer("Id_skrining").references(() => riwayatSkrining.id, { onDelete: "set null" }),
     status: text("status", { enum: followUpStatuses }).notNull(),
@@ -342,9 +352,11 @@ export const tindakLanjut = sqliteTable(
   },
   (table) => [
     check("tindak_lanjut_status_check", sql`${table.status} IN ('baru', 'dihubungi', 'dirujuk', 'selesai')`),
-    check("tindak_lanjut_alasan_check", sql`${table.earlyWarning} = 1 OR ${table.suddenChange} = 1`),
+    check("tindak_lanjut_alasan_check", sql`${table.earlyWarning} = 1 OR ${table.suddenChange} = 1 OR ${table.veryHighStress} = 1`),
     uniqueIndex("tindak_lanjut_one_open_index").on(table.nim).where(sql`${table.status} <> 'selesai'`),
     index("tindak_lanjut_nip_index").on(table.nip, table.status, table.dibukaPada),
+    // The cases of one student, whatever their status: their advisor's list and the advisor scope read it.
+    index("tindak_lanjut_nim_index").on(table.nim, table.status),
   ],
 );
 

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { OffsetChange } from "../local-time";
+import { followUpMovesWithAdvisor } from "./follow-up-advisor";
 
 // The two summary tables of schema.ts (latest_skrining, lecturer_weekly_levels) are kept
 // current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
@@ -38,10 +39,10 @@ const weekStartOf = (tanggal: string) => `date(${tanggal},
 function refreshLatest(nim: string): string {
   return `
   DELETE FROM latest_skrining WHERE NIM = ${nim} AND NOT EXISTS (SELECT 1 FROM riwayat_skrining WHERE NIM = ${nim});
-  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
-  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}
+  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress)
+  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress
   FROM (
-    SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi,
+    SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi, latest.score_stress,
       coalesce(latest.score_stress - (
         SELECT previous.score_stress FROM riwayat_skrining AS previous
         WHERE previous.NIM = latest.NIM AND (previous.tanggal_skrining, previous.Id_skrining) < (latest.tanggal_skrining, latest.Id_skrining)
@@ -58,7 +59,8 @@ function refreshLatest(nim: string): string {
     tingkat_stres = excluded.tingkat_stres,
     tingkat_motivasi = excluded.tingkat_motivasi,
     is_spike = excluded.is_spike,
-    early_warning = excluded.early_warning;`;
+    early_warning = excluded.early_warning,
+    score_stress = excluded.score_stress;`;
 }
 
 /**
@@ -128,9 +130,12 @@ const summaryTriggers: ReadonlyMap<string, string> = new Map(
     summary_mahasiswa_advisor: `AFTER UPDATE OF NIP_doswal, dibatasi_sejak ON mahasiswa
       WHEN OLD.NIP_doswal IS NOT NEW.NIP_doswal OR (OLD.dibatasi_sejak IS NULL) IS NOT (NEW.dibatasi_sejak IS NULL)
       BEGIN ${addWeeks(screeningsOfStudent("OLD"), -1)} ${addWeeks(screeningsOfStudent("NEW"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")} END`,
+    summary_follow_up_advisor: followUpMovesWithAdvisor,
   }).map(([name, body]) => [name, `CREATE TRIGGER ${name} ${body}`]),
 );
 
+// Every trigger the migration runner drops and reinstalls shares this prefix (the follow-up
+// one included: it names tindak_lanjut, which a rebuild may drop).
 const triggerPrefix = "summary_";
 
 /** Whether the database holds exactly the triggers above (none missing, none changed, none left over). */
@@ -141,15 +146,20 @@ export function summariesCurrent(sqlite: Database): boolean {
   return installed.length === summaryTriggers.size && installed.every((trigger) => summaryTriggers.get(trigger.name) === trigger.sql);
 }
 
-/** Whether the migrations that create what the triggers write and read (the time zone's offsets, the restriction) have run. */
+/**
+ * Whether the migrations that create what the triggers write and read have run: the time
+ * zone's offsets, the restriction, the follow-up cases and the latest score (migration
+ * 0009, the newest of them).
+ */
 export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
-    .query<{ tables: number; restriction: number }, []>(
-      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets')) AS tables,
-        (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak') AS restriction`,
+    .query<{ tables: number; columns: number }, []>(
+      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut')) AS tables,
+        (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak')
+          + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name = 'score_stress') AS columns`,
     )
     .get();
-  return found?.tables === 3 && found.restriction === 1;
+  return found?.tables === 4 && found.columns === 2;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
@@ -170,10 +180,10 @@ export function installSummaries(sqlite: Database): void {
   // Rows in (NIM, tanggal, Id) order, as the covering index gives them: lag() is the
   // previous screening, and a row without a next one is the student's latest.
   sqlite.run(`
-    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning)
-    SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}
+    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress)
+    SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress
     FROM (
-      SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi,
+      SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress,
         coalesce(score_stress - lag(score_stress) OVER student >= ${spikeThreshold}, 0) AS spike,
         lead(Id_skrining) OVER student AS next
       FROM riwayat_skrining

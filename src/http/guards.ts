@@ -1,11 +1,10 @@
-import { eq, sql } from "drizzle-orm";
 import { Elysia } from "elysia";
 import type { DatabaseClient } from "../db";
-import { databaseStamp, ReadCache } from "../db/read-cache";
-import { mahasiswa, type Role } from "../db/schema";
+import type { Role } from "../db/schema";
 import { forbidden, notFound } from "../errors";
 import type { AuthService } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
+import { AdvisorScope } from "../privacy/advisor-scope";
 import { ProcessingRestriction, restrictionMessages } from "../privacy/restriction";
 import type { AuditRoutes } from "./audit";
 import { pathId } from "./params";
@@ -63,9 +62,10 @@ type Caller = { principal: Principal; params: Record<string, string> };
  * - `studentWrite: true`: a student's write, counted against the fair-use limit (429).
  * - `ownNim: true`: the own-nim rule for the `:nim` of the path (403), before anything else
  *   about that student, so a student naming an unknown NIM learns nothing.
- * - `advisee: { unknownStudent?: text }`: decisions §9, for the `:nim` of the path: a route
- *   that answers 404 for an unknown student names its text and keeps that answer first;
- *   then a lecturer passes only for their own advisees (403). Admins are not restricted.
+ * - `advisee: { unknownStudent?: text }`: decisions §9 and §13, for the `:nim` of the path: a
+ *   route that answers 404 for an unknown student names its text and keeps that answer
+ *   first; then a lecturer passes only for their own advisees and the students whose open
+ *   follow-up case they handle (403, AdvisorScope). Admins are not restricted.
  * - `restriction: "staff"`: for the `:nim` of the path, a lecturer or an admin is refused
  *   (403) while the student's processing is restricted (`privacy restrict`); the student
  *   passes. `restriction: "tokenless"` is the same for a route without a token (the photo):
@@ -74,10 +74,7 @@ type Caller = { principal: Principal; params: Record<string, string> };
  *   written last in the options.
  */
 export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes) => {
-  const advisorQuery = db.select({ nip: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-  // Every lecturer's read of a student asks this; like the caller, it changes only with a write.
-  const advisors = new ReadCache<string, { nip: string | null } | undefined>(databaseStamp(db.$client));
-  const advisorOf = (nim: string) => advisors.get(nim, () => advisorQuery.get({ nim }));
+  const scope = new AdvisorScope(db.$client);
   const restriction = new ProcessingRestriction(db);
   return new Elysia({ name: "route-guards", seed: auth.instanceId }).use(audit).macro({
     access(rule: AccessRule) {
@@ -120,11 +117,9 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
         beforeHandle(context) {
           const { principal, params } = context as unknown as Caller;
           if (rule.unknownStudent === undefined && principal.role !== "dosen") return;
-          const student = advisorOf(params.nim!);
-          if (!student && rule.unknownStudent !== undefined) throw notFound(rule.unknownStudent);
-          if (principal.role === "dosen" && (!student || principal.nip === null || student.nip !== principal.nip)) {
-            throw forbidden(guardMessages.notAdvisee);
-          }
+          const lecturers = scope.of(params.nim!);
+          if (!lecturers && rule.unknownStudent !== undefined) throw notFound(rule.unknownStudent);
+          if (principal.role === "dosen" && !AdvisorScope.admits(principal, lecturers)) throw forbidden(guardMessages.notAdvisee);
         },
       };
     },

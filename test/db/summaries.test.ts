@@ -64,6 +64,7 @@ function expectedSummaries(sqlite: Database) {
       tingkat_motivasi: last.motivasi,
       is_spike: Number(isSpike),
       early_warning: Number(isSpike || (last.stres === "Tinggi" && last.motivasi === "Rendah")),
+      score_stress: last.score,
     };
   });
 
@@ -297,9 +298,9 @@ describe("migration 0002 (the summary tables) and the later ones on a populated 
       const stored = storedSummaries(sqlite);
       expect(stored).toEqual(expectedSummaries(sqlite));
       expect(stored.latest).toEqual([
-        { NIM: "N1", Id_skrining: 2, tanggal_skrining: "2026-11-16T00:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", is_spike: 1, early_warning: 1 },
-        { NIM: "N2", Id_skrining: 4, tanggal_skrining: "2026-11-10T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", is_spike: 1, early_warning: 1 },
-        { NIM: "N3", Id_skrining: 5, tanggal_skrining: "2026-11-11T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Tinggi", is_spike: 0, early_warning: 0 },
+        { NIM: "N1", Id_skrining: 2, tanggal_skrining: "2026-11-16T00:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", is_spike: 1, early_warning: 1, score_stress: 120 },
+        { NIM: "N2", Id_skrining: 4, tanggal_skrining: "2026-11-10T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", is_spike: 1, early_warning: 1, score_stress: 130 },
+        { NIM: "N3", Id_skrining: 5, tanggal_skrining: "2026-11-11T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Tinggi", is_spike: 0, early_warning: 0, score_stress: 150 },
       ]);
       const week = (week_start: string, stress: [number, number, number], motivasi: [number, number, number]) => ({
         NIP: "D1",

@@ -81,6 +81,8 @@ describe("GET /api/dosen/mahasiswa: the population", () => {
         is_spike: true,
       },
       early_warning: true,
+      stres_sangat_tinggi: false,
+      balasan_baru: 0,
       dibatasi: false,
     });
   });
@@ -132,19 +134,19 @@ describe("GET /api/dosen/mahasiswa: is_spike and early_warning", () => {
 });
 
 describe("GET /api/dosen/mahasiswa: sort=risk", () => {
-  test("early warnings first, then the newest screenings, then students without one", async () => {
+  test("early warnings and very high stress first (S02: 200, Tinggi with Sedang), then the newest screenings, then students without one", async () => {
     const response = await list(lecturers.tokens.dosen1, "?sort=risk");
-    expect(nims(response.body)).toEqual(["S04", "N001", "S01", "S02", "S03", "S06", "S05", "S07"]);
+    expect(nims(response.body)).toEqual(["S02", "S04", "N001", "S01", "S03", "S06", "S05", "S07"]);
     expect(response.body.total).toBe(8);
   });
 
   test("the order holds across pages", async () => {
     const pages = await Promise.all([1, 2, 3].map((page) => list(lecturers.tokens.dosen1, `?sort=risk&per_page=3&page=${page}`)));
-    expect(pages.flatMap((page) => nims(page.body))).toEqual(["S04", "N001", "S01", "S02", "S03", "S06", "S05", "S07"]);
+    expect(pages.flatMap((page) => nims(page.body))).toEqual(["S02", "S04", "N001", "S01", "S03", "S06", "S05", "S07"]);
   });
 
   test("combines with a search", async () => {
-    expect(nims((await list(lecturers.tokens.dosen1, "?sort=risk&q=ani")).body)).toEqual(["S01", "S02"]);
+    expect(nims((await list(lecturers.tokens.dosen1, "?sort=risk&q=ani")).body)).toEqual(["S02", "S01"]);
   });
 
   test("an unknown sort falls back to the NIM order", async () => {

@@ -93,6 +93,8 @@ describe("skrining privacy restrict / unrestrict", () => {
       durasi_tidur: null,
       last_skrining: null,
       early_warning: false,
+      stres_sangat_tinggi: false,
+      balasan_baru: 0,
       dibatasi: true,
     });
     expect(other).toMatchObject({ NIM: "N004", dibatasi: false, last_skrining: { tingkat_stres: expect.any(String) } });

@@ -124,6 +124,9 @@ describe("GET /api/dosen/tindak-lanjut", () => {
       diperbarui_pada: "2026-03-10T00:00:00.000Z",
       hari_terbuka: 10,
       dibatasi: false,
+      NIP_doswal: "D001",
+      nama_doswal: "Dosen Satu",
+      dapat_diubah: true,
     });
     expect(response.body.data[0]).toMatchObject({ id: 7, alasan: [], dibatasi: true });
   });

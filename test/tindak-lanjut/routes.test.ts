@@ -48,7 +48,10 @@ describe("GET /api/dosen/tindak-lanjut/:id", () => {
       ditutup_pada: null,
       hari_terbuka: 0,
       dibatasi: false,
-      riwayat: [{ status_dari: null, status_ke: "baru", catatan: "Dibuka otomatis oleh skrining: early warning (stres Tinggi dengan motivasi Rendah).", oleh: "Sistem" }],
+      riwayat: [{ status_dari: null, status_ke: "baru", catatan: "Dibuka otomatis oleh skrining: peringatan dini (stres Tinggi dengan motivasi Rendah).", oleh: "Sistem" }],
+      NIP_doswal: "D001",
+      nama_doswal: "Dosen Satu",
+      dapat_diubah: true,
       tingkat_terakhir: [{ tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", early_warning: true }],
     });
   });
@@ -207,13 +210,21 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
 describe("PUT /api/dosen/tindak-lanjut/:id/pemilik", () => {
   const reassign = (token: string | undefined, body: unknown, id = fixture.caseId) => service.request("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token, body });
 
-  test("an admin gives the case to another lecturer: the new owner sees it, the old one no longer", async () => {
+  test("an admin gives the case to another lecturer: the new handler acts on it, the advisor still reads it", async () => {
     const response = await reassign(fixture.tokens.admin, { NIP: " D002 " });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ NIP: "D002", nama_dosen: "Dosen Dua", status: "baru" });
-    expect(response.body.riwayat.at(-1)).toMatchObject({ status_dari: "baru", status_ke: "baru", catatan: "Dipindahkan dari Dosen Satu (D001) ke Dosen Dua (D002).", oleh: "admin" });
-    expect((await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen2 })).status).toBe(200);
-    expect((await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen1 })).body).toEqual({ error: caseTexts.notAdvisee });
+    expect(response.body).toMatchObject({ NIP: "D002", nama_dosen: "Dosen Dua", NIP_doswal: "D001", nama_doswal: "Dosen Satu", status: "baru", dapat_diubah: true });
+    expect(response.body.riwayat.at(-1)).toMatchObject({ status_dari: "baru", status_ke: "baru", catatan: "Penangan dipindahkan dari Dosen Satu (D001) ke Dosen Dua (D002).", oleh: "admin" });
+    expect((await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen2 })).body).toMatchObject({ dapat_diubah: true });
+    expect((await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen1 })).body).toMatchObject({ NIP: "D002", dapat_diubah: false });
+  });
+
+  test("a closed case is not handed over (409), nothing written", async () => {
+    setStatus(service, fixture.caseId, "selesai");
+    const response = await reassign(fixture.tokens.admin, { NIP: "D002" });
+    expect(response).toMatchObject({ status: 409, body: { error: caseTexts.closedNotMovable } });
+    expect(storedCases(service)[0]).toMatchObject({ NIP: "D001" });
+    expect(storedTimeline(service)).toHaveLength(1);
   });
 
   test("the same owner again changes nothing", async () => {
@@ -293,9 +304,12 @@ describe("case notes never reach a student", () => {
       const concrete = path.replace(":nim", "N001").replace(":id_catatan", String(counselling.body.id));
       const response = await service.request("GET", `${concrete}${concrete.includes("suggestions") ? "?stress=Tinggi&motivation=Rendah" : ""}`, { token: fixture.tokens.mhs1 });
       const text = typeof response.body === "string" ? response.body : JSON.stringify(response.body);
-      expect({ path, leaks: text.includes(note) || text.includes("Dibuka otomatis") || text.includes("tindak_lanjut\"") }).toEqual({ path, leaks: false });
+      // Only whether a person was alerted may reach the student (decisions §13), never the case itself.
+      const caseShown = text.includes(note) || text.includes("Dibuka otomatis") || text.includes("riwayat\"") || text.includes("dihubungi");
+      expect({ path, leaks: caseShown }).toEqual({ path, leaks: false });
       if (response.status === 200) answered.push(path);
     }
+    expect((await service.request("GET", "/api/mahasiswa/hasil/N001", { token: fixture.tokens.mhs1 })).body.tindak_lanjut).toEqual({ dibuka_oleh_skrining_ini: true, penerima: "dosen_wali" });
     // The walk reached the student's data, not only refusals.
     expect(answered).toEqual(expect.arrayContaining(["/api/mahasiswa/data-saya", "/api/mahasiswa/catatan", "/api/mahasiswa/hasil/:nim", "/api/mahasiswa/history"]));
     // Every follow-up route refuses a student.

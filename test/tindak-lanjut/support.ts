@@ -5,8 +5,25 @@ import { lecturerService, type Lecturers } from "../dosen/support";
 // Shared pieces of the follow-up tests: answers that raise an early warning, a service
 // whose N001 (advisee of D001) has an open case, and the case rows as stored.
 
-/** Stress 200 (Tinggi) and an SDI of -12 (Rendah): an early warning by the levels. */
-export const flaggedAnswers = jawaban(5, 1, { M25: 7, M26: 7, M27: 7, M28: 7 });
+const stressItems = (from: number, to: number, value: number) => Object.fromEntries(Array.from({ length: to - from + 1 }, (_, index) => [`S${from + index}`, value]));
+
+/** Stress 140 (Tinggi, under the very-high threshold of 160) and an SDI of -12 (Rendah): an early warning by the levels. */
+export const flaggedAnswers = jawaban(3, 1, { ...stressItems(1, 20, 4), M25: 7, M26: 7, M27: 7, M28: 7 });
+
+/** Issue 25's student: 5 on every stress item (200, Tinggi) and 1 on every motivation item (SDI 0, Sedang): no early warning, very high stress. */
+export const veryHighStressAnswers = jawaban(5, 1);
+
+/** Stress `score` (the first items at 5, then 4s, the rest at 1... as needed) with an SDI of 0 (Sedang). */
+export function stressScoring(score: number): Record<string, unknown> {
+  const answers = jawaban(1, 1);
+  let rest = score - 40;
+  for (let item = 1; item <= 40 && rest > 0; item++) {
+    const raise = Math.min(4, rest);
+    answers[`S${item}`] = 1 + raise;
+    rest -= raise;
+  }
+  return answers;
+}
 
 /** Stress 120 (Sedang), SDI 0 (Sedang): no warning by the levels. */
 export const calmAnswers = jawaban(3, 2);
@@ -16,6 +33,9 @@ export const caseTexts = {
   notAdvisee: "Mahasiswa bukan bimbingan Anda.",
   denied: "Akses ditolak.",
   anotherOpen: "Mahasiswa ini sudah memiliki tindak lanjut lain yang masih terbuka; kasus ini tidak dapat dibuka kembali.",
+  handlerOnly: "Hanya penangan tindak lanjut ini atau admin yang dapat mengubah statusnya.",
+  reopenAdvisorOnly: "Hanya dosen wali mahasiswa ini atau admin yang dapat membuka kembali tindak lanjut yang sudah selesai.",
+  closedNotMovable: "Tindak lanjut yang sudah selesai tidak dapat dipindahkan; buka kembali dahulu bila mahasiswa perlu ditindaklanjuti lagi.",
   restricted:
     "Pemrosesan data mahasiswa ini sedang dibatasi atas permintaannya; dosen dan admin tidak dapat melihat atau mengubah datanya selama pembatasan berlaku.",
 } as const;
@@ -27,13 +47,14 @@ export interface StoredCase {
   status: string;
   early: number;
   sudden: number;
+  veryHigh: number;
   skrining: number | null;
 }
 
 export const storedCases = (service: TestService): StoredCase[] =>
   service.context.db.$client
     .query<StoredCase, []>(
-      "SELECT Id_tindak_lanjut AS id, NIM, NIP, status, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden, Id_skrining AS skrining FROM tindak_lanjut ORDER BY Id_tindak_lanjut",
+      "SELECT Id_tindak_lanjut AS id, NIM, NIP, status, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden, alasan_stres_sangat_tinggi AS veryHigh, Id_skrining AS skrining FROM tindak_lanjut ORDER BY Id_tindak_lanjut",
     )
     .all();
 

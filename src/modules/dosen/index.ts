@@ -30,7 +30,7 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
       // One row per student on the page answered: each was seen.
       audit: { action: "view", students: auditStudents.page },
     })
-    .get("/mahasiswa/:nim", ({ params }) => dosen.student(params.nim), {
+    .get("/mahasiswa/:nim", ({ principal, params }) => dosen.student(principal, params.nim), {
       access: access.dosenOrAdmin,
       advisee: { unknownStudent: dosenMessages.studentUnknown },
       response: { 200: StudentDetail, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.studentUnknown, reading) },

@@ -11,7 +11,7 @@ export const StudentsQuery = t.Object({
   q: text("text contained in the NIM or the name (literal, case-insensitive for ASCII)"),
   page: t.Optional(Type.Integer({ minimum: 1, default: 1, description: "another value means the default" })),
   per_page: t.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "above 100 means 100; another value the default" })),
-  sort: text("`risk`: early warnings first, then the newest screenings; default by NIM"),
+  sort: text("`risk`: early warnings and very high stress first, then the newest screenings; default by NIM"),
   NIP: text("admin only: the lecturer whose advisees are listed"),
 });
 
@@ -36,6 +36,8 @@ const StudentItem = t.Object(
     ...MahasiswaRecord.properties,
     last_skrining: t.Nullable(LastSkrining),
     early_warning: t.Boolean({ description: "is_spike, or latest stress Tinggi with motivation Rendah" }),
+    stres_sangat_tinggi: t.Boolean({ description: "the latest score_stress is at or above the follow-up threshold (decisions §13; 160 by default)" }),
+    balasan_baru: Type.Integer({ description: "replies to the acting lecturer's notes to this student that the lecturer has not seen yet" }),
     dibatasi: restrictedFlag,
   },
   { additionalProperties: false },

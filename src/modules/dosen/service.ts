@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { catatanKonseling, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { readPagination, totalPages } from "../../http/pagination";
 import { notFound } from "../../errors";
 import type { Principal } from "../../http/principal";
@@ -48,6 +48,7 @@ export class DosenService {
     db: DatabaseClient,
     private readonly statistics: StatisticsService,
     private readonly notes: NotesService,
+    followUpStressMin: number,
   ) {
     const stamp = databaseStamp(db.$client);
     this.openCases = new OpenCaseReader(db.$client);
@@ -68,6 +69,8 @@ export class DosenService {
       sql`(${mahasiswa.nim} LIKE ${sql.placeholder("pattern")} ESCAPE '\\' OR ${mahasiswa.nama} LIKE ${sql.placeholder("pattern")} ESCAPE '\\')`,
     );
     this.adviseeCount = db.select({ total: count() }).from(mahasiswa).where(advisees).prepare();
+    // Decisions §13: a latest score_stress at the follow-up threshold asks for attention whatever the motivation.
+    const veryHighStress = sql<boolean>`coalesce(${latestSkrining.scoreStress} >= ${followUpStressMin}, 0)`.mapWith(Boolean);
     // A page is chosen first (NIMs only, so ordering carries no wide rows), then read in full.
     this.pageByNim = db
       .select({ nim: mahasiswa.nim })
@@ -86,15 +89,18 @@ export class DosenService {
       // tanggal order; a restricted student sorts as one without a screening, so that the
       // order tells nothing of their data.
       .orderBy(
-        desc(sql`CASE WHEN ${unrestricted} THEN ${earlyWarning} ELSE 0 END`),
+        desc(sql`CASE WHEN ${unrestricted} THEN ${earlyWarning} OR ${veryHighStress} ELSE 0 END`),
         desc(sql`CASE WHEN ${unrestricted} THEN ${latestSkrining.tanggal} END`),
         asc(mahasiswa.nim),
       )
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare();
+    // The replies to the acting lecturer's notes that they have not seen yet (decisions §13).
+    const newReplies = sql<number>`(SELECT count(*) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim}
+      AND ${catatanKonseling.nip} = ${sql.placeholder("nip")} AND ${catatanKonseling.reply} <> '' AND ${catatanKonseling.balasanDibacaDosenPada} IS NULL)`;
     this.pageDetails = db
-      .select({ profile: mahasiswa, latest: riwayatSkrining, isSpike: latestSkrining.isSpike, earlyWarning })
+      .select({ profile: mahasiswa, latest: riwayatSkrining, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })
       .from(mahasiswa)
       .leftJoin(latestSkrining, latestOfStudent)
       .leftJoin(riwayatSkrining, latestScreening)
@@ -110,8 +116,8 @@ export class DosenService {
 
 
   /**
-   * Advisees by NIM, or with `sort=risk` early warnings first, then the newest latest
-   * screening, then students without one. Three queries whatever the page size.
+   * Advisees by NIM, or with `sort=risk` early warnings and very high stress first, then the
+   * newest latest screening, then students without one. Three queries whatever the page size.
    */
   students(principal: Principal, query: Record<string, string | undefined>) {
     const { page, perPage, offset } = readPagination(query, defaultPerPage);
@@ -128,17 +134,26 @@ export class DosenService {
     const total = this.adviseeCount.get(filter)?.total ?? 0;
     const order = risk ? this.pageByRisk : this.pageByNim;
     const nims = order.all({ ...filter, limit: perPage, offset }).map((row) => row.nim);
-    const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims) });
+    const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims), nip });
     const byNim = new Map(rows.map((row) => [row.profile.nim, row]));
     // In the order the page was chosen; a student deleted in between is left out.
     const data = nims.flatMap((nim) => {
       const row = byNim.get(nim);
       if (!row) return [];
       if (row.profile.restrictedAt !== null) {
-        return [{ ...withheldProfile(serializeMahasiswa(row.profile)), last_skrining: null, early_warning: false, dibatasi: true }];
+        return [{ ...withheldProfile(serializeMahasiswa(row.profile)), last_skrining: null, early_warning: false, stres_sangat_tinggi: false, balasan_baru: 0, dibatasi: true }];
       }
       const lastSkrining = row.latest ? { ...serializeSkrining(row.latest), is_spike: row.isSpike ?? false } : null;
-      return [{ ...serializeMahasiswa(row.profile), last_skrining: lastSkrining, early_warning: row.earlyWarning, dibatasi: false }];
+      return [
+        {
+          ...serializeMahasiswa(row.profile),
+          last_skrining: lastSkrining,
+          early_warning: row.earlyWarning,
+          stres_sangat_tinggi: row.veryHighStress,
+          balasan_baru: row.newReplies,
+          dibatasi: false,
+        },
+      ];
     });
     return { data, total, page, total_pages: totalPages(total, perPage) };
   }
@@ -148,7 +163,7 @@ export class DosenService {
    * checked the student and the caller); of a restricted student only who they are, with
    * empty lists and no case.
    */
-  student(nim: string) {
+  async student(principal: Principal, nim: string) {
     const student = this.studentByNim.get({ nim });
     // Deleted since the route's check: the same answer as an unknown student.
     if (!student) throw notFound(dosenMessages.studentUnknown);
@@ -158,8 +173,8 @@ export class DosenService {
     return {
       mahasiswa: serializeMahasiswa(student),
       riwayat: this.screeningsOf.all({ nim }).map((row) => serializeSkrining(row)),
-      catatan: this.notes.ofStudent(nim),
-      tindak_lanjut: this.openCases.of(nim),
+      catatan: await this.notes.openedByLecturer(principal, nim),
+      tindak_lanjut: this.openCases.of(nim, principal),
       dibatasi: false,
     };
   }

@@ -3,9 +3,9 @@ import type { JsonObject } from "../../http/body";
 import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
-import { SkriningRecord } from "../../records";
 import {
   CanSubmitResponse,
+  HasilResponse,
   HistoryQuery,
   HistoryResponse,
   KuesionerBody,
@@ -59,7 +59,7 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
       advisee: {},
       restriction: "staff",
       response: {
-        200: SkriningRecord,
+        200: HasilResponse,
         ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, { status: 404, when: "the student has no screening" }, reading),
       },
       detail: { summary: "The student's latest screening, with its answers", security: bearer },

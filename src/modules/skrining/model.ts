@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { SkriningRecord, level } from "../../records";
 import { defaultQuestions } from "../../screening/questions";
+import { FollowUpReachSchema } from "../tindak-lanjut/reach";
 
 // Request bodies and query strings are documentation only (src/http/documentation.ts): the
 // services read them leniently and answer with the interface's own texts.
@@ -36,9 +37,13 @@ export const KuesionerResponse = t.Object(
     score_sdi: t.Number(),
     saran: t.String(),
     detailed_suggestions: t.Array(t.String()),
+    tindak_lanjut: FollowUpReachSchema,
   },
   { additionalProperties: false },
 );
+
+/** The latest screening, and whether a person was alerted (an addition of decisions §13). */
+export const HasilResponse = t.Object({ ...SkriningRecord.properties, tindak_lanjut: FollowUpReachSchema }, { additionalProperties: false });
 
 export const WeeklyLimitResponse = t.Object(
   {

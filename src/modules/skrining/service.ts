@@ -9,6 +9,7 @@ import { suggestionsFor } from "../../screening/suggestions";
 import type { Principal } from "../../http/principal";
 import { requestedNim } from "../../http/values";
 import { ProcessingRestriction } from "../../privacy/restriction";
+import { FollowUpReachReader, type FollowUpReach } from "../tindak-lanjut/reach";
 import { weeklyLimitMessage, weeklyWindow, type SubmissionService } from "./submission";
 
 export const skriningMessages = {
@@ -23,7 +24,8 @@ export class SkriningService {
   private readonly latestRecord;
   private readonly restriction;
   // The result page is what students and the app reload most; kept until the next write.
-  private readonly latestAnswers: ReadCache<string, ReturnType<typeof serializeSkrining> | null>;
+  private readonly latestAnswers: ReadCache<string, (ReturnType<typeof serializeSkrining> & { tindak_lanjut: FollowUpReach }) | null>;
+  private readonly followUpReach;
 
   constructor(
     private readonly db: DatabaseClient,
@@ -32,6 +34,7 @@ export class SkriningService {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.latestAnswers = new ReadCache(databaseStamp(db.$client), 5000);
     this.restriction = new ProcessingRestriction(db);
+    this.followUpReach = new FollowUpReachReader(db.$client);
     this.latestRecord = db
       .select()
       .from(riwayatSkrining)
@@ -55,10 +58,11 @@ export class SkriningService {
     };
   }
 
+  /** The latest screening with its answers, and whether a person was alerted (decisions §13). */
   latest(nim: string) {
     const record = this.latestAnswers.get(nim, () => {
       const row = this.latestRecord.get({ nim });
-      return row ? serializeSkrining(row, { withAnswers: true }) : null;
+      return row ? { ...serializeSkrining(row, { withAnswers: true }), tindak_lanjut: this.followUpReach.of(nim, row.id) } : null;
     });
     if (!record) throw notFound(skriningMessages.noScreening);
     return record;

@@ -23,6 +23,7 @@ import type { Principal } from "../../http/principal";
 import { requestedNim } from "../../http/values";
 import { restrictionMessages } from "../../privacy/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
+import { FollowUpReachReader } from "../tindak-lanjut/reach";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -58,7 +59,8 @@ function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi
  * profile update and the insert run as one job of a group commit (an IMMEDIATE transaction,
  * one savepoint per submission): two submissions by one student are serialised and only
  * the first can pass the weekly check, and a rejected submission writes nothing. A
- * screening that raises an early warning opens the student's follow-up case in the same job.
+ * screening that raises an early warning or a very high stress score opens the student's
+ * follow-up case in the same job, and the answer says whether a person was alerted.
  */
 export class SubmissionService {
   // Prepared once: building and preparing these on every submission cost more than running them.
@@ -67,12 +69,14 @@ export class SubmissionService {
   private readonly updateHabits;
   private readonly insertRecord;
   private readonly caseOpening;
+  private readonly followUpReach;
 
   constructor(
     db: DatabaseClient,
     private readonly writes: WriteQueue,
     private readonly classifier: Classifier,
     private readonly logger: Logger,
+    followUpStressMin: number,
   ) {
     this.latestSubmission = db
       .select({ tanggal: riwayatSkrining.tanggal })
@@ -108,7 +112,8 @@ export class SubmissionService {
       })
       .returning({ id: riwayatSkrining.id })
       .prepare();
-    this.caseOpening = new CaseOpening(db.$client);
+    this.caseOpening = new CaseOpening(db.$client, followUpStressMin);
+    this.followUpReach = new FollowUpReachReader(db.$client);
   }
 
   lastSubmissionOf(nim: string): string | undefined {
@@ -179,6 +184,7 @@ export class SubmissionService {
         score_sdi: sdi,
         saran: suggestions.saran,
         detailed_suggestions: suggestions.detailed_suggestions,
+        tindak_lanjut: this.followUpReach.of(nim, record.id),
       };
     });
   }

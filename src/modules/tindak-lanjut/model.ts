@@ -16,10 +16,11 @@ export const FollowUpCase = t.Object(
     id: Type.Integer({ description: "the case's id" }),
     NIM: t.String(),
     nama_mahasiswa: t.Nullable(t.String()),
-    NIP: t.Nullable(t.String({ description: "the owner; null when the student had no advisor (only admins see such a case)" })),
-    nama_dosen: t.Nullable(t.String()),
-    alasan: t.Array(t.Union([t.Literal("early_warning"), t.Literal("perubahan_mendadak")]), {
-      description: "what opened the case: stress Tinggi with motivation Rendah, and/or score_stress 30 or more above the previous screening; empty while the student is restricted",
+    NIP: t.Nullable(t.String({ description: "the handler (penangan): the advisor at opening, or the lecturer an admin handed it to; null when the student had no advisor (only admins act on it)" })),
+    nama_dosen: t.Nullable(t.String({ description: "the handler's name" })),
+    alasan: t.Array(t.Union([t.Literal("early_warning"), t.Literal("perubahan_mendadak"), t.Literal("stres_sangat_tinggi")]), {
+      description:
+        "what opened the case: stress Tinggi with motivation Rendah, score_stress 30 or more above the previous screening, score_stress at or above the follow-up threshold (160 by default); empty while the student is restricted",
     }),
     status,
     dibuka_pada: timestamp("when the case (or its reopening) opened"),
@@ -28,6 +29,9 @@ export const FollowUpCase = t.Object(
     diperbarui_pada: timestamp("the last change"),
     hari_terbuka: Type.Integer({ description: "whole days from dibuka_pada to ditutup_pada, or to now while open" }),
     dibatasi: t.Boolean({ description: "the student's processing is restricted (`privacy restrict`): listed only; detail and changes answer 403" }),
+    NIP_doswal: t.Nullable(t.String({ description: "the student's advisor (dosen wali) now; may differ from the handler" })),
+    nama_doswal: t.Nullable(t.String({ description: "the advisor's name" })),
+    dapat_diubah: t.Boolean({ description: "the caller may change the status: an open case's handler, a closed case's current advisor (to reopen it), an admin" }),
   },
   { additionalProperties: false },
 );
@@ -77,7 +81,7 @@ export const FollowUpList = t.Object(
 export const FollowUpQuery = t.Object({
   status: t.Optional(t.String({ description: `comma-separated statuses (${followUpStatuses.join(", ")}); default every status` })),
   min_hari: t.Optional(Type.Integer({ minimum: 0, description: "only cases with hari_terbuka at least this" })),
-  nip: t.Optional(t.String({ description: "admin only: the owner's NIP; ignored for lecturers, who see their own cases" })),
+  nip: t.Optional(t.String({ description: "admin only: the handler's NIP; ignored for lecturers, who see the cases they handle and their advisees' cases" })),
   page: t.Optional(Type.Integer({ minimum: 1, default: 1, description: "another value means the default" })),
   per_page: t.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "above 100 means 100; another value the default" })),
 });

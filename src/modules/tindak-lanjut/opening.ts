@@ -1,37 +1,49 @@
 import type { Database } from "bun:sqlite";
+import { systemAuthor } from "../../db/follow-up-advisor";
 import { levelWarning } from "../../db/summaries";
 
-/** The note of a case's first timeline entry, by what raised it. */
-export function openingNote(earlyWarning: boolean, suddenChange: boolean): string {
-  const reasons = [earlyWarning ? "early warning (stres Tinggi dengan motivasi Rendah)" : null, suddenChange ? "perubahan mendadak (skor stres naik 30 atau lebih)" : null];
-  return `Dibuka otomatis oleh skrining: ${reasons.filter((reason) => reason !== null).join(" dan ")}.`;
+/** What raised a case; at least one holds. */
+export interface OpeningReasons {
+  early: boolean;
+  sudden: boolean;
+  veryHigh: boolean;
 }
 
-/** Who the automatic opening names as its author. */
-export const systemAuthor = "Sistem";
+/** The note of a case's first timeline entry, by what raised it. */
+export function openingNote(reasons: OpeningReasons, stressMin: number): string {
+  const named = [
+    reasons.early ? "peringatan dini (stres Tinggi dengan motivasi Rendah)" : null,
+    reasons.sudden ? "perubahan mendadak (skor stres naik 30 atau lebih)" : null,
+    reasons.veryHigh ? `stres sangat tinggi (skor stres ${stressMin} atau lebih)` : null,
+  ].filter((reason) => reason !== null);
+  return `Dibuka otomatis oleh skrining: ${named.join(" dan ")}.`;
+}
 
 /**
  * Opens a follow-up case for a screening that was just written, inside the same write job
- * (decisions: Follow-up cases). The flags are the ones the summary triggers stored for the
- * student's latest screening, so a case opens exactly when the lecturer's list shows an
- * early warning. Nothing opens when the screening is not the student's latest, when the
- * student already has an open case, or while the student's processing is restricted. The
- * job runs inside the write queue's IMMEDIATE transaction, so two submissions (from this
- * process or another) are serialised and only the first opens a case; the unique partial
- * index on open cases is the database's own guarantee behind that check.
+ * (decisions §13 and docs/decisions.md, Follow-up cases): when the summary triggers marked
+ * the student's latest screening as an early warning, or its score_stress reaches the
+ * threshold (`stres_sangat_tinggi`). Nothing opens when the screening is not the student's
+ * latest, when the student already has an open case, or while the student's processing is
+ * restricted. The job runs inside the write queue's IMMEDIATE transaction, so two
+ * submissions (from this process or another) are serialised and only the first opens a
+ * case; the unique partial index on open cases is the database's own guarantee behind that.
  */
 export class CaseOpening {
   private readonly insertCase;
   private readonly insertOpening;
 
-  constructor(sqlite: Database) {
-    this.insertCase = sqlite.prepare<{ id: number; early: number; sudden: number }, [string, number, string]>(
-      `INSERT INTO tindak_lanjut (NIM, NIP, alasan_early_warning, alasan_perubahan_mendadak, Id_skrining, status, dibuka_pada, diperbarui_pada)
-       SELECT latest.NIM, student.NIP_doswal, (${levelWarning}), latest.is_spike, latest.Id_skrining, 'baru', ?3, ?3
+  constructor(
+    sqlite: Database,
+    private readonly stressMin: number,
+  ) {
+    this.insertCase = sqlite.prepare<{ id: number; early: number; sudden: number; veryHigh: number }, [string, number, string, number]>(
+      `INSERT INTO tindak_lanjut (NIM, NIP, alasan_early_warning, alasan_perubahan_mendadak, alasan_stres_sangat_tinggi, Id_skrining, status, dibuka_pada, diperbarui_pada)
+       SELECT latest.NIM, student.NIP_doswal, (${levelWarning}), latest.is_spike, coalesce(latest.score_stress >= ?4, 0), latest.Id_skrining, 'baru', ?3, ?3
        FROM latest_skrining AS latest JOIN mahasiswa AS student ON student.NIM = latest.NIM
-       WHERE latest.NIM = ?1 AND latest.Id_skrining = ?2 AND latest.early_warning = 1 AND student.dibatasi_sejak IS NULL
+       WHERE latest.NIM = ?1 AND latest.Id_skrining = ?2 AND (latest.early_warning = 1 OR latest.score_stress >= ?4) AND student.dibatasi_sejak IS NULL
          AND NOT EXISTS (SELECT 1 FROM tindak_lanjut WHERE NIM = ?1 AND status <> 'selesai')
-       RETURNING Id_tindak_lanjut AS id, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden`,
+       RETURNING Id_tindak_lanjut AS id, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden, alasan_stres_sangat_tinggi AS veryHigh`,
     );
     this.insertOpening = sqlite.prepare<unknown, [number, string, string, string]>(
       "INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, Id_User, nama, waktu) VALUES (?, NULL, 'baru', ?, NULL, ?, ?)",
@@ -40,9 +52,10 @@ export class CaseOpening {
 
   /** Call inside a write job, after the screening `screeningId` of `nim` was inserted; answers the new case's id, if one opened. */
   openIfFlagged(nim: string, screeningId: number, now: string): number | null {
-    const opened = this.insertCase.get(nim, screeningId, now);
+    const opened = this.insertCase.get(nim, screeningId, now, this.stressMin);
     if (!opened) return null;
-    this.insertOpening.run(opened.id, openingNote(opened.early === 1, opened.sudden === 1), systemAuthor, now);
+    const reasons = { early: opened.early === 1, sudden: opened.sudden === 1, veryHigh: opened.veryHigh === 1 };
+    this.insertOpening.run(opened.id, openingNote(reasons, this.stressMin), systemAuthor, now);
     return opened.id;
   }
 }
