@@ -86,6 +86,10 @@ export const CatatanRecord = t.Object(
     reply: t.String({ description: "empty until the student replies" }),
     tanggal_reply: t.Nullable(t.String()),
     status: t.Union([t.Literal("sudah_dibalas"), t.Literal("belum_dibalas")]),
+    dibaca_mahasiswa_pada: t.Nullable(t.String({ description: "UTC; when the student first opened the note (its detail route); null while unread" })),
+    balasan_dibaca_dosen_pada: t.Nullable(
+      t.String({ description: "UTC; when the note's lecturer first saw the reply as it stands (the student's page); null while unseen, and again after the student edits it" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -100,6 +104,8 @@ export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Sta
     reply: row.reply,
     tanggal_reply: row.tanggalReply,
     status: row.reply ? "sudah_dibalas" : "belum_dibalas",
+    dibaca_mahasiswa_pada: row.dibacaMahasiswaPada,
+    balasan_dibaca_dosen_pada: row.balasanDibacaDosenPada,
   };
 }
 

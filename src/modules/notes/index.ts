@@ -46,7 +46,7 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
       detail: { summary: "Write a counselling note for an advisee (admin names the author NIP)", security: bearer, requestBody: jsonBody(CatatanBody) },
       audit: { action: "create", students: auditStudents.body },
     })
-    .get("/api/dosen/catatan/:nim", ({ params }) => notes.ofStudent(params.nim), {
+    .get("/api/dosen/catatan/:nim", ({ principal, params }) => notes.openedByLecturer(principal, params.nim), {
       access: access.dosenOrAdmin,
       advisee: { unknownStudent: notesMessages.studentUnknown },
       restriction: "staff",

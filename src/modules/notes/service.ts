@@ -1,6 +1,7 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { catatanKonseling, dosen, mahasiswa } from "../../db/schema";
+import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { forbidden, invalid, notFound } from "../../errors";
 import type { JsonObject } from "../../http/body";
@@ -8,6 +9,7 @@ import { guardMessages } from "../../http/guards";
 import { pathId } from "../../http/params";
 import type { Principal } from "../../http/principal";
 import { exceedsCharacters, readKey, requestedNim } from "../../http/values";
+import { AdvisorScope } from "../../privacy/advisor-scope";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { nowIso, serializeCatatan } from "../../records";
 
@@ -32,7 +34,9 @@ export const textMaxLength = 5000;
 
 /**
  * Counselling notes from both sides: a lecturer (or an admin in a lecturer's name) writes
- * them and lists a student's; the student lists theirs, reads one and replies.
+ * them and lists a student's; the student lists theirs, reads one and replies. Notes are
+ * noticed (decisions §13): a note records when its student first opened it and when its
+ * lecturer first saw the reply.
  */
 export class NotesService {
   private readonly studentByNim;
@@ -40,6 +44,7 @@ export class NotesService {
   private readonly notesOf;
   private readonly noteById;
   private readonly restriction;
+  private readonly scope;
 
   constructor(
     private readonly db: DatabaseClient,
@@ -55,11 +60,35 @@ export class NotesService {
       .prepare();
     this.noteById = db.select().from(catatanKonseling).where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
     this.restriction = new ProcessingRestriction(db);
+    this.scope = new AdvisorScope(db.$client);
   }
 
   /** Every note of the student `nim`, newest first (`tanggal_catat`, then `Id_catatan`); the student's and the lecturers' lists alike. */
   ofStudent(nim: string) {
     return this.notesOf.all({ nim }).map(serializeCatatan);
+  }
+
+  /**
+   * The student's notes as a lecturer opens them (their page of the student, their list of
+   * the notes): answered as they stood, so that a reply new to the lecturer shows as new
+   * once; the replies to the caller's own notes are then marked seen.
+   */
+  async openedByLecturer(principal: Principal, nim: string) {
+    const notes = this.ofStudent(nim);
+    if (principal.role === "dosen" && notes.some((note) => note.NIP === principal.nip && note.reply !== "" && note.balasan_dibaca_dosen_pada === null)) {
+      await this.markSeen(and(eq(catatanKonseling.nim, nim), eq(catatanKonseling.nip, principal.nip!)));
+    }
+    return notes;
+  }
+
+  /** Marks the replies of `notes` seen now; a failure of the disk leaves them unseen, to be marked at the next look. */
+  private async markSeen(notes: ReturnType<typeof and>): Promise<void> {
+    const unseen = and(notes, ne(catatanKonseling.reply, ""), isNull(catatanKonseling.balasanDibacaDosenPada));
+    try {
+      await this.writes.run(() => this.db.update(catatanKonseling).set({ balasanDibacaDosenPada: nowIso() }).where(unseen).run());
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+    }
   }
 
   /** The student's own notes, or for an admin those of the `nim` named in the query; newest first. */
@@ -70,23 +99,46 @@ export class NotesService {
     return this.ofStudent(nim);
   }
 
-  /** A student sees their own notes, a lecturer the notes they wrote, an admin any note. */
-  detail(principal: Principal, rawId: string) {
+  /**
+   * A student sees their own notes, a lecturer the notes they wrote, an admin any note. The
+   * student opening their note marks it read (the answer says when, as stored); its lecturer
+   * opening it marks the reply seen.
+   */
+  async detail(principal: Principal, rawId: string) {
     const id = pathId(rawId);
     const note = id === null ? undefined : this.noteById.get({ id });
     if (!note) throw notFound(notesMessages.noteUnknown);
-    const allowed =
-      principal.role === "admin" ||
-      (principal.role === "mahasiswa" && principal.nim === note.nim) ||
-      (principal.role === "dosen" && principal.nip === note.nip);
-    if (!allowed) throw forbidden(guardMessages.denied);
+    const ownStudent = principal.role === "mahasiswa" && principal.nim === note.nim;
+    const ownLecturer = principal.role === "dosen" && principal.nip === note.nip;
+    if (!(principal.role === "admin" || ownStudent || ownLecturer)) throw forbidden(guardMessages.denied);
     this.restriction.assertStaffMay(principal, note.nim);
+    if (ownStudent && note.dibacaMahasiswaPada === null) return serializeCatatan(await this.markRead(note));
+    if (ownLecturer && note.reply !== "" && note.balasanDibacaDosenPada === null) await this.markSeen(eq(catatanKonseling.id, note.id));
     return serializeCatatan(note);
+  }
+
+  /** The note as stored after its student first opened it; unchanged when the disk refused the write. */
+  private async markRead(note: typeof catatanKonseling.$inferSelect): Promise<typeof catatanKonseling.$inferSelect> {
+    try {
+      return await this.writes.run(
+        () =>
+          this.db
+            .update(catatanKonseling)
+            .set({ dibacaMahasiswaPada: sql`coalesce(${catatanKonseling.dibacaMahasiswaPada}, ${nowIso()})` })
+            .where(eq(catatanKonseling.id, note.id))
+            .returning()
+            .get() ?? note,
+      );
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      return note;
+    }
   }
 
   /**
    * A new note, checks in the documented order: the admin's `NIP`, the fields, the length,
-   * the student, the admin's lecturer, the lecturer's advisee. A rejected request writes nothing.
+   * the student, the admin's lecturer, the advisor scope (an advisee, or the student of an
+   * open case the lecturer handles). A rejected request writes nothing.
    */
   async create(principal: Principal, body: JsonObject) {
     const adminNip = principal.role === "admin" ? readKey(body.NIP) : null;
@@ -102,9 +154,9 @@ export class NotesService {
       if (!this.lecturerExists.get({ nip: adminNip })) throw notFound(notesMessages.lecturerUnknown);
       nip = adminNip;
     } else {
-      // A lecturer account without a profile advises nobody.
-      if (principal.nip === null || student.nipDoswal !== principal.nip) throw forbidden(guardMessages.notAdvisee);
-      nip = principal.nip;
+      // The advisor, or the handler of the student's open follow-up case (decisions §13).
+      if (!this.scope.mayRead(principal, nim)) throw forbidden(guardMessages.notAdvisee);
+      nip = principal.nip!;
     }
     this.restriction.assertStaffMay(principal, nim);
     const note = await this.writes.run(() =>
@@ -130,7 +182,13 @@ export class NotesService {
       if (text === "") throw invalid(notesMessages.emptyReply);
       if (exceedsCharacters(text, textMaxLength)) throw invalid(notesMessages.replyTooLong);
 
-      const updated = this.db.update(catatanKonseling).set({ reply: text, tanggalReply: nowIso() }).where(eq(catatanKonseling.id, note.id)).returning().get();
+      // A new or changed reply is new to the lecturer again.
+      const updated = this.db
+        .update(catatanKonseling)
+        .set({ reply: text, tanggalReply: nowIso(), balasanDibacaDosenPada: null })
+        .where(eq(catatanKonseling.id, note.id))
+        .returning()
+        .get();
       return {
         message: mode === "first" ? "Balasan berhasil dikirim." : "Balasan berhasil diperbarui.",
         data: serializeCatatan(updated!),
