@@ -38,7 +38,7 @@ type JsonType = "string" | "integer" | "number" | "object";
 /** The interface's Request column: each body's fields, their JSON type, and whether they are required. */
 const bodies: Record<string, { media: string; fields: Record<string, [JsonType, boolean]> }> = {
   "POST /api/auth/login": { media: "application/json", fields: { username: ["string", true], password: ["string", true] } },
-  "POST /api/auth/activation": { media: "application/json", fields: { username: ["string", true], password: ["string", true] } },
+  "POST /api/auth/activation": { media: "application/json", fields: { username: ["string", true], password: ["string", true], password_baru: ["string", false] } },
   "POST /api/auth/password": { media: "application/json", fields: { old_password: ["string", true], new_password: ["string", true] } },
   "POST /api/mahasiswa/kuesioner": { media: "application/json", fields: { jawaban: ["object", true], NIM: ["string", false] } },
   "PUT /api/mahasiswa/profil": {

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { JsonObject } from "../../http/body";
 import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
-import { ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
+import { ActivationBody, ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
 import { serializeUser, type AuthService, type RequestOrigin } from "./service";
 
 /** The address a throttle counts failures by; `server` is absent under `app.handle()`. */
@@ -50,7 +50,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       response: {
         200: ActivationResponse,
         ...refusals(
-          { status: 400, when: "`username` or `password` is empty, or the account is already activated" },
+          { status: 400, when: "`username` or `password` is empty, or the account is already activated, or `password_baru` breaks the password rule or repeats the initial one (nothing is activated)" },
           { status: 401, when: "wrong password" },
           { status: 404, when: "unknown username" },
           refusal.bodyTooLarge,
@@ -59,7 +59,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
           writing,
         ),
       },
-      detail: { summary: "Activate a pre-created account once", requestBody: jsonBody(CredentialsBody) },
+      detail: { summary: "Activate a pre-created account once, optionally setting one's own password", requestBody: jsonBody(ActivationBody) },
     })
     .post("/password", ({ principal, body, request, route }) => auth.changePassword(principal, body as JsonObject, origin(request, route)), {
       access: access.any,

@@ -10,6 +10,11 @@ export const CredentialsBody = t.Object({
   password: t.String({ description: "required" }),
 });
 
+export const ActivationBody = t.Object({
+  ...CredentialsBody.properties,
+  password_baru: t.Optional(t.String({ description: `decisions §14: the owner's own password, set in the same step (different from the initial one); the rule: ${passwordRule}` })),
+});
+
 export const PasswordChangeBody = t.Object({
   old_password: t.String({ description: "the current password" }),
   new_password: t.String({ description: `the rule: ${passwordRule}` }),

@@ -11,7 +11,7 @@ import type { Role } from "../../db/schema";
 import type { Principal } from "../../http/principal";
 import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../../errors";
 import type { JsonObject } from "../../http/body";
-import { SessionStore } from "./sessions";
+import { endAllSessions, SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
 import { StudentWriteLimit } from "../../http/write-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
@@ -25,6 +25,7 @@ const authMessages = {
   wrongActivationPassword: "Password salah. Periksa kembali.",
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
+  samePassword: "Password baru harus berbeda dari password awal.",
 } as const;
 
 /** Longer usernames are refused before any lookup (decisions §10): no account has one. */
@@ -58,6 +59,14 @@ const unknownActor: AuditActor = { userId: null, username: null, role: "anonim",
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
+}
+
+/** Activation's optional `password_baru`: null when not given; the password rule, and it must differ from the initial one. */
+function readNewPassword(value: unknown, initial: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string" || breaksPasswordRule(value)) throw invalid(passwordRule);
+  if (value === initial) throw invalid(authMessages.samePassword);
+  return value;
 }
 
 export class AuthService {
@@ -194,12 +203,16 @@ export class AuthService {
     const check = await verifyPassword(password, account.passwordHash);
     if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "aktivasi: password salah", unauthenticated(authMessages.wrongActivationPassword));
     attempt.succeed();
-    const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : account.passwordHash;
+    // Decisions §14: the owner may set their own password in the same step; a bad one activates nothing.
+    const newPassword = readNewPassword(body.password_baru, password);
+    const passwordHash =
+      newPassword !== null ? await hashPassword(newPassword, this.config.bcryptCost) : check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : account.passwordHash;
 
     try {
       const summary = await this.writes.run(() => {
         this.db.update(users).set({ isActivated: true, passwordHash }).where(eq(users.id, account.id)).run();
-        appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "activate")]);
+        if (newPassword !== null) endAllSessions(this.db, account.id);
+        appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "activate"), ...(newPassword !== null ? [this.auditEntry(origin, account, "password")] : [])]);
         const profile =
           account.role === "mahasiswa"
             ? this.db
