@@ -56,29 +56,48 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
   });
 });
 
-test("activation: under the privacy notice, once with the initial password; the student is signed in and not asked for the notice again", async () => {
+test("activation: under the privacy notice, once with the initial password and a new one of the student's own; the student is signed in and not asked for the notice again", async () => {
   const page = await openPage(browser, served, "phone");
   await page.goto("/aktivasi");
   await page.getByRole("heading", { level: 2, name: "Pemberitahuan Privasi skrining" }).waitFor();
   await page.getByText("Versi 2026-1", { exact: true }).waitFor();
   await page.getByText("Anda menyatakan telah membaca dan menyetujui pemberitahuan privasi di atas (versi 2026-1)").waitFor();
   await checkPage(page, "aktivasi", "phone");
+  const ownPassword = "kata-sandi-andi-7";
   await page.getByLabel("Username").fill(demo.notActivated.username);
-  await page.getByLabel("Password", { exact: true }).fill("salah-sekali");
+  await page.getByLabel("Password awal dari fakultas").fill(demo.notActivated.password);
+  // The initial password cannot stay: a new one is set in the same step (decisions §14).
+  await page.getByLabel("Password baru", { exact: true }).fill("pendek");
+  await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
+  await page.getByText("Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.").waitFor();
+  expect(await page.getByLabel("Password baru", { exact: true }).evaluate((input) => input === document.activeElement)).toBe(true);
+  await page.getByLabel("Password baru", { exact: true }).fill(demo.notActivated.password);
+  await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
+  await page.getByText("Password baru harus berbeda dari password awal.").waitFor();
+  await page.getByLabel("Password baru", { exact: true }).fill(ownPassword);
+  await page.getByLabel("Ulangi password baru").fill("kata-sandi-lain-7");
+  await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
+  await page.getByText("Password baru dan ulangannya tidak sama.").waitFor();
+  await page.getByLabel("Ulangi password baru").fill(ownPassword);
+  await checkPage(page, "aktivasi-password-baru", "phone");
+  await page.getByLabel("Password awal dari fakultas").fill("salah-sekali");
   await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
   await page.getByRole("alert").waitFor();
   expect(await page.getByRole("alert").textContent()).toContain("Password salah. Periksa kembali.");
-  await page.getByLabel("Password", { exact: true }).fill(demo.notActivated.password);
+  await page.getByLabel("Password awal dari fakultas").fill(demo.notActivated.password);
   await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
   await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
   expect(new URL(page.url()).pathname).toBe("/");
 
-  // The acknowledgement was recorded: signing in again goes straight to Beranda.
+  // The acknowledgement was recorded: signing in again goes straight to Beranda; the initial password no longer works.
   await openMenu(page);
   await page.getByRole("button", { name: "Keluar" }).click();
   await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
   await page.getByLabel("Username").fill(demo.notActivated.username);
   await page.getByLabel("Password", { exact: true }).fill(demo.notActivated.password);
+  await page.getByRole("button", { name: "Masuk", exact: true }).click();
+  await page.getByRole("alert").filter({ hasText: "Username atau password salah." }).waitFor();
+  await page.getByLabel("Password", { exact: true }).fill(ownPassword);
   await page.getByRole("button", { name: "Masuk", exact: true }).click();
   await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
   await page.context().close();

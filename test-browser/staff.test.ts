@@ -311,7 +311,8 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     // not of the lecturer chosen last for the list.
     await page.goto("/dosen/mahasiswa/2201006");
     await page.getByRole("heading", { level: 1, name: "Putri Ayu" }).waitFor();
-    await page.getByText(`Catatan disimpan atas nama ${demo.otherLecturer.nama}.`).waitFor();
+    // One full stop after "M.Kom.".
+    await page.getByText(`Catatan disimpan atas nama ${demo.otherLecturer.nama}`, { exact: true }).waitFor();
 
     // "— Pilih dosen —" forgets the choice: the prompt again, also after the menu.
     await page.goto("/dosen");

@@ -40,7 +40,9 @@ const heading = (page: Page, name: string | RegExp, level = 1) => page.getByRole
 /** Through the main menu, as a person does (on a phone the menu opens first). */
 async function goTo(page: Page, link: string, title = link): Promise<void> {
   await openMenu(page);
-  await page.getByRole("navigation", { name: "Navigasi utama" }).getByRole("link", { name: link, exact: true }).click();
+  // A menu entry may carry a count ("Catatan dosen (1 belum dibaca)").
+  const name = new RegExp(`^${link}( \\(.+\\))?$`);
+  await page.getByRole("navigation", { name: "Navigasi utama" }).getByRole("link", { name }).click();
   await heading(page, title).waitFor();
 }
 
@@ -69,7 +71,11 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
       // A new student's first visit: activation under the privacy notice signs them in.
       await page.goto("/aktivasi");
       await page.getByLabel("Username").fill(accounts.phone.username);
-      await page.getByLabel("Password", { exact: true }).fill(accounts.phone.password);
+      await page.getByLabel("Password awal dari fakultas").fill(accounts.phone.password);
+      // Activation replaces the faculty's initial password with the student's own.
+      accounts.phone.password = "andi-punya-sendiri-1";
+      await page.getByLabel("Password baru", { exact: true }).fill(accounts.phone.password);
+      await page.getByLabel("Ulangi password baru").fill(accounts.phone.password);
       await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
       await heading(page, "Beranda").waitFor();
     } else {
@@ -174,7 +180,17 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await heading(page, "Saran untuk Anda", 2).waitFor();
     expect(await page.locator(".suggestions li").count()).toBeGreaterThanOrEqual(4);
     await heading(page, "Butuh teman bicara?", 2).waitFor();
-    expect(await page.locator(".help p").count()).toBe(2);
+    await page.getByRole("link", { name: "Telepon SEJIWA, layanan kesehatan jiwa: 119" }).waitFor();
+    if (stressLevel === "Tinggi") {
+      // 160 reaches a person (decisions §13): help comes first, and the student is told the advisor was alerted.
+      expect(await page.locator(".help p").count()).toBe(3);
+      const [help, levels] = await Promise.all([page.locator(".help").boundingBox(), page.locator("#hasil-stres").boundingBox()]);
+      expect(help!.y).toBeLessThan(levels!.y);
+      await page.getByText("Hasil ini sudah diteruskan kepada dosen wali Anda, yang diminta menindaklanjutinya.").waitFor();
+    } else {
+      expect(await page.locator(".help p").count()).toBe(2);
+      expect(await page.locator(".reach").count()).toBe(0);
+    }
     await checkPage(page, "hasil", viewport);
     // The draft is gone once the answers are in.
     expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.draft.kuesioner")))).toEqual([]);

@@ -293,10 +293,10 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     // Every row of the table is the API's figure; dosen.budi's are known: Putri's case is ten days old.
     const admin = await tokenOf(demo.admin);
     const summary = (await call<{ per_dosen: Figures[]; fakultas: Figures }>("GET", "/api/dosen/tindak-lanjut/ringkasan", admin)).body;
-    const table = page.getByRole("table", { name: "Tindak lanjut per dosen wali" });
+    const table = page.getByRole("table", { name: "Tindak lanjut per penangan" });
     await table.waitFor();
     const expected = [
-      ...summary.per_dosen.map((row) => [row.nama_dosen ?? "Tanpa dosen wali", row.terbuka, row.baru, row.lebih_dari_7_hari, median(row.median_hari_ke_kontak_pertama)].join("\t")),
+      ...summary.per_dosen.map((row) => [row.nama_dosen ?? "Tanpa penangan (admin)", row.terbuka, row.baru, row.lebih_dari_7_hari, median(row.median_hari_ke_kontak_pertama)].join("\t")),
       ["Seluruh fakultas", summary.fakultas.terbuka, summary.fakultas.baru, summary.fakultas.lebih_dari_7_hari, median(summary.fakultas.median_hari_ke_kontak_pertama)].join("\t"),
     ];
     expect(await table.locator("tbody tr").allInnerTexts()).toEqual(expected);
@@ -312,7 +312,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const putri = card(page, "Putri Ayu");
     await putri.getByText("Lebih dari 7 hari").waitFor();
     await putri.getByText("Terbuka 10 hari").waitFor();
-    await putri.getByText(`Dosen wali: ${demo.otherLecturer.nama}`).waitFor();
+    await putri.getByText(`Penangan: ${demo.otherLecturer.nama} · Dosen wali: ${demo.otherLecturer.nama}`, { exact: false }).waitFor();
     expect(await page.getByLabel("Pilih dosen").inputValue()).toBe(demo.otherLecturer.nip);
 
     // Everyone's cases, of any age.
@@ -322,19 +322,24 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.waitForURL((url) => !url.searchParams.has("min_hari"));
     const moving = card(page, reassigned[viewport].nama);
     await moving.waitFor();
-    if (viewport === "phone") await moving.getByText("Belum ada dosen wali").waitFor();
+    if (viewport === "phone") await moving.getByText("Belum ada penangan (ditangani admin) · Belum ada dosen wali", { exact: false }).waitFor();
     // The oldest open case comes first.
     expect(await cards(page).first().getByRole("heading").textContent()).toBe("Putri Ayu");
 
     await moving.getByRole("link").click();
     await heading(page, `Tindak lanjut: ${reassigned[viewport].nama}`).waitFor();
-    await page.getByRole("button", { name: "Pindahkan" }).click();
+    await page.getByRole("button", { name: "Serahkan…" }).click();
     await page.getByText("Pilih dosen yang akan menangani tindak lanjut ini.").waitFor();
-    await page.getByLabel("Dosen wali yang baru").selectOption({ label: reassigned[viewport].to });
-    await page.getByRole("button", { name: "Pindahkan" }).click();
+    await page.getByLabel("Penangan yang baru").selectOption({ label: reassigned[viewport].to });
+    await page.getByRole("button", { name: "Serahkan…" }).click();
+    // Nothing is handed over before the admin confirms, and the safe answer has the focus.
+    await page.getByText(new RegExp(`^Serahkan penanganan tindak lanjut ${reassigned[viewport].nama} dari .* kepada ${reassigned[viewport].to}\\?$`)).waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === "Batal");
+    await checkPage(page, "tindak-lanjut-serahkan", viewport);
+    await page.getByRole("button", { name: "Ya, serahkan" }).click();
     await page.getByRole("status").filter({ hasText: `Tindak lanjut sekarang ditangani ${reassigned[viewport].to}.` }).waitFor();
-    await timeline(page).last().getByText("Dipindahkan ke dosen wali lain").waitFor();
-    await page.locator(".student-facts").getByText(reassigned[viewport].to).waitFor();
+    await timeline(page).last().getByText("Penangan berganti").waitFor();
+    await page.locator(".student-facts").getByText(reassigned[viewport].to).first().waitFor();
     await checkPage(page, "tindak-lanjut-kasus-admin", viewport);
     await page.context().close();
   });

@@ -12,6 +12,7 @@ import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
 import { resumeSession, signOut, useSession } from "./session";
 import { common, errors, staff, student } from "./strings";
 import type { User } from "./types";
+import { useUnreadNotes } from "./unread-notes";
 
 export interface PageProps {
   user: User;
@@ -105,6 +106,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
   const [menuOpen, setMenuOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : staffNav) : [];
+  const unreadNotes = useUnreadNotes(props.user?.role === "mahasiswa" ? props.user.Id_User : null);
   useEffect(() => setMenuOpen(false), [props.current]);
   return (
     <div class="shell" onClick={followLink}>
@@ -127,6 +129,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
                   <li key={name}>
                     <a href={pathOf(name)} aria-current={props.current === name ? "page" : undefined}>
                       {label}
+                      {name === "catatan" && unreadNotes ? <span class="nav-count">{student.unreadNotes(unreadNotes)}</span> : null}
                     </a>
                   </li>
                 ))}

@@ -2,10 +2,13 @@
 // service's own schemas (src/records.ts), so the two cannot drift apart.
 import type { Static } from "elysia";
 import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
+import type { HasilResponse } from "../modules/skrining/model";
 import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
 
 export type { Level } from "../screening/scoring";
 export type Skrining = Static<typeof SkriningRecord>;
+/** `GET /api/mahasiswa/hasil/<nim>`: the latest screening, and whether a person was alerted. */
+export type Hasil = Static<typeof HasilResponse>;
 export type Catatan = Static<typeof CatatanRecord>;
 export type Mood = Static<typeof MoodEntry>;
 export type Diary = Static<typeof DiaryEntry>;

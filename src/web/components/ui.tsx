@@ -79,6 +79,26 @@ export function Notice(props: { kind: "error" | "success" | "info" | "warning"; 
   );
 }
 
+/** A question asked in the page (never `window.confirm`), its safe answer focused first. */
+export function Confirm(props: { id: string; question: string; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
+  useEffect(() => {
+    setTimeout(() => document.getElementById(`${props.id}-no`)?.focus(), 0);
+  }, []);
+  return (
+    <div class="confirm" role="group" aria-labelledby={`${props.id}-question`}>
+      <p id={`${props.id}-question`}>{props.question}</p>
+      <div class="button-row">
+        <Button variant="danger" busy={props.busy} onClick={props.onYes}>
+          {props.yes}
+        </Button>
+        <Button variant="secondary" id={`${props.id}-no`} onClick={props.onNo}>
+          {common.cancel}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 /** What went wrong, as the server said it (and when to retry), or that the network is down. */
 export function describeError(error: unknown): string {
   return error instanceof ApiError ? error.text : errors.unexpected;

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { request } from "../api";
 import { Button, ErrorNotice, Field, Loading, Notice, Page } from "../components/ui";
 import { useResource } from "../hooks";
@@ -10,26 +10,39 @@ import { NoticeText } from "./privasi/Notice";
 
 /**
  * Aktivasi: the one-time activation of a pre-created account (interface: activation rules),
- * under the privacy notice: activating is acknowledging it. The student is then signed in
- * with the same password, and the acknowledgement recorded before the first page.
+ * under the privacy notice: activating is acknowledging it. The faculty's initial password
+ * (often guessable) is replaced in the same step (decisions §14); the student is then
+ * signed in with the new one, and the acknowledgement recorded before the first page.
  */
 export function Activation() {
   const notice = useResource(() => request<PrivacyNotice>("GET", privacyNoticePath, { authenticated: false }));
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  const [newPassword, setNewPassword] = useState("");
+  const [repeated, setRepeated] = useState("");
+  const newInput = useRef<HTMLInputElement>(null);
+  const repeatInput = useRef<HTMLInputElement>(null);
+  const [problem, setProblem] = useState<{ field: "new" | "repeat"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
     setError(null);
+    // The server checks the same rule; asking here first spares a round trip and keeps the focus.
+    const found = newPasswordProblem(newPassword, repeated, password);
+    setProblem(found);
+    if (found) return (found.field === "new" ? newInput : repeatInput).current?.focus();
+    setBusy(true);
     try {
-      const answer = await request<{ user: { nama: string } }>("POST", "/api/auth/activation", { json: { username, password }, authenticated: false });
+      const answer = await request<{ user: { nama: string } }>("POST", "/api/auth/activation", {
+        json: { username, password, password_baru: newPassword },
+        authenticated: false,
+      });
       try {
         // Signing in leaves this page; the notice is recorded only when it was shown.
-        await startSession(username, password, notice.data?.version);
+        await startSession(username, newPassword, notice.data?.version);
       } catch {
         // Activated, but not signed in (the network, the sign-in limit): the sign-in page asks again.
         setDone(answer.user.nama);
@@ -68,9 +81,50 @@ export function Activation() {
             <Field label={signIn.username}>
               {({ id }) => <input id={id} name="username" autocomplete="username" required value={username} onInput={(event) => setUsername(event.currentTarget.value)} />}
             </Field>
-            <Field label={signIn.password}>
-              {({ id }) => (
-                <input id={id} name="password" type="password" autocomplete="current-password" required value={password} onInput={(event) => setPassword(event.currentTarget.value)} />
+            <Field label={activation.initialPassword} hint={activation.initialPasswordHint}>
+              {({ id, describedBy }) => (
+                <input
+                  id={id}
+                  name="password"
+                  type="password"
+                  autocomplete="current-password"
+                  required
+                  value={password}
+                  aria-describedby={describedBy}
+                  onInput={(event) => setPassword(event.currentTarget.value)}
+                />
+              )}
+            </Field>
+            <Field label={activation.newPassword} hint={activation.newPasswordHint} error={problem?.field === "new" ? problem.text : null}>
+              {({ id, describedBy, invalid }) => (
+                <input
+                  ref={newInput}
+                  id={id}
+                  name="password_baru"
+                  type="password"
+                  autocomplete="new-password"
+                  required
+                  value={newPassword}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  onInput={(event) => setNewPassword(event.currentTarget.value)}
+                />
+              )}
+            </Field>
+            <Field label={activation.repeatPassword} error={problem?.field === "repeat" ? problem.text : null}>
+              {({ id, describedBy, invalid }) => (
+                <input
+                  ref={repeatInput}
+                  id={id}
+                  name="ulangi_password_baru"
+                  type="password"
+                  autocomplete="new-password"
+                  required
+                  value={repeated}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  onInput={(event) => setRepeated(event.currentTarget.value)}
+                />
               )}
             </Field>
             {notice.data && <p class="hint">{privacy.activation.consent(notice.data.version)}</p>}
@@ -85,4 +139,13 @@ export function Activation() {
       </p>
     </Page>
   );
+}
+
+/** The password rule of decisions §10 as the form can see it, the repetition, and that it differs from the initial one. */
+function newPasswordProblem(newPassword: string, repeated: string, initial: string): { field: "new" | "repeat"; text: string } | null {
+  const bytes = new TextEncoder().encode(newPassword).length;
+  if ([...newPassword].length < 8 || bytes > 72 || newPassword.trim() === "") return { field: "new", text: activation.passwordRule };
+  if (newPassword === initial) return { field: "new", text: activation.sameAsInitial };
+  if (newPassword !== repeated) return { field: "repeat", text: activation.mismatch };
+  return null;
 }

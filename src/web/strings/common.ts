@@ -59,9 +59,18 @@ export const signIn = {
 
 export const activation = {
   title: "Aktivasi akun",
-  intro: "Baca dulu pemberitahuan privasi di bawah: data apa yang disimpan skrining, untuk apa, dan apa hak Anda. Lalu aktivasi akun Anda sekali, dengan username dan password awal dari fakultas.",
+  intro:
+    "Baca dulu pemberitahuan privasi di bawah: data apa yang disimpan skrining, untuk apa, dan apa hak Anda. Lalu aktivasi akun Anda sekali, dengan username dan password awal dari fakultas, dan buat password baru yang hanya Anda ketahui.",
   submit: "Aktivasi",
   submitting: "Sedang mengaktivasi…",
-  done: (name: string) => `Akun ${name} sudah aktif. Silakan masuk.`,
+  done: (name: string) => `Akun ${name} sudah aktif. Silakan masuk dengan password baru Anda.`,
+  initialPassword: "Password awal dari fakultas",
+  initialPasswordHint: "Password yang Anda terima dari fakultas; setelah aktivasi password ini tidak berlaku lagi.",
+  newPassword: "Password baru",
+  newPasswordHint: "Hanya Anda yang tahu. 8 sampai 72 karakter, berbeda dari password awal.",
+  repeatPassword: "Ulangi password baru",
+  passwordRule: "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.",
+  sameAsInitial: "Password baru harus berbeda dari password awal.",
+  mismatch: "Password baru dan ulangannya tidak sama.",
   toSignIn: "Ke halaman masuk",
 } as const;

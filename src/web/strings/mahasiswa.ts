@@ -25,9 +25,11 @@ export const student = {
   notScreened: "Anda belum pernah mengisi kuesioner.",
   toQuestionnaire: "Isi kuesioner",
   lastSubmitted: (date: string) => `Terakhir diisi ${date}.`,
+  /** Beside "Catatan dosen" in the menu; read out with it. */
+  unreadNotes: (count: number) => ` (${count} belum dibaca)`,
 
   beranda: {
-    greeting: (name: string) => `Halo, ${name}.`,
+    greeting: (name: string) => `Halo, ${name.endsWith(".") ? name : `${name}.`}`,
     intro: "Isi kuesioner mingguan, lihat hasilnya, dan catat mood Anda setiap hari.",
     questionnaireTitle: "Kuesioner minggu ini",
     canSubmit: "Anda dapat mengisi kuesioner sekarang.",
@@ -43,6 +45,9 @@ export const student = {
     moodToday: (word: string) => `Mood hari ini: ${word}. Pilih lagi untuk mengubahnya.`,
     moodSaved: (word: string) => `Mood hari ini tersimpan: ${word}.`,
     toMood: "Lihat semua mood",
+    notesTitle: "Catatan dari dosen",
+    notesUnread: (count: number) => (count === 1 ? "Ada 1 catatan baru dari dosen yang belum Anda baca." : `Ada ${count} catatan baru dari dosen yang belum Anda baca.`),
+    toNotes: "Baca catatan dosen",
   },
 
   kuesioner: {
@@ -86,6 +91,24 @@ export const student = {
     durasiTidur: "Berapa lama Anda biasanya tidur dalam semalam?",
     freqOlahragaOptions: ["Tidak pernah", "1-3 kali", "4-6 kali", ">7 kali"],
     durasiTidurOptions: ["< 4 Jam", "4-5 Jam", "6-7 Jam", "> 7 Jam"],
+  },
+
+  bantuan: {
+    urgent: "Hasil Anda menunjukkan stres yang tinggi. Anda tidak harus menghadapinya sendiri: bicarakan sekarang dengan seseorang.",
+    call: (label: string, nomor: string) => `Telepon ${label}: ${nomor}`,
+    more: "Baca selengkapnya di halaman Hasil",
+    alerted: {
+      dosen_wali: "Hasil ini sudah diteruskan kepada dosen wali Anda, yang diminta menindaklanjutinya.",
+      dosen_lain: "Hasil ini sudah diteruskan kepada dosen yang ditunjuk fakultas untuk menindaklanjutinya.",
+      admin: "Anda belum memiliki dosen wali, jadi hasil ini diteruskan kepada admin fakultas untuk ditindaklanjuti.",
+    } as Record<string, string>,
+    alreadyFollowed: {
+      dosen_wali: "Dosen wali Anda sedang menindaklanjuti hasil skrining Anda sebelumnya dan dapat melihat hasil ini.",
+      dosen_lain: "Dosen yang ditunjuk fakultas sedang menindaklanjuti hasil skrining Anda sebelumnya dan dapat melihat hasil ini.",
+      admin: "Admin fakultas sedang menindaklanjuti hasil skrining Anda sebelumnya.",
+    } as Record<string, string>,
+    notAlerted:
+      "Hasil ini tidak diteruskan secara khusus kepada siapa pun; dosen wali Anda dapat melihatnya, tetapi tidak diberi tahu. Bila Anda ingin dibantu, jangan menunggu: hubungi layanan bantuan di atas atau dosen wali Anda.",
   },
 
   hasil: {
@@ -171,6 +194,7 @@ export const student = {
     editReply: "Ubah balasan",
     saveReply: "Simpan balasan",
     replyRequired: "Balasan tidak boleh kosong.",
+    unread: "Baru",
   },
 
   profil: {

@@ -111,17 +111,19 @@ function StudentCard(props: { student: StudentItem; href: string }) {
   const latest = student.last_skrining;
   const meta = [`${staff.detail.nim} ${student.NIM}`, student.kelas, student.angkatan && `${staff.detail.angkatan} ${student.angkatan}`].filter(Boolean).join(" · ");
   return (
-    <li class={`card student-card${student.early_warning ? " student-card-warning" : ""}`}>
+    <li class={`card student-card${student.early_warning || student.stres_sangat_tinggi ? " student-card-warning" : ""}`}>
       <Photo student={student} alt="" class="avatar" />
       <div class="student-main">
         <h3 class="student-name">
           <a href={props.href}>{studentName(student)}</a>
         </h3>
         <p class="student-meta">{meta}</p>
-        {(student.early_warning || latest?.is_spike) && (
+        {(student.early_warning || student.stres_sangat_tinggi || latest?.is_spike || student.balasan_baru > 0) && (
           <p class="badge-row">
             {student.early_warning && <span class="badge badge-warning">{text.earlyWarning}</span>}
+            {student.stres_sangat_tinggi && <span class="badge badge-danger">{text.veryHighStress}</span>}
             {latest?.is_spike && <span class="badge badge-danger">{text.spike}</span>}
+            {student.balasan_baru > 0 && <span class="badge badge-info">{text.newReplies(student.balasan_baru)}</span>}
           </p>
         )}
         {latest ? (

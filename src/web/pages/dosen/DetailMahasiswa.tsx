@@ -10,7 +10,7 @@ import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import type { Catatan, Mahasiswa, Skrining } from "../../types";
 import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
-import { StatusBadge, StatusForm, isOld, reasonWords, statusWord, type FollowUpCase } from "./tindak-lanjut";
+import { StatusBadge, StatusForm, handlerName, isOld, reasonWords, statusWord, type FollowUpCase } from "./tindak-lanjut";
 
 const text = staff.detail;
 
@@ -47,6 +47,7 @@ function Detail(props: PageProps) {
         student={student}
         catatan={data.catatan}
         adminNip={nip === null ? null : nip || student.NIP_doswal || ""}
+        viewer={props.user.NIP ?? null}
         onSaved={detail.reload}
       />
     </Page>
@@ -113,22 +114,28 @@ function FollowUp(props: { kasus: FollowUpCase | null; nip: string | null; onCha
           </p>
           <p class="student-meta">{reasonWords(kasus).join("; ")}</p>
           <p class="student-meta">
-            {followUp.opened(formatDate(kasus.dibuka_pada))} · {followUp.daysOpen(kasus.hari_terbuka)}
+            {followUp.opened(formatDate(kasus.dibuka_pada))} · {followUp.daysOpen(kasus.hari_terbuka)} · {followUp.handler(handlerName(kasus))}
           </p>
           <p>
             <a href={withQuery(pathOf("detailTindakLanjut", { id: String(kasus.id) }), { nip: props.nip ?? "" })}>{followUp.onStudentLink}</a>
           </p>
-          <StatusForm
-            key={kasus.id}
-            kasus={kasus}
-            heading={<h3 class="section-card-title">{followUp.form}</h3>}
-            onSubmit={() => setSaved(null)}
-            onChanged={(updated) => {
-              setSaved(followUp.changed(statusWord(updated.status)));
-              props.onChanged();
-            }}
-            onRefused={props.onChanged}
-          />
+          {kasus.dapat_diubah ? (
+            <StatusForm
+              key={kasus.id}
+              kasus={kasus}
+              heading={<h3 class="section-card-title">{followUp.form}</h3>}
+              onSubmit={() => setSaved(null)}
+              onChanged={(updated) => {
+                setSaved(followUp.changed(statusWord(updated.status)));
+                props.onChanged();
+              }}
+              onRefused={props.onChanged}
+            />
+          ) : (
+            <Notice kind="info">
+              <p>{followUp.readOnlyOpen(handlerName(kasus))}</p>
+            </Notice>
+          )}
         </>
       )}
     </section>
@@ -197,7 +204,7 @@ const noteLimit = 5000;
  * `adminNip` is the lecturer an admin writes for: the list's, else the student's advisor
  * ("" when neither, which the server refuses with its own text); null for a lecturer.
  */
-function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNip: string | null; onSaved: () => void }) {
+function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNip: string | null; viewer: string | null; onSaved: () => void }) {
   const notes = staff.notes;
   const [draft, setDraft] = useState("");
   const [busy, setBusy] = useState(false);
@@ -275,7 +282,9 @@ function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNi
               <h3 class="section-card-title">{notes.written(formatDateTime(note.tanggal_catat))}</h3>
               <p class="badge-row">
                 {note.status === "sudah_dibalas" ? <span class="badge badge-success">{notes.replied}</span> : <span class="badge badge-neutral">{notes.notReplied}</span>}
+                {note.reply && note.balasan_dibaca_dosen_pada === null && note.NIP === props.viewer && <span class="badge badge-warning">{notes.newReply}</span>}
               </p>
+              <p class="student-meta">{note.dibaca_mahasiswa_pada ? notes.readOn(formatDateTime(note.dibaca_mahasiswa_pada)) : notes.unread}</p>
               <p class="note-text">{note.isi_catatan}</p>
               {note.reply && (
                 <div class="note-reply">

@@ -3,13 +3,13 @@ import { useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
-import { Button, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";
+import { Button, Confirm, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";
 import { formatDate, formatDateTime } from "../../format";
 import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import { BackLink, nipInUrl, ResourceError, studentName, useLecturers, withQuery } from "./shared";
-import { StatusBadge, StatusForm, isOld, isOpen, reasonWords, statusWord, type FollowUpDetail } from "./tindak-lanjut";
+import { StatusBadge, StatusForm, handlerName, isOld, isOpen, reasonWords, statusWord, type FollowUpDetail } from "./tindak-lanjut";
 
 const text = staff.followUp;
 
@@ -40,38 +40,61 @@ function Detail(props: PageProps) {
       {back}
       {/* A reload after a change that failed to load shows why, above the case as it was. */}
       <ResourceError resource={kasus} />
-      <Facts kasus={data} studentHref={withQuery(pathOf("detailMahasiswa", { nim: data.NIM }), { nip: nip ?? "" })} />
-      <Levels kasus={data} />
+      <Facts kasus={data} studentHref={readsStudent(data, props.user.NIP ?? null, isAdmin) ? withQuery(pathOf("detailMahasiswa", { nim: data.NIM }), { nip: nip ?? "" }) : null} />
+      <Levels kasus={data} stoppedAtClosing={!readsStudent(data, props.user.NIP ?? null, isAdmin)} />
       <Timeline kasus={data} />
       <section aria-labelledby="ubah-status-judul">
         {saved && <Notice kind="success">{saved}</Notice>}
-        <StatusForm
-          kasus={data}
-          heading={
-            <h2 id="ubah-status-judul" class="section-card-title">
-              {text.form}
-            </h2>
-          }
-          onSubmit={() => setSaved(null)}
-          onChanged={(updated) => {
-            setSaved(text.changed(statusWord(updated.status)));
-            kasus.reload();
-          }}
-          onRefused={kasus.reload}
-        />
+        {data.dapat_diubah ? (
+          <StatusForm
+            kasus={data}
+            heading={
+              <h2 id="ubah-status-judul" class="section-card-title">
+                {text.form}
+              </h2>
+            }
+            onSubmit={() => setSaved(null)}
+            onChanged={(updated) => {
+              setSaved(text.changed(statusWord(updated.status)));
+              kasus.reload();
+            }}
+            onRefused={kasus.reload}
+          />
+        ) : (
+          <>
+            <h2 id="ubah-status-judul">{text.form}</h2>
+            <ReadOnly kasus={data} />
+          </>
+        )}
       </section>
-      {isAdmin && <Reassign kasus={data} onMoved={kasus.reload} />}
+      {isAdmin && isOpen(data) && <Reassign kasus={data} onMoved={kasus.reload} />}
     </Page>
   );
 }
 
-function Facts(props: { kasus: FollowUpDetail; studentHref: string }) {
+/** Why this lecturer reads the case without its form: someone else handles it, or it is closed and they no longer advise the student. */
+function ReadOnly(props: { kasus: FollowUpDetail }) {
+  const { kasus } = props;
+  return (
+    <Notice kind="info">
+      <p>{isOpen(kasus) ? text.readOnlyOpen(handlerName(kasus)) : text.readOnlyClosed}</p>
+    </Notice>
+  );
+}
+
+/** Whether the viewer may open the student's page (decisions §13): an admin, the advisor, or the handler while the case is open. */
+function readsStudent(kasus: FollowUpDetail, viewer: string | null, isAdmin: boolean): boolean {
+  return isAdmin || (viewer !== null && (kasus.NIP_doswal === viewer || (isOpen(kasus) && kasus.NIP === viewer)));
+}
+
+function Facts(props: { kasus: FollowUpDetail; studentHref: string | null }) {
   const { kasus } = props;
   const facts: [string, ComponentChildren][] = [
     [staff.detail.nim, kasus.NIM],
     [text.factStatus, <StatusBadge status={kasus.status} />],
     [text.factReason, reasonWords(kasus).join("; ")],
-    [text.factOwner, kasus.nama_dosen ?? text.noOwner],
+    [text.factHandler, handlerName(kasus)],
+    [text.factAdvisor, kasus.nama_doswal ?? kasus.NIP_doswal ?? text.noAdvisor],
     [text.factOpened, formatDateTime(kasus.dibuka_pada)],
     [isOpen(kasus) ? text.factDays : text.factClosed, isOpen(kasus) ? text.days(kasus.hari_terbuka) : kasus.ditutup_pada ? formatDateTime(kasus.ditutup_pada) : ""],
     [text.factFirstContact, kasus.pertama_dihubungi_pada ? formatDateTime(kasus.pertama_dihubungi_pada) : text.notYet],
@@ -94,19 +117,22 @@ function Facts(props: { kasus: FollowUpDetail; studentHref: string }) {
           <span class="badge badge-warning">{text.old}</span>
         </p>
       )}
-      <p>
-        <a href={props.studentHref}>{text.toStudent}</a>
-      </p>
+      {props.studentHref && (
+        <p>
+          <a href={props.studentHref}>{text.toStudent}</a>
+        </p>
+      )}
     </section>
   );
 }
 
 /** The student's last screenings, newest first: the level words in their colours, and the warning in words. */
-function Levels(props: { kasus: FollowUpDetail }) {
+function Levels(props: { kasus: FollowUpDetail; stoppedAtClosing: boolean }) {
   const rows = props.kasus.tingkat_terakhir;
   return (
     <section aria-labelledby="tingkat-judul">
       <h2 id="tingkat-judul">{text.levels}</h2>
+      {props.stoppedAtClosing && <p class="aside">{text.closedForYou}</p>}
       {rows.length === 0 ? (
         <p>{text.levelsNone}</p>
       ) : (
@@ -161,22 +187,30 @@ function Timeline(props: { kasus: FollowUpDetail }) {
   );
 }
 
-/** An admin hands the case to another lecturer; the server says whether it may. */
+/**
+ * An admin hands an open case to another lecturer, after saying what that means and asking
+ * once more: the new handler reads the student's data while the case is open.
+ */
 function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
   const lecturers = useLecturers(true);
   const [choice, setChoice] = useState("");
+  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [moved, setMoved] = useState<string | null>(null);
   const others = (lecturers.data ?? []).filter((lecturer) => lecturer.NIP !== props.kasus.NIP);
+  const chosen = others.find((lecturer) => lecturer.NIP === choice);
 
-  async function submit(event: Event) {
+  function ask(event: Event) {
     event.preventDefault();
     setError(null);
     setMoved(null);
     setFieldError(choice ? null : text.reassignMissing);
-    if (!choice) return;
+    if (choice) setConfirming(true);
+  }
+
+  async function handOver() {
     setBusy(true);
     try {
       const updated = await api.put<FollowUpDetail>(`/api/dosen/tindak-lanjut/${props.kasus.id}/pemilik`, { NIP: choice });
@@ -187,6 +221,7 @@ function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
       setError(caught);
     } finally {
       setBusy(false);
+      setConfirming(false);
     }
   }
 
@@ -195,13 +230,23 @@ function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
       <h2 id="pindah-judul" class="section-card-title">
         {text.reassign}
       </h2>
+      <p class="aside">{text.reassignIntro}</p>
       <ResourceError resource={lecturers} />
       {error !== null && <ErrorNotice error={error} />}
       {moved && <Notice kind="success">{moved}</Notice>}
       {!lecturers.data ? (
         lecturers.error === undefined && <Loading />
+      ) : confirming && chosen ? (
+        <Confirm
+          id="serahkan"
+          question={text.reassignConfirm(studentName(props.kasus), handlerName(props.kasus), chosen.nama_dosen || chosen.NIP)}
+          yes={text.reassignYes}
+          busy={busy}
+          onYes={() => void handOver()}
+          onNo={() => setConfirming(false)}
+        />
       ) : (
-        <form class="form" onSubmit={submit} noValidate>
+        <form class="form" onSubmit={ask} noValidate>
           <Field label={text.reassignField} error={fieldError}>
             {({ id, describedBy, invalid }) => (
               <select
@@ -225,8 +270,8 @@ function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
             )}
           </Field>
           <div class="button-row">
-            <Button type="submit" variant="secondary" busy={busy}>
-              {busy ? text.reassignSubmitting : text.reassignSubmit}
+            <Button type="submit" variant="secondary">
+              {text.reassignSubmit}
             </Button>
           </div>
         </form>

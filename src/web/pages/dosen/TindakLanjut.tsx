@@ -8,7 +8,7 @@ import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
 import { LecturerPicker, ListHeading, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
-import { StatusBadge, isOld, isOpen, reasonWords, type FollowUpCase, type FollowUpFigures, type FollowUpPage, type FollowUpSummary } from "./tindak-lanjut";
+import { StatusBadge, handlerName, isOld, isOpen, reasonWords, type FollowUpCase, type FollowUpFigures, type FollowUpPage, type FollowUpSummary } from "./tindak-lanjut";
 
 const text = staff.followUp;
 
@@ -93,7 +93,7 @@ export function TindakLanjut(props: PageProps) {
           {result.data.length > 0 && (
             <ul class="student-list">
               {result.data.map((kasus) => (
-                <CaseCard key={kasus.id} kasus={kasus} showOwner={isAdmin} href={withQuery(pathOf("detailTindakLanjut", { id: String(kasus.id) }), { nip: nip ?? "" })} />
+                <CaseCard key={kasus.id} kasus={kasus} viewer={isAdmin ? null : (props.user.NIP ?? "")} href={withQuery(pathOf("detailTindakLanjut", { id: String(kasus.id) }), { nip: nip ?? "" })} />
               ))}
             </ul>
           )}
@@ -104,8 +104,20 @@ export function TindakLanjut(props: PageProps) {
   );
 }
 
+/**
+ * The two roles of decisions §13 in words, as far as they tell the viewer something: an
+ * admin sees both; a lecturer the handler when it is someone else, and the advisor when
+ * they handle the case of another lecturer's advisee.
+ */
+function roles(kasus: FollowUpCase, viewer: string | null): string[] {
+  const handler = kasus.NIP ? text.handler(handlerName(kasus)) : text.noOwner;
+  const advisor = kasus.NIP_doswal ? text.advisor(kasus.nama_doswal || kasus.NIP_doswal) : text.noAdvisor;
+  if (viewer === null) return [handler, advisor];
+  return [kasus.NIP !== viewer ? handler : "", kasus.NIP_doswal !== viewer ? advisor : ""].filter(Boolean);
+}
+
 /** One case: whose, why, its status and how long it has been open. */
-function CaseCard(props: { kasus: FollowUpCase; showOwner: boolean; href: string }) {
+function CaseCard(props: { kasus: FollowUpCase; viewer: string | null; href: string }) {
   const { kasus } = props;
   const dates = [text.opened(formatDate(kasus.dibuka_pada)), isOpen(kasus) ? text.daysOpen(kasus.hari_terbuka) : kasus.ditutup_pada && text.closed(formatDate(kasus.ditutup_pada))]
     .filter(Boolean)
@@ -115,9 +127,7 @@ function CaseCard(props: { kasus: FollowUpCase; showOwner: boolean; href: string
       <div class="student-main">
         {/* A restricted student's case is listed so that its owner knows why it waits; it cannot be opened. */}
         <h3 class="student-name">{kasus.dibatasi ? studentName(kasus) : <a href={props.href}>{studentName(kasus)}</a>}</h3>
-        <p class="student-meta">
-          {[`${staff.detail.nim} ${kasus.NIM}`, props.showOwner ? (kasus.nama_dosen ? text.owner(kasus.nama_dosen) : text.noOwner) : ""].filter(Boolean).join(" · ")}
-        </p>
+        <p class="student-meta">{[`${staff.detail.nim} ${kasus.NIM}`, ...roles(kasus, props.viewer)].join(" · ")}</p>
         <p class="badge-row">
           <StatusBadge status={kasus.status} />
           {isOld(kasus) && <span class="badge badge-warning">{text.old}</span>}

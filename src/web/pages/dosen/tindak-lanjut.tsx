@@ -29,6 +29,9 @@ export const isOld = (kasus: Pick<FollowUpCase, "status" | "hari_terbuka">) => i
 
 export const statusWord = (status: string) => text.status[status] ?? status;
 
+/** Who handles the case, in words: its handler's name, or the admins when it has none. */
+export const handlerName = (kasus: Pick<FollowUpCase, "nama_dosen" | "NIP">) => kasus.nama_dosen || kasus.NIP || text.noOwner;
+
 export const reasonWords = (kasus: Pick<FollowUpCase, "alasan">) => kasus.alasan.map((reason) => text.reason[reason] ?? reason);
 
 /** A case's status as a badge: a new case in the danger colour, one under way in the warning colour, a closed one plain; the word says which. */

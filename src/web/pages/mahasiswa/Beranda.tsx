@@ -3,10 +3,12 @@ import type { PageProps } from "../../app";
 import { api } from "../../api";
 import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";
 import { formatDate, todayLocal } from "../../format";
-import { useResource } from "../../hooks";
+import { useResource, type Resource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
-import type { Mood } from "../../types";
+import type { Hasil, Mood } from "../../types";
+import { useUnreadNotes } from "../../unread-notes";
+import { HelpCard } from "./help";
 import { latestResult, nimPath, OutcomeNotice, useAction } from "./shared";
 
 export interface Eligibility {
@@ -18,20 +20,38 @@ export interface Eligibility {
 
 const text = student.beranda;
 
-/** Beranda: whether the questionnaire can be filled now, the latest result, today's mood. */
+/** Beranda: unread notes, whether the questionnaire can be filled now, the latest result (with help first after a Tinggi stress), today's mood. */
 export function Beranda(props: PageProps) {
   const { user } = props;
+  const latest = useResource(() => latestResult(user), [user.NIM]);
+  const unreadNotes = useUnreadNotes(user.Id_User);
   return (
     <Page title={student.nav.beranda}>
       <p>
         {text.greeting(user.nama || user.username)} {text.intro}
       </p>
+      {/* After a Tinggi stress result, where to get help comes first here too (decisions §13). */}
+      {latest.data?.tingkat_stres === "Tinggi" && <HelpCard urgent brief />}
       <div class="cards">
+        {unreadNotes ? <NotesCard count={unreadNotes} /> : null}
         <QuestionnaireCard {...props} />
-        <LatestCard {...props} />
+        <LatestCard latest={latest} />
         <TodayMood {...props} />
       </div>
     </Page>
+  );
+}
+
+/** Notes from a lecturer not opened yet: the student should not have to look in the menu to notice them. */
+function NotesCard(props: { count: number }) {
+  return (
+    <section class="card tile" aria-labelledby="beranda-catatan">
+      <h2 id="beranda-catatan">{text.notesTitle}</h2>
+      <p>{text.notesUnread(props.count)}</p>
+      <a class="button button-primary" href={pathOf("catatan")}>
+        {text.toNotes}
+      </a>
+    </section>
   );
 }
 
@@ -69,8 +89,7 @@ function QuestionnaireCard({ user }: PageProps) {
   );
 }
 
-function LatestCard({ user }: PageProps) {
-  const latest = useResource(() => latestResult(user), [user.NIM]);
+function LatestCard({ latest }: { latest: Resource<Hasil | null> }) {
   return (
     <section class="card tile" aria-labelledby="beranda-hasil">
       <h2 id="beranda-hasil">{text.latestTitle}</h2>

@@ -7,6 +7,7 @@ import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Catatan } from "../../types";
 import type { Profile } from "./Profil";
+import { countUnreadNotes } from "../../unread-notes";
 import { characters, focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
 
 const text = student.catatan;
@@ -16,6 +17,7 @@ const replyMax = 5000;
 /** Catatan dosen: the advisor's notes to the student, each answered once and the answer changed later. */
 export function CatatanPage({ user }: PageProps) {
   const notes = useResource(() => api.get<Catatan[]>("/api/mahasiswa/catatan"), [user.NIM]);
+  useMarkRead(notes.data, user.Id_User);
   // Only for the advisor's name beside the notes: without it they read "dosen wali".
   const profile = useResource(() => api.get<Profile>(`/api/mahasiswa/profil/data/${nimPath(user)}`).catch(() => null), [user.NIM]);
   const authorOf = (note: Catatan) => (profile.data && profile.data.nip_doswal === note.NIP && profile.data.nama_dosen_wali) || text.lecturer;
@@ -39,6 +41,19 @@ export function CatatanPage({ user }: PageProps) {
       )}
     </Page>
   );
+}
+
+/**
+ * The notes shown in full are opened: each one not read before is opened through its
+ * detail, which records the moment for the lecturer (decisions §13); the menu's count
+ * follows. The page keeps showing them as new until it is loaded again.
+ */
+function useMarkRead(notes: readonly Catatan[] | undefined, user: number) {
+  useEffect(() => {
+    const unread = (notes ?? []).filter((note) => note.dibaca_mahasiswa_pada === null);
+    if (unread.length === 0) return;
+    void Promise.allSettled(unread.map((note) => api.get<Catatan>(`/api/mahasiswa/catatan/detail/${note.Id_catatan}`))).then(() => countUnreadNotes(user));
+  }, [notes]);
 }
 
 function NoteCard(props: { note: Catatan; author: string; onChanged: () => void }) {
@@ -79,6 +94,7 @@ function NoteCard(props: { note: Catatan; author: string; onChanged: () => void 
         {text.from(props.author, formatDate(note.tanggal_catat))}
       </h2>
       <p>
+        {note.dibaca_mahasiswa_pada === null && <span class="status-tag status-new">{text.unread}</span>}{" "}
         <span class={`status-tag ${replied ? "status-done" : "status-open"}`}>{replied ? text.replied : text.notReplied}</span>
       </p>
       <p class="entry-content">{note.isi_catatan}</p>

@@ -6,6 +6,7 @@ import { useResource } from "../../hooks";
 import { scales } from "../../levels";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
+import { HelpCard, ReachNotice } from "./help";
 import { latestResult } from "./shared";
 
 const text = student.hasil;
@@ -19,7 +20,10 @@ async function loadResult(user: PageProps["user"]) {
   return { record, suggestions };
 }
 
-/** Hasil: the latest screening's levels, scores and suggestions, that it is no diagnosis, and where to find help. */
+/**
+ * Hasil: the latest screening's levels, scores and suggestions, that it is no diagnosis,
+ * whether a person was alerted, and where to find help (first, on a Tinggi stress result).
+ */
 export function Hasil({ user, search }: PageProps) {
   const result = useResource(() => loadResult(user), [user.NIM]);
   return (
@@ -45,6 +49,9 @@ export function Hasil({ user, search }: PageProps) {
               <p>{text.submitted}</p>
             </Notice>
           )}
+          {/* A Tinggi stress result: where to get help first, above everything else (decisions §13). */}
+          {result.data.record.tingkat_stres === "Tinggi" && <HelpCard urgent />}
+          <ReachNotice result={result.data.record} />
           <p>{text.date(formatDate(result.data.record.tanggal_skrining))}</p>
           <p class="disclaimer">{text.notDiagnosis}</p>
           <div class="cards">
@@ -77,25 +84,7 @@ export function Hasil({ user, search }: PageProps) {
           </p>
         </>
       )}
-      <HelpContact />
+      {result.data?.record.tingkat_stres !== "Tinggi" && <HelpCard urgent={false} />}
     </Page>
-  );
-}
-
-/** Where to get help, as the faculty wrote it (a blank line starts a new paragraph). */
-function HelpContact() {
-  const help = useResource(() => api.get<{ title: string; text: string }>("/api/konten/bantuan"));
-  if (help.error) return <ErrorNotice error={help.error} onRetry={help.reload} />;
-  if (!help.data) return null;
-  return (
-    <section class="card tile help" aria-labelledby="hasil-bantuan">
-      <h2 id="hasil-bantuan">{help.data.title}</h2>
-      {help.data.text
-        .split(/\n\s*\n/)
-        .filter((paragraph) => paragraph.trim())
-        .map((paragraph, index) => (
-          <p key={index}>{paragraph.trim()}</p>
-        ))}
-    </section>
   );
 }

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
-import { Button, ErrorNotice, Field, Loading, Page } from "../../components/ui";
+import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
 import { todayLocal } from "../../format";
 import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Diary } from "../../types";
-import { characters, Confirm, draftKey, focusSoon, formatDay, nimPath, OutcomeNotice, readDraft, removeDraft, useAction, writeDraft } from "./shared";
+import { characters, draftKey, focusSoon, formatDay, nimPath, OutcomeNotice, readDraft, removeDraft, useAction, writeDraft } from "./shared";
 
 const text = student.jurnal;
 /** The server's limits (decisions §4), counted here too so that the student sees them while writing. */
@@ -143,6 +143,7 @@ export function Jurnal({ user }: PageProps) {
                       )}
                       {deleting === entry.id ? (
                         <Confirm
+                          yes={student.confirmYes}
                           id={`jurnal-hapus-${entry.id}`}
                           question={text.deleteQuestion(title)}
                           busy={listAction.busy}

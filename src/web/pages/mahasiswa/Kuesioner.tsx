@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api, ApiError } from "../../api";
-import { Button, ErrorNotice, Field, Loading, Notice, Page } from "../../components/ui";
+import { Button, Confirm, ErrorNotice, Field, Loading, Notice, Page } from "../../components/ui";
 import { formatDate } from "../../format";
 import { useResource } from "../../hooks";
 import { navigate } from "../../router";
@@ -9,7 +9,7 @@ import { pathOf } from "../../routes";
 import { common, student } from "../../strings";
 import type { User } from "../../types";
 import type { Eligibility } from "./Beranda";
-import { Confirm, draftKey, nimPath, readDraft, removeDraft, writeDraft } from "./shared";
+import { draftKey, nimPath, readDraft, removeDraft, writeDraft } from "./shared";
 
 interface Question {
   key: string;

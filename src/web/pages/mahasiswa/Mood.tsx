@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api } from "../../api";
-import { Button, ErrorNotice, Field, Loading, Page } from "../../components/ui";
+import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
 import { todayLocal } from "../../format";
 import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Mood } from "../../types";
-import { Confirm, focusSoon, formatDay, nimPath, OutcomeNotice, useAction } from "./shared";
+import { focusSoon, formatDay, nimPath, OutcomeNotice, useAction } from "./shared";
 
 const text = student.mood;
 /** About the last four weeks at first; older entries on request. */
@@ -72,6 +72,7 @@ export function MoodPage({ user }: PageProps) {
                         </p>
                         {deleting === entry.id ? (
                           <Confirm
+                            yes={student.confirmYes}
                             id={`mood-hapus-${entry.id}`}
                             question={text.deleteQuestion(day)}
                             busy={listAction.busy}

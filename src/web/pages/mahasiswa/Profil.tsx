@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../app";
 import { api, ApiError, request } from "../../api";
-import { Button, ErrorNotice, Field, Loading, Page } from "../../components/ui";
+import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
 import { formatNumber } from "../../format";
 import { usePhotoUrl, useResource } from "../../hooks";
 import { navigate } from "../../router";
@@ -9,7 +9,7 @@ import { pathOf } from "../../routes";
 import { signOut } from "../../session";
 import { common, student } from "../../strings";
 import type { User } from "../../types";
-import { Confirm, focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
+import { focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
 
 /** `GET /api/mahasiswa/profil/data/<nim>`. */
 export interface Profile {
@@ -155,6 +155,7 @@ function PhotoSection(props: { user: User; profile: Profile; onChanged: () => vo
       <OutcomeNotice outcome={action.outcome} />
       {deleting ? (
         <Confirm
+          yes={student.confirmYes}
           id="profil-foto-hapus"
           question={text.deletePhotoQuestion}
           busy={action.busy}

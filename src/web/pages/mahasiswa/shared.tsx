@@ -1,11 +1,10 @@
 // What several student pages share: drafts kept in the browser, the outcome of an action,
-// an in-page confirmation, the latest result, and dates with their weekday.
+// the latest result, and dates with their weekday.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../../api";
-import { Button, ErrorNotice, Notice } from "../../components/ui";
+import { ErrorNotice, Notice } from "../../components/ui";
 import { timeZone } from "../../format";
-import { common, student } from "../../strings";
-import type { Skrining, User } from "../../types";
+import type { Hasil, User } from "../../types";
 
 /** A draft's place in the browser's storage: per kind and per user, so that two students on one PC never see each other's. */
 export const draftKey = (kind: "kuesioner" | "jurnal", user: User) => `skrining.draft.${kind}.${user.Id_User}`;
@@ -39,9 +38,9 @@ export function removeDraft(key: string): void {
 export const nimPath = (user: User) => encodeURIComponent(user.NIM ?? "");
 
 /** The latest screening, or null when the student has none yet (404 `Belum ada data skrining.`). */
-export async function latestResult(user: User): Promise<Skrining | null> {
+export async function latestResult(user: User): Promise<Hasil | null> {
   try {
-    return await api.get<Skrining>(`/api/mahasiswa/hasil/${nimPath(user)}`);
+    return await api.get<Hasil>(`/api/mahasiswa/hasil/${nimPath(user)}`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.message === "Belum ada data skrining.") return null;
     throw error;
@@ -107,24 +106,6 @@ export function OutcomeNotice(props: { outcome: Outcome; focus?: boolean }) {
       ) : (
         <ErrorNotice error={props.outcome.error} />
       )}
-    </div>
-  );
-}
-
-/** A question asked in the page (never `window.confirm`), its safe answer focused first. */
-export function Confirm(props: { id: string; question: string; yes?: string; busy: boolean; onYes: () => void; onNo: () => void }) {
-  useEffect(() => focusSoon(`${props.id}-no`), []);
-  return (
-    <div class="confirm" role="group" aria-labelledby={`${props.id}-question`}>
-      <p id={`${props.id}-question`}>{props.question}</p>
-      <div class="button-row">
-        <Button variant="danger" busy={props.busy} onClick={props.onYes}>
-          {props.yes ?? student.confirmYes}
-        </Button>
-        <Button variant="secondary" id={`${props.id}-no`} onClick={props.onNo}>
-          {common.cancel}
-        </Button>
-      </div>
     </div>
   );
 }
