@@ -46,15 +46,18 @@ export async function javascriptBcrypt(fallbackReason?: string): Promise<Bcrypt>
   };
 }
 
-/** The first line of an error and of each error it was caused by: the addon's loader nests the real reason. */
+/**
+ * The loader's own message (its first sentence: the rest is advice for an npm install,
+ * which does not apply to an executable) and the innermost cause it nests, which is the
+ * operating system's reason (for example "LoadLibrary failed: Module not found.").
+ */
 function reasonOf(error: unknown): string {
-  const reasons: string[] = [];
-  for (let current = error; current !== undefined && current !== null && reasons.length < 4; current = (current as { cause?: unknown }).cause) {
-    const line = (current instanceof Error ? current.message : String(current)).split("\n")[0]!.trim();
-    if (line && !reasons.includes(line)) reasons.push(line);
-    if (!(current instanceof Error)) break;
-  }
-  return reasons.join(" ← ") || "sebab tidak diketahui";
+  const firstSentence = (value: unknown) => (value instanceof Error ? value.message : String(value)).split("\n")[0]!.split(/(?<=\.) /)[0]!.trim();
+  let innermost = error;
+  // The loader ends its chain with `cause: null`.
+  for (let depth = 0; depth < 10 && innermost instanceof Error && innermost.cause != null; depth++) innermost = innermost.cause;
+  const [outer, inner] = [firstSentence(error), firstSentence(innermost)];
+  return inner && inner !== outer ? `${outer} ← ${inner}` : outer || "sebab tidak diketahui";
 }
 
 /**

@@ -62,17 +62,21 @@ describe("chooseBcrypt", () => {
     expect(chosen.fallbackReason).toBeUndefined();
   });
 
-  test("falls back to bcryptjs when the addon does not load, and says why, with the loader's nested cause", async () => {
-    const failure = new Error("Cannot find native binding. npm has a bug related to optional dependencies", {
-      cause: new Error("Cannot open \\\\?\\Device\\HarddiskVolume1\\tmp\\.bcrypt.node\nsecond line"),
+  test("falls back to bcryptjs when the addon does not load, and says why: the loader's first sentence and its innermost cause", async () => {
+    // As the addon's loader reports it in the Windows executable under Wine.
+    const failure = new Error("Cannot find native binding. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). Please try `npm i` again.", {
+      cause: new Error("Cannot find module '@node-rs/bcrypt-wasm32-wasi'", { cause: Object.assign(new Error("LoadLibrary failed: Module not found.\nsecond line"), { cause: null }) }),
     });
     const chosen = await chooseBcrypt("auto", () => Promise.reject(failure));
     expect(chosen.implementation).toBe("javascript");
-    expect(chosen.fallbackReason).toBe(
-      `modul bcrypt untuk ${process.platform}-${process.arch} tidak dapat dimuat: Cannot find native binding. npm has a bug related to optional dependencies ← Cannot open \\\\?\\Device\\HarddiskVolume1\\tmp\\.bcrypt.node`,
-    );
+    expect(chosen.fallbackReason).toBe(`modul bcrypt untuk ${process.platform}-${process.arch} tidak dapat dimuat: Cannot find native binding. ← LoadLibrary failed: Module not found.`);
     const hash = await chosen.hash(password, 4);
     expect(await native.verify(password, hash)).toBe(true);
+  });
+
+  test("a failure without a cause is named by its own first sentence, and a thrown non-error too", async () => {
+    expect((await chooseBcrypt(undefined, () => Promise.reject(new Error("dlopen failed. Details follow.")))).fallbackReason).toEndWith("tidak dapat dimuat: dlopen failed.");
+    expect((await chooseBcrypt(undefined, () => Promise.reject("tanpa objek"))).fallbackReason).toEndWith("tidak dapat dimuat: tanpa objek");
   });
 
   test("SKRINING_BCRYPT=javascript uses bcryptjs without trying the addon", async () => {
