@@ -7,13 +7,12 @@ export const bcryptCost = 10;
 
 /** The two implementations the service may use (src/accounts/bcrypt.ts), whatever SKRINING_BCRYPT says. */
 export async function bcryptImplementations(): Promise<{ native: Bcrypt; javascript: Bcrypt }> {
-  return { native: nativeBcrypt(await import("@node-rs/bcrypt")), javascript: await javascriptBcrypt() };
+  return { native: nativeBcrypt(await import("@node-rs/bcrypt")), javascript: javascriptBcrypt() };
 }
 
 /**
  * The machine's bcrypt limit: as many hashes in flight as there are cores, counted over
- * `seconds`. The addon runs each on a thread of its pool; bcryptjs runs them all on the
- * one main thread, in turns.
+ * `seconds`. Each runs on a thread of its own: the addon's pool, or bcryptjs's workers.
  */
 export async function bcryptHashesPerSecond(bcrypt: Bcrypt, cores: number, seconds: number): Promise<number> {
   const started = performance.now();

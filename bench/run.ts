@@ -359,7 +359,7 @@ async function main() {
     const figures: Figure[] = [
       { name: `bcrypt limit (cost ${bcryptCost}, ${cores} hashes in flight)`, value: `${bcryptLimit.toFixed(1)} hashes/s` },
       {
-        name: `bcrypt limit of the fallback, bcryptjs (cost ${bcryptCost}, ${cores} hashes in flight on the main thread)`,
+        name: `bcrypt limit of the fallback, bcryptjs (cost ${bcryptCost}, ${cores} hashes in flight)`,
         value: `${fallbackLimit.toFixed(1)} hashes/s = ${(fallbackLimit / bcryptLimit).toFixed(2)} × native`,
       },
       {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { invalid } from "../errors";
 
 /**
@@ -6,8 +7,8 @@ import { invalid } from "../errors";
  * with one works with the other (test/auth/bcrypt-implementations.test.ts).
  *
  * - `native`: the @node-rs/bcrypt addon, which hashes on a thread pool (every core).
- * - `javascript`: bcryptjs, pure JavaScript on the main thread, slower and one hash at a
- *   time (docs/operations.md has the figures). It is there so that the service still
+ * - `javascript`: bcryptjs, pure JavaScript on worker threads (one per core), slower
+ *   (docs/operations.md has the figures). It is there so that the service still
  *   starts, creates its first admin and lets people sign in where the addon cannot be
  *   loaded: an executable for a platform whose addon was not embedded, or a runtime that
  *   cannot open the embedded one (Wine; see docs/operations.md, "Windows").
@@ -35,13 +36,88 @@ export function nativeBcrypt(addon: NativeAddon): Bcrypt {
   return { implementation: "native", hash: (password, cost) => addon.hash(password, cost), verify: (password, hash) => addon.verify(password, hash) };
 }
 
-export async function javascriptBcrypt(fallbackReason?: string): Promise<Bcrypt> {
-  // Loaded only when chosen: a process with the addon never parses it.
-  const bcryptjs = await import("bcryptjs");
+export type BcryptTask = { kind: "hash"; password: string; cost: number } | { kind: "verify"; password: string; hash: string };
+type BcryptReply = { result: string | boolean } | { error: string };
+
+interface Job {
+  task: BcryptTask;
+  resolve: (result: string | boolean) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The worker's code: beside this file when run from source; in an executable, where the
+ * build embeds it as an entry point, under its path from the entry points' common folder
+ * (the repository's root: package.json "build", scripts/build-windows.ts).
+ */
+const workerEntry = Bun.isStandaloneExecutable ? "./src/accounts/bcrypt-worker.ts" : new URL("./bcrypt-worker.ts", import.meta.url);
+
+/**
+ * bcryptjs on worker threads, one task per thread at a time, at most one thread per core.
+ * On the service's own thread a hash would hold every other request for its duration
+ * (bcryptjs yields only every 100 ms, and each hash in flight takes its turn). A worker
+ * keeps the process alive only while it has a task, so a command still ends when done.
+ */
+class WorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly queue: Job[] = [];
+  private readonly running = new Map<Worker, Job>();
+  private workers = 0;
+
+  constructor(private readonly size: number) {}
+
+  run(task: BcryptTask): Promise<string | boolean> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop() ?? (this.workers < this.size ? this.start() : undefined);
+      if (!worker) return;
+      const job = this.queue.shift()!;
+      this.running.set(worker, job);
+      worker.ref();
+      worker.postMessage(job.task);
+    }
+  }
+
+  private start(): Worker {
+    this.workers++;
+    const worker = new Worker(workerEntry);
+    worker.onmessage = ({ data: reply }: MessageEvent<BcryptReply>) => {
+      const job = this.finish(worker);
+      this.idle.push(worker);
+      if ("error" in reply) job?.reject(new Error(reply.error));
+      else job?.resolve(reply.result);
+      this.dispatch();
+    };
+    // A thread that failed is replaced by a new one for the next task; its own task fails.
+    worker.onerror = (event) => {
+      this.finish(worker)?.reject(new Error(`bcryptjs worker: ${event.message}`));
+      this.workers--;
+      worker.terminate();
+      this.dispatch();
+    };
+    return worker;
+  }
+
+  private finish(worker: Worker): Job | undefined {
+    const job = this.running.get(worker);
+    this.running.delete(worker);
+    worker.unref();
+    return job;
+  }
+}
+
+export function javascriptBcrypt(fallbackReason?: string): Bcrypt {
+  const pool = new WorkerPool(availableParallelism());
   return {
     implementation: "javascript",
-    hash: (password, cost) => bcryptjs.hash(password, cost),
-    verify: (password, hash) => bcryptjs.compare(password, hash),
+    hash: async (password, cost) => (await pool.run({ kind: "hash", password, cost })) as string,
+    verify: async (password, hash) => (await pool.run({ kind: "verify", password, hash })) as boolean,
     ...(fallbackReason === undefined ? {} : { fallbackReason }),
   };
 }

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chooseBcrypt, javascriptBcrypt, nativeBcrypt, type Bcrypt } from "../../src/accounts/bcrypt";
 import { defaultBcryptCost } from "../../src/config";
 import { ServiceError } from "../../src/errors";
-import { temporaryDir } from "../helpers";
+import { spawnCli, temporaryDir } from "../helpers";
 import { started, startServer, stop } from "../server-process";
 
 // The native addon and its fallback, bcryptjs, must be interchangeable on one database:
@@ -13,7 +14,7 @@ import { started, startServer, stop } from "../server-process";
 // SKRINING_BCRYPT=javascript forces it (the real process below).
 
 const native = nativeBcrypt(await import("@node-rs/bcrypt"));
-const javascript = await javascriptBcrypt();
+const javascript = javascriptBcrypt();
 const implementations: [string, Bcrypt][] = [
   ["native", native],
   ["javascript", javascript],
@@ -53,6 +54,15 @@ describe.each(implementations)("the %s bcrypt", (_name, bcrypt) => {
       expect(await bcrypt.verify("rahasia123", damaged).catch(() => "rejected")).not.toBe(true);
     }
   });
+});
+
+test("the fallback's worker threads take more tasks at once than there are threads, each answered with its own result", async () => {
+  const passwords = Array.from({ length: 12 }, (_, index) => `sandi-paralel-${index}`);
+  const hashes = await Promise.all(passwords.map((each) => javascript.hash(each, 4)));
+  expect(new Set(hashes).size).toBe(passwords.length);
+  const checks = await Promise.all(hashes.flatMap((hash, index) => [javascript.verify(passwords[index]!, hash), javascript.verify(passwords[(index + 1) % passwords.length]!, hash)]));
+  expect(checks).toEqual(passwords.flatMap(() => [true, false]));
+  for (const [index, hash] of hashes.entries()) expect(await native.verify(passwords[index]!, hash)).toBe(true);
 });
 
 describe("chooseBcrypt", () => {
@@ -142,6 +152,23 @@ describe("serve says which bcrypt it uses, and /health reports it", () => {
     database.close();
     expect(hash).toMatch(/^\$2b\$04\$/);
     expect(await native.verify("sandi-admin-fallback", hash)).toBe(true);
+  });
+
+  test("a command on the fallback (accounts import, as its own process) hashes on the workers and then ends", async () => {
+    const folder = temporaryDir();
+    const dataDir = join(folder, "data");
+    const file = join(folder, "akun.csv");
+    writeFileSync(file, "role,username,password,nim,nip,nip_doswal,activated\ndosen,dosen.js,sandi-dosen-js,,D900,,true\nmahasiswa,mhs.js,sandi-mhs-js1,JS01,,D900,true\n");
+    const imported = await spawnCli(["--data", dataDir, "accounts", "import", file], { env: { SKRINING_BCRYPT: "javascript" } });
+    expect(imported.stderr).toBe("");
+    expect(imported.stdout).toContain("Impor selesai: 2 akun dibuat, 0 diperbarui, 0 tidak berubah");
+    expect(imported.exitCode).toBe(0);
+    const database = new Database(join(dataDir, "skrining.db"), { readonly: true });
+    const rows = database.query("SELECT username, password_hash FROM users ORDER BY username").all() as { username: string; password_hash: string }[];
+    database.close();
+    expect(rows.map((row) => row.username)).toEqual(["dosen.js", "mhs.js"]);
+    expect(await native.verify("sandi-dosen-js", rows[0]!.password_hash)).toBe(true);
+    expect(await native.verify("sandi-mhs-js1", rows[1]!.password_hash)).toBe(true);
   });
 
   test("an unknown SKRINING_BCRYPT stops the start with exit code 1 and says which values there are", async () => {
