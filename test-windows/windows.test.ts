@@ -48,7 +48,7 @@ async function startServe(args: string[], options: { cwd: string; env?: Record<s
   const deadline = Date.now() + limits.startSeconds * 1000;
   while (Date.now() < deadline) {
     if (running.child.exitCode !== null) throw new Error(`${running.description} ended with ${running.child.exitCode} before it answered; it printed:\n${tail(running.stdout() + running.stderr())}`);
-    const answered = await fetch(`http://127.0.0.1:${port}/health`).then(
+    const answered = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) }).then(
       async (response) => (await response.arrayBuffer(), true),
       () => false,
     );
@@ -67,6 +67,10 @@ async function call(port: number, method: string, path: string, options: { token
     method,
     headers: { ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    // An answer that never comes fails the step with its request named, not the whole file's timeout.
+    signal: AbortSignal.timeout(limits.commandSeconds * 1000),
+  }).catch((error: unknown) => {
+    throw new Error(`${method} ${path} got no answer: ${error instanceof Error ? error.message : String(error)}`);
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
