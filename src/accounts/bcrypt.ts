@@ -64,7 +64,10 @@ class WorkerPool {
   private readonly running = new Map<Worker, Job>();
   private workers = 0;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly entry: string | URL,
+  ) {}
 
   run(task: BcryptTask): Promise<string | boolean> {
     return new Promise((resolve, reject) => {
@@ -86,7 +89,7 @@ class WorkerPool {
 
   private start(): Worker {
     this.workers++;
-    const worker = new Worker(workerEntry);
+    const worker = new Worker(this.entry);
     worker.onmessage = ({ data: reply }: MessageEvent<BcryptReply>) => {
       const job = this.finish(worker);
       this.idle.push(worker);
@@ -112,8 +115,9 @@ class WorkerPool {
   }
 }
 
-export function javascriptBcrypt(fallbackReason?: string): Bcrypt {
-  const pool = new WorkerPool(availableParallelism());
+/** `entry` is the worker's code: tests give a broken one. */
+export function javascriptBcrypt(fallbackReason?: string, entry: string | URL = workerEntry): Bcrypt {
+  const pool = new WorkerPool(availableParallelism(), entry);
   return {
     implementation: "javascript",
     hash: async (password, cost) => (await pool.run({ kind: "hash", password, cost })) as string,

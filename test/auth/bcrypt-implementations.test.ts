@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { chooseBcrypt, javascriptBcrypt, nativeBcrypt, type Bcrypt } from "../../src/accounts/bcrypt";
 import { defaultBcryptCost } from "../../src/config";
@@ -63,6 +64,20 @@ test("the fallback's worker threads take more tasks at once than there are threa
   const checks = await Promise.all(hashes.flatMap((hash, index) => [javascript.verify(passwords[index]!, hash), javascript.verify(passwords[(index + 1) % passwords.length]!, hash)]));
   expect(checks).toEqual(passwords.flatMap(() => [true, false]));
   for (const [index, hash] of hashes.entries()) expect(await native.verify(passwords[index]!, hash)).toBe(true);
+});
+
+test("a fallback worker that fails fails its own task with the reason, and the next task gets a new worker", async () => {
+  const folder = temporaryDir();
+  const broken = join(folder, "rusak.ts");
+  writeFileSync(broken, 'throw new Error("pekerja rusak");\n');
+  const failing = javascriptBcrypt(undefined, new URL(`file://${broken}`));
+  // More tasks than the pool has threads: without a replacement for each failed worker, one would wait forever.
+  for (let attempt = 0; attempt <= availableParallelism(); attempt++) {
+    const refusal = await failing.hash("sandi-apa-saja", 4).catch((error: unknown) => error as Error);
+    expect(refusal).toBeInstanceOf(Error);
+    expect((refusal as Error).message).toStartWith("bcryptjs worker: ");
+    expect((refusal as Error).message).toContain("pekerja rusak");
+  }
 });
 
 describe("chooseBcrypt", () => {
