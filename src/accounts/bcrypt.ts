@@ -100,6 +100,7 @@ class WorkerPool {
     // A thread that failed is replaced by a new one for the next task; its own task fails.
     worker.onerror = (event) => {
       this.finish(worker)?.reject(new Error(`bcryptjs worker: ${event.message}`));
+      if (this.idle.includes(worker)) this.idle.splice(this.idle.indexOf(worker), 1);
       this.workers--;
       worker.terminate();
       this.dispatch();
@@ -161,6 +162,6 @@ export function bcryptStartLine(bcrypt: Bcrypt): string {
   if (bcrypt.implementation === "native") return "Password diperiksa dengan bcrypt native (@node-rs/bcrypt).";
   return (
     `Password diperiksa dengan bcrypt JavaScript (bcryptjs), lebih lambat dari modul native (${bcrypt.fallbackReason ?? "dipilih"}). ` +
-    "Hash tetap sama ($2b$); login dan impor akun memakan waktu lebih lama (docs/operations.md, bagian Windows)."
+    "Hash tetap sama ($2b$); login dan impor akun memakan waktu lebih lama (docs/operations.md, bagian Passwords)."
   );
 }

@@ -155,7 +155,7 @@ describe("serve says which bcrypt it uses, and /health reports it", () => {
     const lines = server.stdout().split("\n").filter((line) => line.includes("bcrypt"));
     expect(lines).toEqual([
       "Password diperiksa dengan bcrypt JavaScript (bcryptjs), lebih lambat dari modul native (SKRINING_BCRYPT=javascript). " +
-        "Hash tetap sama ($2b$); login dan impor akun memakan waktu lebih lama (docs/operations.md, bagian Windows).",
+        "Hash tetap sama ($2b$); login dan impor akun memakan waktu lebih lama (docs/operations.md, bagian Passwords).",
     ]);
     expect((await health(server.port)).bcrypt).toBe("javascript");
     expect(await login(server.port, "admin", "sandi-admin-fallback")).toBe(200);
