@@ -6,7 +6,8 @@ import { invalid } from "../errors";
  * write standard `$2b$` hashes and read `$2a$`, `$2b$` and `$2y$`, so a database written
  * with one works with the other (test/auth/bcrypt-implementations.test.ts).
  *
- * - `native`: the @node-rs/bcrypt addon, which hashes on a thread pool (every core).
+ * - `native`: the @node-rs/bcrypt addon, which hashes on a thread pool (every core). Its
+ *   1.x line, the one that publishes a Windows binary (`npm run build:windows` embeds it).
  * - `javascript`: bcryptjs, pure JavaScript on worker threads (one per core), slower
  *   (docs/operations.md has the figures). It is there so that the service still
  *   starts, creates its first admin and lets people sign in where the addon cannot be
