@@ -1,26 +1,43 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hashPassword } from "../src/accounts/passwords";
+import { javascriptBcrypt, nativeBcrypt, type Bcrypt } from "../src/accounts/bcrypt";
 import { reason, runTimed } from "./processes";
 
 export const bcryptCost = 10;
 
+/** The two implementations the service may use (src/accounts/bcrypt.ts), whatever SKRINING_BCRYPT says. */
+export async function bcryptImplementations(): Promise<{ native: Bcrypt; javascript: Bcrypt }> {
+  return { native: nativeBcrypt(await import("@node-rs/bcrypt")), javascript: javascriptBcrypt() };
+}
+
 /**
- * The machine's bcrypt limit: as many hashes in flight as there are cores (the service's
- * own hashing, which runs each on a thread of Bun's pool), counted over `seconds`.
+ * The machine's bcrypt limit: as many hashes in flight as there are cores, counted over
+ * `seconds`. Each runs on a thread of its own: the addon's pool, or bcryptjs's workers.
  */
-export async function bcryptHashesPerSecond(cores: number, seconds: number): Promise<number> {
+export async function bcryptHashesPerSecond(bcrypt: Bcrypt, cores: number, seconds: number): Promise<number> {
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let done = 0;
   const lane = async () => {
     while (performance.now() < deadline) {
-      await hashPassword("bench-raw-password", bcryptCost);
+      await bcrypt.hash("bench-raw-password", bcryptCost);
       done++;
     }
   };
   await Promise.all(Array.from({ length: cores }, lane));
   return done / ((performance.now() - started) / 1000);
+}
+
+/** What one sign-in's password check takes on an idle server: the median of `rounds` checks, one at a time. */
+export async function bcryptMillisecondsPerCheck(bcrypt: Bcrypt, rounds: number): Promise<number> {
+  const hash = await bcrypt.hash("bench-raw-password", bcryptCost);
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now();
+    if (!(await bcrypt.verify("bench-raw-password", hash))) throw new Error(`${bcrypt.implementation} bcrypt did not verify its own hash`);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
 /** An import file as a faculty would write it: a few lecturers, then their students. */

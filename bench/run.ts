@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bcryptCost, bcryptHashesPerSecond, measureImport } from "./accounts";
+import { bcryptCost, bcryptHashesPerSecond, bcryptImplementations, bcryptMillisecondsPerCheck, measureImport } from "./accounts";
 import { measureAuditCost } from "./audit";
 import { throughputChart } from "./chart";
 import { benchPassword, generateDataset, scaledShape, type Dataset } from "./dataset";
@@ -29,6 +29,8 @@ const standard = { connections: 32, warmupSeconds: 2, durationSeconds: 8, timeou
 const coldStartRuns = 5;
 const importAccounts = 400;
 const bcryptSeconds = 3;
+/** Password checks timed one at a time, per implementation. */
+const bcryptCheckRounds = 5;
 const coldStartTargetMs = 100;
 const classWindowSeconds = 60;
 /** Students an admin reads in turn in the audit runs: more than a busy server answers in the 100 ms a row of reads waits. */
@@ -229,9 +231,12 @@ async function main() {
     log("cold start");
     const coldStart = await measureColdStart(workDir, env, coldStartRuns);
 
-    log("bcrypt limit and account import");
+    log("bcrypt limit (native and the bcryptjs fallback) and account import");
     const cores = machine.cores;
-    const bcryptLimit = await bcryptHashesPerSecond(cores, bcryptSeconds);
+    const bcrypts = await bcryptImplementations();
+    const bcryptLimit = await bcryptHashesPerSecond(bcrypts.native, cores, bcryptSeconds);
+    const fallbackLimit = await bcryptHashesPerSecond(bcrypts.javascript, cores, bcryptSeconds);
+    const checkMilliseconds = { native: await bcryptMillisecondsPerCheck(bcrypts.native, bcryptCheckRounds), javascript: await bcryptMillisecondsPerCheck(bcrypts.javascript, bcryptCheckRounds) };
     const imported = await measureImport(cli, workDir, env, importAccounts);
 
     log("ceiling");
@@ -354,6 +359,14 @@ async function main() {
     const figures: Figure[] = [
       { name: `bcrypt limit (cost ${bcryptCost}, ${cores} hashes in flight)`, value: `${bcryptLimit.toFixed(1)} hashes/s` },
       {
+        name: `bcrypt limit of the fallback, bcryptjs (cost ${bcryptCost}, ${cores} hashes in flight)`,
+        value: `${fallbackLimit.toFixed(1)} hashes/s = ${(fallbackLimit / bcryptLimit).toFixed(2)} × native`,
+      },
+      {
+        name: `one sign-in's password check, one at a time (cost ${bcryptCost}, median of ${bcryptCheckRounds})`,
+        value: `native ${Math.round(checkMilliseconds.native)} ms, bcryptjs ${Math.round(checkMilliseconds.javascript)} ms`,
+      },
+      {
         name: `\`accounts import\` of ${imported.accounts} new accounts (whole CLI process)`,
         value: `${imported.accountsPerSecond.toFixed(1)} accounts/s (${(imported.milliseconds / 1000).toFixed(2)} s) = ${importRatio.toFixed(2)} × bcrypt limit`,
       },
@@ -454,7 +467,15 @@ async function main() {
         peakResidentMiB: peakMiB,
       })),
       largeDataset: { lecturerAdvisees: dataset.largeLecturer.advisees, runs: large.map(({ name, load, peakMiB }) => ({ name, ...load, peakResidentMiB: peakMiB })) },
-      accounts: { bcryptCost, bcryptHashesPerSecond: bcryptLimit, cores, import: imported, ratioToBcryptLimit: importRatio },
+      accounts: {
+        bcryptCost,
+        bcryptHashesPerSecond: bcryptLimit,
+        cores,
+        import: imported,
+        ratioToBcryptLimit: importRatio,
+        fallback: { implementation: "bcryptjs", hashesPerSecond: fallbackLimit, ratioToNative: fallbackLimit / bcryptLimit },
+        checkMilliseconds,
+      },
       model: { ...model, submissionsClassifiedByModel: classified.byModel, submissions: classified.total },
       coldStart: { ...coldStart, targetMs: coldStartTargetMs },
       classSubmissions: classRun,

@@ -42,7 +42,8 @@ if (installedAddonVersion() !== version) {
 
 run(["bun", "scripts/build-web.ts"]);
 run([
-  "bun", "build", "cli/main.ts", "--compile", "--sourcemap",
+  // The bcryptjs fallback's worker is an entry point of its own (src/accounts/bcrypt.ts).
+  "bun", "build", "cli/main.ts", "src/accounts/bcrypt-worker.ts", "--compile", "--sourcemap",
   "--target=bun-windows-x64-baseline", "--outfile", outfile,
 ]);
 

@@ -1,5 +1,6 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
+import { passwordHashing } from "./accounts/passwords";
 import type { AppContext } from "./context";
 import { databaseStamp } from "./db/read-cache";
 import { bodyParser } from "./http/body";
@@ -65,7 +66,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(healthController(new HealthService(context.db, context.health, context.logger, packageJson.version)))
+    .use(healthController(new HealthService(context.db, context.health, context.logger, packageJson.version, passwordHashing)))
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))

@@ -90,6 +90,9 @@ function privateFolder(dir: string): void {
 /** A data folder that cannot be used as it is; the message says why and what to do. */
 class DataFolderError extends InvalidInput {}
 
+/** The cost of new bcrypt hashes unless SKRINING_BCRYPT_COST says otherwise. */
+export const defaultBcryptCost = 10;
+
 export const databaseFileName = "skrining.db";
 
 /** The data files an admin may replace from the CLI, by what they hold; backups carry them. */
@@ -167,7 +170,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     tokenSecret: loadOrCreateSecret(secretPath, environment),
     accessTokenSeconds: integerFrom(environment, "SKRINING_ACCESS_TTL", 8 * 3600, 1),
     refreshTokenSeconds: integerFrom(environment, "SKRINING_REFRESH_TTL", 30 * 24 * 3600, 1),
-    bcryptCost: integerFrom(environment, "SKRINING_BCRYPT_COST", 10, 4),
+    bcryptCost: integerFrom(environment, "SKRINING_BCRYPT_COST", defaultBcryptCost, 4),
     throttle: {
       perUsername: integerFrom(environment, "SKRINING_THROTTLE_USERNAME", 10, 1),
       perAddress: integerFrom(environment, "SKRINING_THROTTLE_ADDRESS", 100, 1),

@@ -1,6 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import packageJson from "../package.json";
+import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
+import { passwordHashing } from "./accounts/passwords";
 import { createApp } from "./app";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import type { Config } from "./config";
@@ -54,6 +56,7 @@ function banner(start: {
   config: Config;
   options: ServeOptions;
   admin: { username: string; password: string; generated: boolean } | null;
+  bcrypt: Bcrypt;
   urls: string[];
   newInstallation: boolean;
 }): string[] {
@@ -65,6 +68,7 @@ function banner(start: {
     ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
       (options.backups ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan.` : "cadangan otomatis tidak aktif (--backup-dir)."),
+    bcryptStartLine(start.bcrypt),
   ];
   if (admin) {
     lines.push(
@@ -99,8 +103,13 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   if (swept && swept.movedAside > 0) {
     logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
   }
-  // The first admin's bcrypt hash runs on the thread pool while the app is built; the
-  // server listens only once the admin exists.
+  // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the
+  // start rather than a login. The first admin's hash runs on the thread pool while the
+  // app is built; the server listens only once the admin exists.
+  const bcrypt = await passwordHashing().catch((error: unknown) => {
+    closeContext(context);
+    throw error;
+  });
   const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
   const web = webInterface(config.timeZone);
@@ -125,7 +134,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     throw error;
   }
   const scheme = tls ? "https" : "http";
-  for (const line of banner({ config, options, admin, urls: lanUrls(options.host, server.port ?? options.port, scheme), newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  for (const line of banner({ config, options, admin, bcrypt, urls: lanUrls(options.host, server.port ?? options.port, scheme), newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
   const backups = options.backups && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger });
   backups?.start();
 

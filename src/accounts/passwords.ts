@@ -6,6 +6,7 @@ import type { WriteQueue } from "../db/write-queue";
 import { appendAuditRows, type AuditEntry } from "../audit/trail";
 import { users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
+import { chooseBcrypt, bcryptSettingName, type Bcrypt } from "./bcrypt";
 
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (password: string, salt: string, length: number, options: object) => Promise<Buffer>;
@@ -19,24 +20,20 @@ interface PasswordCheck {
   needsRehash: boolean;
 }
 
-/**
- * bcrypt runs on the native thread pool, so hashing many passwords at once uses every core.
- * The 1.x line of the addon is used because it is the one that publishes a Windows binary
- * (`npm run build:windows` embeds it); its hashes are standard `$2b$`.
- */
+/** New hashes are standard `$2b$`, whichever implementation makes them (see bcrypt.ts). */
 export async function hashPassword(password: string, cost: number): Promise<string> {
-  return (await bcrypt()).hash(password, cost);
+  return (await passwordHashing()).hash(password, cost);
 }
 
-let loadedBcrypt: Promise<typeof import("@node-rs/bcrypt")> | undefined;
+let chosenBcrypt: Promise<Bcrypt> | undefined;
 
-/** Loaded on first use, so that commands which never touch a password start without the native addon. */
-function bcrypt(): Promise<typeof import("@node-rs/bcrypt")> {
-  loadedBcrypt ??= import("@node-rs/bcrypt").catch((error: unknown) => {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new Error(`Modul bcrypt untuk ${process.platform}-${process.arch} tidak dapat dimuat, jadi password tidak dapat dibuat atau diperiksa: ${reason}`);
-  });
-  return loadedBcrypt;
+/**
+ * The process's bcrypt, chosen on first use (so that commands which never touch a password
+ * load neither implementation) and kept: the addon when it loads, bcryptjs otherwise.
+ */
+export function passwordHashing(): Promise<Bcrypt> {
+  chosenBcrypt ??= chooseBcrypt(process.env[bcryptSettingName]);
+  return chosenBcrypt;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<PasswordCheck> {
@@ -49,7 +46,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A damaged stored hash is a wrong password, not an error of the request. */
 async function verifyBcrypt(password: string, stored: string): Promise<boolean> {
-  const { verify } = await bcrypt();
+  const { verify } = await passwordHashing();
   try {
     return await verify(password, stored);
   } catch {

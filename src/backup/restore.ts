@@ -93,6 +93,21 @@ export interface RestoreResult {
 }
 
 /**
+ * Removes the staging folder entry by entry (it holds only files and folders: the archive
+ * filter takes nothing else). Bun's recursive rmSync of a folder fails on Windows under
+ * Wine (EFAULT, npm run test:windows), while removing one file or one empty folder works.
+ */
+function removeStaging(folder: string): void {
+  if (!existsSync(folder)) return;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) removeStaging(path);
+    else rmSync(path, { force: true });
+  }
+  rmdirSync(folder);
+}
+
+/**
  * Restores a backup into `dataDir`. Nothing in the data folder changes until the whole
  * archive is extracted into a folder inside it and verified: every checksum against the
  * manifest, nothing extra, the database through `quick_check`, its schema not newer than
@@ -167,7 +182,7 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
     pendingMigrations = schema.pending;
     for (const folder of ["photos", "models"]) mkdirSync(join(stagedData, folder), { recursive: true, mode: 0o700 });
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
+    removeStaging(staging);
     if (!dataStats) rmdirSync(dataDir);
     throw error;
   }
@@ -188,10 +203,10 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
   } catch (error) {
     for (const [from, to] of moves.reverse()) renameSync(to, from);
     if (aside) rmdirSync(aside);
-    rmSync(staging, { recursive: true, force: true });
+    removeStaging(staging);
     throw invalid(`restore dibatalkan, folder data ${dataDir} tetap seperti semula: ${(error as Error).message}. Hentikan program yang membuka file di sana, lalu ulangi.`);
   }
-  rmSync(staging, { recursive: true, force: true });
+  removeStaging(staging);
   if (aside) {
     syncFolder(aside);
     syncFolder(dirname(dataDir));

@@ -5,13 +5,14 @@ import packageJson from "../../package.json";
 import { TestService, standardAccounts, temporaryDir } from "../helpers";
 import { started, startServer, stop } from "../server-process";
 
-// GET /health, for monitoring: no token, no write, the package's version, and a 503 that
+// GET /health, for monitoring: no token, no write, the package's version, the bcrypt in use, and a 503 that
 // says whether reads fail (error) or only writes (degraded), without a path, a cause or a
 // count. A poll that answers 200 leaves no line in the request log.
 
-const ok = { status: "ok", version: packageJson.version, database: "ok" };
-const degraded = { status: "degraded", version: packageJson.version, database: "error" };
-const failed = { status: "error", version: packageJson.version, database: "error" };
+// The addon loads on Linux: test/auth/bcrypt-implementations.test.ts has the fallback.
+const ok = { status: "ok", version: packageJson.version, database: "ok", bcrypt: "native" };
+const degraded = { status: "degraded", version: packageJson.version, database: "error", bcrypt: "native" };
+const failed = { status: "error", version: packageJson.version, database: "error", bcrypt: "native" };
 
 let service: TestService;
 let logged: string[] = [];

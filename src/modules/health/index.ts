@@ -10,8 +10,8 @@ export const healthPath = "/health";
 export const healthController = (health: HealthService) =>
   new Elysia({ tags: ["health"] }).get(
     healthPath,
-    ({ set }) => {
-      const state = health.check();
+    async ({ set }) => {
+      const state = await health.check();
       if (state.status !== "ok") set.status = 503;
       return state;
     },

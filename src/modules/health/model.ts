@@ -1,9 +1,12 @@
 import { t } from "elysia";
 
 const version = t.String({ description: "the version of skrining that answers" });
+const bcrypt = t.Union([t.Literal("native"), t.Literal("javascript")], {
+  description: "what hashes and checks passwords: native (the @node-rs/bcrypt addon) or javascript (bcryptjs, slower; used where the addon cannot be loaded)",
+});
 
 /** What a monitor reads when the service can do its work. */
-export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, database: t.Literal("ok") }, { additionalProperties: false });
+export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, database: t.Literal("ok"), bcrypt }, { additionalProperties: false });
 
 /** What it reads when it cannot: which kind of trouble, and nothing about its cause. */
 export const UnhealthyResponse = t.Object(
@@ -13,6 +16,7 @@ export const UnhealthyResponse = t.Object(
     }),
     version,
     database: t.Literal("error"),
+    bcrypt,
   },
   { additionalProperties: false },
 );

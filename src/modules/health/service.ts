@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Static } from "elysia";
+import type { Bcrypt } from "../../accounts/bcrypt";
 import type { DatabaseClient } from "../../db";
 import { users } from "../../db/schema";
 import { StorageError, asStorageError, type StorageHealth } from "../../db/storage";
@@ -12,7 +13,8 @@ type Health = Static<typeof HealthyResponse> | Static<typeof UnhealthyResponse>;
  * The state a monitor polls. Cheap and without writes: one prepared read of one row, and
  * what the storage last reported (StorageHealth: a write refused for space, a read-only
  * disk, a lock, damage), which stays until a write succeeds again. The answer names no
- * file, cause or count: the route needs no token, and the log has the details.
+ * file, cause or count: the route needs no token, and the log has the details. It also
+ * names the bcrypt in use, since a service on the slower one logs people in more slowly.
  */
 export class HealthService {
   private readonly probe;
@@ -24,11 +26,14 @@ export class HealthService {
     private readonly storage: StorageHealth,
     private readonly logger: Logger,
     private readonly version: string,
+    private readonly passwordHashing: () => Promise<Bcrypt>,
   ) {
     this.probe = db.select({ one: sql<number>`1` }).from(users).limit(1).prepare();
   }
 
-  check(): Health {
+  async check(): Promise<Health> {
+    // Chosen once per process; a serving process chose it before it listened.
+    const { implementation: bcrypt } = await this.passwordHashing();
     try {
       this.probe.get();
     } catch (error) {
@@ -36,10 +41,10 @@ export class HealthService {
       if (failure instanceof StorageError) this.storage.failed(failure);
       else if (!this.failing) this.logger.error(`Pemeriksaan kesehatan gagal membaca basis data: ${error instanceof Error ? error.message : String(error)}`);
       this.failing = true;
-      return { status: "error", version: this.version, database: "error" };
+      return { status: "error", version: this.version, database: "error", bcrypt };
     }
     this.failing = false;
-    if (this.storage.problem !== null) return { status: "degraded", version: this.version, database: "error" };
-    return { status: "ok", version: this.version, database: "ok" };
+    if (this.storage.problem !== null) return { status: "degraded", version: this.version, database: "error", bcrypt };
+    return { status: "ok", version: this.version, database: "ok", bcrypt };
   }
 }
