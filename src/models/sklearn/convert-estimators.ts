@@ -1,7 +1,7 @@
 import type { ClassList, Estimator, InputFeature, TreeArrays } from "../format";
 import { atLeast, attribute, categories, fail, finiteNumbers, integer, isObject, sequence, sklearnVersion, text } from "./convert-attributes";
 import { NdArray } from "./numpy";
-import { describe, type PyObject } from "./pickle";
+import { describe, type PyObject } from "./pickle-values";
 
 /** Fitted trees, forests, MultiOutputClassifier and ClassifierChain as model estimators. */
 

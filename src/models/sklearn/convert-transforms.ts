@@ -1,6 +1,6 @@
 import type { CategoryValue, ColumnPart, ColumnTransformer, InputFeature, InputType, Transform } from "../format";
 import { atLeast, attribute, categories, fail, finiteNumbers, integer, isObject, matrix, sequence, sklearnVersion, text } from "./convert-attributes";
-import { describe, type PyObject } from "./pickle";
+import { describe, type PyObject } from "./pickle-values";
 
 /**
  * Fitted preprocessing (ColumnTransformer, Pipeline, StandardScaler, SimpleImputer,

@@ -3,7 +3,7 @@ import { fail, isObject, sequence, sklearnVersion, text } from "./convert-attrib
 import { bareInputs, convertEstimator } from "./convert-estimators";
 import { convertColumnTransformer, pipelineSteps } from "./convert-transforms";
 import { NdArray } from "./numpy";
-import { PyObject, describe } from "./pickle";
+import { PyObject, describe } from "./pickle-values";
 
 /**
  * Turns the inert objects of a scikit-learn joblib file into the project's JSON model

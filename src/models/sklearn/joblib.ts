@@ -1,6 +1,7 @@
 import { gunzipSync, inflateSync } from "node:zlib";
 import { DType, NdArray, checkShape, ndarrayType, numpyGlobal } from "./numpy";
-import { ByteReader, PickleError, PyObject, Unpickler, describe, type Buildable, type PickleGlobal, type PickleStream } from "./pickle";
+import { Unpickler, oldProtocolMessage } from "./pickle";
+import { ByteReader, PickleError, PyObject, describe, type Buildable, type PickleGlobal, type PickleStream } from "./pickle-values";
 
 /**
  * joblib files: a pickle in which every numpy array is replaced by a `NumpyArrayWrapper`
@@ -95,7 +96,8 @@ function joblibPolicy(module: string, name: string): PickleGlobal {
   throw new PickleError(`kelas tidak diizinkan dalam file model: ${qualifiedName}`);
 }
 
-const decompressedLimit = 512 * 1024 * 1024;
+/** A zlib or gzip file may not expand beyond this (a small file can hold gigabytes of zeros). */
+export const decompressedLimit = 512 * 1024 * 1024;
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
   return prefix.every((byte, index) => bytes[index] === byte);
@@ -110,28 +112,33 @@ const otherCompressors: [string, number[]][] = [
 ];
 
 /** The pickle bytes of a joblib file, decompressed when joblib compressed it with zlib or gzip. */
-function joblibPickleBytes(bytes: Uint8Array): Uint8Array {
+function joblibPickleBytes(bytes: Uint8Array, limit: number): Uint8Array {
   if (bytes.length === 0) throw new PickleError("file kosong");
   if (bytes[0] === 0x80) return bytes;
   const inflate = (method: string, run: () => Uint8Array) => {
     try {
       return run();
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+        throw new PickleError(`file model terlalu besar: isi ${method} melebihi ${(limit / 1024 / 1024).toLocaleString("id-ID")} MB setelah didekompresi`);
+      }
       throw new PickleError(`data ${method} rusak atau terpotong: ${(error as Error).message}`);
     }
   };
-  if (bytes[0] === 0x78) return inflate("zlib", () => inflateSync(bytes, { maxOutputLength: decompressedLimit }));
-  if (startsWith(bytes, [0x1f, 0x8b])) return inflate("gzip", () => gunzipSync(bytes, { maxOutputLength: decompressedLimit }));
+  if (bytes[0] === 0x78) return inflate("zlib", () => inflateSync(bytes, { maxOutputLength: limit }));
+  if (startsWith(bytes, [0x1f, 0x8b])) return inflate("gzip", () => gunzipSync(bytes, { maxOutputLength: limit }));
   for (const [name, prefix] of otherCompressors) {
     if (startsWith(bytes, prefix)) throw new PickleError(`kompresi ${name} tidak didukung; simpan ulang dengan joblib.dump(..., compress=('zlib', 3)) atau tanpa kompresi`);
   }
   if (startsWith(bytes, [0x5a, 0x46])) throw new PickleError("format joblib lama (ZF) tidak didukung");
+  const oldProtocol = oldProtocolMessage(bytes);
+  if (oldProtocol) throw new PickleError(oldProtocol);
   throw new PickleError("bukan file joblib/pickle");
 }
 
 /** Reads a whole joblib file into inert values; trailing bytes mean a damaged file. */
-export function readJoblib(bytes: Uint8Array): unknown {
-  const reader = new ByteReader(joblibPickleBytes(bytes));
+export function readJoblib(bytes: Uint8Array, limit = decompressedLimit): unknown {
+  const reader = new ByteReader(joblibPickleBytes(bytes, limit));
   const value = new Unpickler(reader, joblibPolicy).load();
   if (reader.remaining !== 0) throw new PickleError(`file rusak: ${reader.remaining} byte tersisa setelah STOP`);
   return value;

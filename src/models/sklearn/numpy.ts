@@ -1,4 +1,4 @@
-import { PickleError, describe, type Buildable, type PickleGlobal, type PyTuple } from "./pickle";
+import { PickleError, describe, type Buildable, type PickleGlobal, type PyTuple } from "./pickle-values";
 
 /**
  * The numpy pieces a scikit-learn pickle holds: dtypes, arrays (numbers, text, Python
