@@ -163,7 +163,11 @@ export function compileTransform(transform: Transform): CompiledTransform {
           return new Array<CellKind>(outWidth).fill("number");
         },
         apply: (cells) => {
-          const values = cells.map((cell) => numberCell(cell, "pca"));
+          const values = cells.map((cell) => {
+            const value = numberCell(cell, "pca");
+            if (Number.isNaN(value)) throw new PredictionError("pca menerima nilai kosong");
+            return value;
+          });
           const centred = centering === "before" ? values.map((value, feature) => value - mean[feature]!) : values;
           return Array.from({ length: outWidth }, (_, component) => {
             let value = dot(centred, component);

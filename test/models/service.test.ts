@@ -70,7 +70,7 @@ describe("questionnaire submissions with active models", () => {
   });
 
   test("one file active for both types runs its forests once per submission", async () => {
-    const predictions = spyOn(CompiledModel.prototype, "predictRow");
+    const predictions = spyOn(CompiledModel.prototype, "predictOutputs");
     try {
       await submit("N001", jawaban(4));
       expect(predictions).toHaveBeenCalledTimes(1);
