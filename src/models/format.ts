@@ -27,7 +27,8 @@ export type Transform =
   | { kind: "simple_imputer"; fill: CategoryValue[] }
   | { kind: "ordinal_encoder"; categories: CategoryValue[][]; handle_unknown: "error" | "use_encoded_value"; unknown_value: number | null }
   | { kind: "one_hot_encoder"; categories: CategoryValue[][]; drop: (number | null)[]; handle_unknown: "error" | "ignore" }
-  | { kind: "pca"; mean: number[]; components: number[][]; centering: "before" | "after"; whiten_scale: number[] | null };
+  | { kind: "pca"; mean: number[]; components: number[][]; centering: "before" | "after"; whiten_scale: number[] | null }
+  | { kind: "column_parts"; width: number; parts: { columns: number[]; transform: Transform }[] };
 
 export interface ColumnPart {
   name: string;
@@ -159,6 +160,10 @@ const transformVariants = {
     components: Type.Array(numbers),
     centering: Type.Union([Type.Literal("before"), Type.Literal("after")]),
     whiten_scale: Type.Union([numbers, Type.Null()]),
+  }),
+  column_parts: kind("column_parts", {
+    width: Type.Integer({ minimum: 0 }),
+    parts: Type.Array(Type.Object({ columns: integers, transform: transformRef }, { additionalProperties: false })),
   }),
 };
 

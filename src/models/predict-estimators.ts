@@ -149,6 +149,8 @@ function firstWidth(steps: Transform[]): number | null {
         return step.fill.length;
       case "pca":
         return step.mean.length;
+      case "column_parts":
+        return step.width;
       default:
         return step.categories.length;
     }
@@ -167,7 +169,8 @@ function compilePipeline(estimator: Extract<Estimator, { kind: "pipeline" }>, wh
     nFeatures,
     nOutputs: inner.nOutputs,
     outputs: inner.outputs,
-    acceptsMissing: false,
+    // Scalers and encoders carry NaN through to an estimator that routes it.
+    acceptsMissing: inner.acceptsMissing,
     predict: (x) => {
       if (x.length !== nFeatures) throw new PredictionError(`estimator dibuat untuk ${nFeatures} fitur, menerima ${x.length}`);
       return inner.predict(Float64Array.from(steps.apply(Array.from(x)) as number[]));

@@ -142,6 +142,9 @@ export function compileTransform(transform: Transform): CompiledTransform {
       };
     }
 
+    case "column_parts":
+      return compileColumnParts(transform);
+
     case "pca": {
       const { mean, components, centering, whiten_scale: whitenScale } = transform;
       const inWidth = mean.length;
@@ -178,6 +181,22 @@ export function compileTransform(transform: Transform): CompiledTransform {
       };
     }
   }
+}
+
+/** A ColumnTransformer inside an estimator (HistGradientBoosting's own): parts take columns by position. */
+function compileColumnParts(transform: Extract<Transform, { kind: "column_parts" }>): CompiledTransform {
+  const { width } = transform;
+  const parts = transform.parts.map((part) => {
+    if (part.columns.some((column) => column < 0 || column >= width)) invalidModel(`column_parts: kolom di luar 0–${width - 1}`);
+    return { columns: part.columns, step: compileTransform(part.transform) };
+  });
+  return {
+    kinds: (input) => {
+      requireWidth(input, width, "column_parts");
+      return parts.flatMap((part) => part.step.kinds(part.columns.map((column) => input[column]!)));
+    },
+    apply: (cells) => parts.flatMap((part) => part.step.apply(part.columns.map((column) => cells[column]!))),
+  };
 }
 
 /** Whether a step fills missing values before anything else reads them. */
