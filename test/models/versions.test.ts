@@ -63,7 +63,7 @@ for (const version of versions) {
 
   describe(`scikit-learn ${made.sklearn} (numpy ${made.numpy}): labels and probabilities of every row`, () => {
     test("the fixtures were made by the version their folder names", () => {
-      expect(made.sklearn.startsWith(`${version}.`)).toBe(true);
+      expect(made.sklearn!.startsWith(`${version}.`)).toBe(true);
       expect(models.length).toBeGreaterThanOrEqual(15);
     });
 
