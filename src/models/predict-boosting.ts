@@ -104,18 +104,18 @@ function histogramLeaf(tree: CompiledHistogramTree, x: Float64Array, known: (Uin
   while (left[node] !== -1) {
     const value = x[feature[node]!]!;
     let goLeft: boolean;
-    if (Number.isNaN(value)) {
+    if (categorical[node] === 0) {
+      // NaN compares false: only then is it asked whether the value is missing.
+      goLeft = value <= threshold[node]! || (Number.isNaN(value) && missingLeft[node] === 1);
+    } else if (Number.isNaN(value) || value < 0) {
       goLeft = missingLeft[node] === 1;
-    } else if (categorical[node] === 1) {
+    } else {
       const code = categoryCode(value);
       const knownCodes = known[feature[node]!];
-      if (value < 0) goLeft = missingLeft[node] === 1;
-      else if (inBitset(tree.bitsets, tree.bitset[node]!, code)) goLeft = true;
+      if (inBitset(tree.bitsets, tree.bitset[node]!, code)) goLeft = true;
       else if (knownCodes && inBitset(knownCodes, 0, code)) goLeft = false;
       // A category not seen in training goes where missing values go.
       else goLeft = missingLeft[node] === 1;
-    } else {
-      goLeft = value <= threshold[node]!;
     }
     node = goLeft ? left[node]! : right[node]!;
   }
