@@ -61,13 +61,13 @@ export function compileGradientBoosting(estimator: Extract<Estimator, { kind: "g
   };
 }
 
+/** A HistGradientBoosting tree as typed arrays; `flags`: 1 a missing value goes left, 2 a categorical split. */
 interface CompiledHistogramTree {
   left: Int32Array;
   right: Int32Array;
   feature: Int32Array;
   threshold: Float64Array;
-  missingLeft: Uint8Array;
-  categorical: Uint8Array;
+  flags: Uint8Array;
   bitset: Int32Array;
   value: Float64Array;
   bitsets: Uint32Array;
@@ -77,16 +77,15 @@ function compileHistogramTree(tree: HistogramTree, nFeatures: number, where: str
   const checked = compileTree(tree, nFeatures, 1, where);
   const count = tree.left.length;
   if ([tree.missing_left, tree.categorical, tree.bitset].some((array) => array.length !== count)) invalidModel(`${where}: panjang larik pohon berbeda`);
-  tree.bitset.forEach((index, node) => {
-    if (tree.categorical[node] && tree.left[node] !== -1 && (index < 0 || index >= tree.bitsets.length)) invalidModel(`${where}: bitset simpul ${node} tidak ada`);
-  });
-  return {
-    ...checked,
-    missingLeft: Uint8Array.from(tree.missing_left),
-    categorical: Uint8Array.from(tree.categorical),
-    bitset: Int32Array.from(tree.bitset),
-    bitsets: Uint32Array.from(tree.bitsets.flat()),
-  };
+  const flags = new Uint8Array(count);
+  for (let node = 0; node < count; node++) {
+    const categorical = checked.left[node] !== -1 && tree.categorical[node] === 1;
+    if (categorical && (tree.bitset[node]! < 0 || tree.bitset[node]! >= tree.bitsets.length)) invalidModel(`${where}: bitset simpul ${node} tidak ada`);
+    // A leaf's feature is never read; 0 keeps the array's values valid indexes.
+    if (checked.left[node] === -1) checked.feature[node] = 0;
+    flags[node] = (tree.missing_left[node] === 1 ? 1 : 0) | (categorical ? 2 : 0);
+  }
+  return { ...checked, flags, bitset: Int32Array.from(tree.bitset), bitsets: Uint32Array.from(tree.bitsets.flat()) };
 }
 
 function inBitset(bitsets: Uint32Array, row: number, code: number): boolean {
@@ -98,28 +97,29 @@ function categoryCode(value: number): number {
   return (value < 2147483648 ? Math.trunc(value) | 0 : 0) & 255;
 }
 
-function histogramLeaf(tree: CompiledHistogramTree, x: Float64Array, known: (Uint32Array | null)[]): number {
-  const { left, right, feature, threshold, missingLeft, categorical } = tree;
+/** Where a categorical split sends a value: its bitset, else right when known in training, else with the missing values. */
+function categoryGoesLeft(tree: CompiledHistogramTree, node: number, value: number, known: (Uint32Array | null)[]): boolean {
+  const missingLeft = (tree.flags[node]! & 1) === 1;
+  if (Number.isNaN(value) || value < 0) return missingLeft;
+  const code = categoryCode(value);
+  if (inBitset(tree.bitsets, tree.bitset[node]!, code)) return true;
+  const knownCodes = known[tree.feature[node]!];
+  // A category not seen in training goes where missing values go.
+  return knownCodes && inBitset(knownCodes, 0, code) ? false : missingLeft;
+}
+
+/** The value of the leaf a row reaches. */
+function histogramLeafValue(tree: CompiledHistogramTree, x: Float64Array, known: (Uint32Array | null)[]): number {
+  const { left, right, feature, threshold, flags } = tree;
   let node = 0;
   while (left[node] !== -1) {
     const value = x[feature[node]!]!;
-    let goLeft: boolean;
-    if (categorical[node] === 0) {
-      // NaN compares false: only then is it asked whether the value is missing.
-      goLeft = value <= threshold[node]! || (Number.isNaN(value) && missingLeft[node] === 1);
-    } else if (Number.isNaN(value) || value < 0) {
-      goLeft = missingLeft[node] === 1;
-    } else {
-      const code = categoryCode(value);
-      const knownCodes = known[feature[node]!];
-      if (inBitset(tree.bitsets, tree.bitset[node]!, code)) goLeft = true;
-      else if (knownCodes && inBitset(knownCodes, 0, code)) goLeft = false;
-      // A category not seen in training goes where missing values go.
-      else goLeft = missingLeft[node] === 1;
-    }
+    const flag = flags[node]!;
+    // NaN compares false: only then is it asked whether the value is missing.
+    const goLeft = flag < 2 ? value <= threshold[node]! || (flag === 1 && Number.isNaN(value)) : categoryGoesLeft(tree, node, value, known);
     node = goLeft ? left[node]! : right[node]!;
   }
-  return node;
+  return tree.value[node]!;
 }
 
 export function compileHistGradientBoosting(estimator: Extract<Estimator, { kind: "hist_gradient_boosting" }>, where: string): CompiledEstimator {
@@ -149,7 +149,7 @@ export function compileHistGradientBoosting(estimator: Extract<Estimator, { kind
       for (const iteration of iterations) {
         for (let k = 0; k < iteration.length; k++) {
           const tree = iteration[k]!;
-          raw[k]! += tree.value[histogramLeaf(tree, x, known)]!;
+          raw[k]! += histogramLeafValue(tree, x, known);
         }
       }
       return [decide(raw, outputs[0], decision, false)];

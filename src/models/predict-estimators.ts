@@ -173,7 +173,9 @@ function compilePipeline(estimator: Extract<Estimator, { kind: "pipeline" }>, wh
     acceptsMissing: inner.acceptsMissing,
     predict: (x) => {
       if (x.length !== nFeatures) throw new PredictionError(`estimator dibuat untuk ${nFeatures} fitur, menerima ${x.length}`);
-      return inner.predict(Float64Array.from(steps.apply(Array.from(x)) as number[]));
+      const cells = new Array<number>(x.length);
+      for (let index = 0; index < x.length; index++) cells[index] = x[index]!;
+      return inner.predict(Float64Array.from(steps.apply(cells) as number[]));
     },
   };
 }

@@ -195,7 +195,15 @@ function compileColumnParts(transform: Extract<Transform, { kind: "column_parts"
       requireWidth(input, width, "column_parts");
       return parts.flatMap((part) => part.step.kinds(part.columns.map((column) => input[column]!)));
     },
-    apply: (cells) => parts.flatMap((part) => part.step.apply(part.columns.map((column) => cells[column]!))),
+    apply: (cells) => {
+      const out: Cell[] = [];
+      for (const part of parts) {
+        const taken = new Array<Cell>(part.columns.length);
+        for (let index = 0; index < taken.length; index++) taken[index] = cells[part.columns[index]!]!;
+        for (const value of part.step.apply(taken)) out.push(value);
+      }
+      return out;
+    },
   };
 }
 
