@@ -59,6 +59,7 @@ function regressionTree(regressor: unknown, where: string): RegressionTree {
 
 export function convertGradientBoosting(object: PyObject, outputs: [ClassList]): Estimator {
   const classes = outputs[0].values.length;
+  const baseline = gradientBoostingBaseline(object, classes);
   const stagesArray = attribute(object, "estimators_");
   if (!(stagesArray instanceof NdArray) || stagesArray.shape.length !== 2 || !stagesArray.items) fail("GradientBoostingClassifier.estimators_ bukan array pohon");
   const [count, perStage] = stagesArray.shape as [number, number];
@@ -69,7 +70,7 @@ export function convertGradientBoosting(object: PyObject, outputs: [ClassList]):
     kind: "gradient_boosting",
     n_features: integer(attribute(object, "n_features_in_"), "GradientBoostingClassifier.n_features_in_"),
     outputs,
-    baseline: gradientBoostingBaseline(object, classes),
+    baseline,
     learning_rate: finiteNumbers([attribute(object, "learning_rate")], "learning_rate")[0]!,
     decision: isObject(loss, "BinomialDeviance", "MultinomialDeviance") ? "probability" : "raw",
     stages,
