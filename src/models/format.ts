@@ -4,7 +4,7 @@ import type { ValueError } from "@sinclair/typebox/errors";
 import { InvalidInput } from "../errors";
 
 /**
- * The project's own model format (docs/models.md): one JSON document that says which
+ * The project's own model format (docs/model-format.md): one JSON document that says which
  * inputs a model reads, how they are preprocessed and which trees decide. The server only
  * ever loads this format; scikit-learn files are converted to it when they are added.
  */
