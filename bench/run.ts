@@ -11,6 +11,7 @@ import { throughputChart } from "./chart";
 import { benchPassword, generateDataset, scaledShape, type Dataset } from "./dataset";
 import { runLoad, type LoadSpec } from "./load";
 import { measureModel } from "./model";
+import { measureModelKinds, modelKindFigures } from "./model-kinds";
 import { measureClassSubmissions } from "./class-submissions";
 import { measureLecturerPages } from "./lecturer-pages";
 import { freePort, median, residentMiB, runTimed, stopChild, waitForHttp, withPeakResident, type Child } from "./processes";
@@ -228,6 +229,9 @@ async function main() {
       rowsPath: join(modelFixtures, "sklearn-1.2", "rows.csv"),
     });
 
+    log("one prediction of each model kind");
+    const modelKinds = measureModelKinds();
+
     log("cold start");
     const coldStart = await measureColdStart(workDir, env, coldStartRuns);
 
@@ -380,6 +384,7 @@ async function main() {
         target: "< 50 µs",
         met: model.predictionMicroseconds !== null && model.predictionMicroseconds < 50,
       },
+      ...modelKindFigures(modelKinds),
       {
         name: "`model predict`, one row of a 2,000-row CSV (parsing and writing the CSV included; process start and model load cancelled)",
         value: model.batchRowMicroseconds === null ? "–" : `${model.batchRowMicroseconds.toFixed(1)} µs`,
@@ -476,7 +481,7 @@ async function main() {
         fallback: { implementation: "bcryptjs", hashesPerSecond: fallbackLimit, ratioToNative: fallbackLimit / bcryptLimit },
         checkMilliseconds,
       },
-      model: { ...model, submissionsClassifiedByModel: classified.byModel, submissions: classified.total },
+      model: { ...model, kinds: modelKinds, submissionsClassifiedByModel: classified.byModel, submissions: classified.total },
       coldStart: { ...coldStart, targetMs: coldStartTargetMs },
       classSubmissions: classRun,
       growth,

@@ -129,14 +129,16 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .requiredOption("--input <csv>", "CSV masukan (header = nama fitur)")
     .option("--out <file>", "CSV keluaran (bawaan: layar)")
     .option("--force", "timpa file --out yang sudah ada")
-    .action((options: { file: string; input: string; out?: string; force?: boolean }) => {
+    .addOption(choiceOption("--type <jenis>", "hanya keluaran ini (wajib untuk model satu keluaran)", types))
+    .option("--proba", "tulis juga probabilitas setiap kelas (proba_<keluaran>_<label>)")
+    .action((options: { file: string; input: string; out?: string; force?: boolean; type?: (typeof types)[number]; proba?: boolean }) => {
       let input: Uint8Array;
       try {
         input = readFileSync(options.input);
       } catch (error) {
         throw invalid(`tidak dapat membaca ${options.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      const output = predictCsv(readModelSource(options.file).model, decodeSpreadsheetText(input));
+      const output = predictCsv(readModelSource(options.file).model, decodeSpreadsheetText(input), { type: options.type, probabilities: options.proba === true });
       if (options.out) writeOutputFile(options.out, output, options.force === true);
       else io.out(output);
     });

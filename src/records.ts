@@ -56,6 +56,8 @@ export const SkriningRecord = t.Object(
     saran: t.String(),
     score_stress: t.Number(),
     score_sdi: t.Number(),
+    probabilitas_stres: t.Nullable(t.Number({ description: "the model's probability (0–1) of tingkat_stres; null under the thresholds or when the model gives none" })),
+    probabilitas_motivasi: t.Nullable(t.Number({ description: "the model's probability (0–1) of tingkat_motivasi; null as probabilitas_stres" })),
     input_jawaban: t.Optional(t.Record(t.String(), t.Any(), { description: "the answers as submitted; detail views only" })),
   },
   { additionalProperties: false },
@@ -71,6 +73,8 @@ export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, opti
     saran: row.saran,
     score_stress: row.scoreStress,
     score_sdi: row.scoreSdi,
+    probabilitas_stres: row.stressProbability,
+    probabilitas_motivasi: row.motivasiProbability,
   };
   if (options.withAnswers) record.input_jawaban = JSON.parse(row.inputJawaban);
   return record;

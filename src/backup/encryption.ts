@@ -119,7 +119,7 @@ export async function* encrypt(plain: AsyncIterable<Buffer>, passphrase: string)
     cipher.setAAD(additionalData(headerBytes, index, last));
     return Buffer.concat([cipher.update(bytes), cipher.final(), cipher.getAuthTag()]);
   };
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let index = 0;
   for await (const bytes of plain) {
     pending = pending.length === 0 ? bytes : Buffer.concat([pending, bytes]);

@@ -111,6 +111,10 @@ export const riwayatSkrining = sqliteTable(
     // The model records that classified this screening; null means the threshold fallback.
     stressModelId: integer("stress_model_id").references(() => predictionModels.id, { onDelete: "set null" }),
     motivasiModelId: integer("motivasi_model_id").references(() => predictionModels.id, { onDelete: "set null" }),
+    // The model's probability of the level it gave (0–1); null under the threshold fallback,
+    // for a model kind without probabilities, and for screenings made before they were kept.
+    stressProbability: real("stress_probability"),
+    motivasiProbability: real("motivasi_probability"),
   },
   (table) => [
     check("riwayat_tingkat_stres_check", sql`${table.tingkatStres} IN ('Rendah', 'Sedang', 'Tinggi')`),

@@ -13,6 +13,8 @@ export interface Classification {
   level: Level;
   /** The model record that decided, kept with the screening for tracing. */
   modelId: number;
+  /** The model's probability of `level` (0–1), or null when the model kind gives none. */
+  probability: number | null;
 }
 
 /**

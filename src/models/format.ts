@@ -4,7 +4,7 @@ import type { ValueError } from "@sinclair/typebox/errors";
 import { InvalidInput } from "../errors";
 
 /**
- * The project's own model format (docs/models.md): one JSON document that says which
+ * The project's own model format (docs/model-format.md): one JSON document that says which
  * inputs a model reads, how they are preprocessed and which trees decide. The server only
  * ever loads this format; scikit-learn files are converted to it when they are added.
  */
@@ -27,7 +27,8 @@ export type Transform =
   | { kind: "simple_imputer"; fill: CategoryValue[] }
   | { kind: "ordinal_encoder"; categories: CategoryValue[][]; handle_unknown: "error" | "use_encoded_value"; unknown_value: number | null }
   | { kind: "one_hot_encoder"; categories: CategoryValue[][]; drop: (number | null)[]; handle_unknown: "error" | "ignore" }
-  | { kind: "pca"; mean: number[]; components: number[][]; centering: "before" | "after"; whiten_scale: number[] | null };
+  | { kind: "pca"; mean: number[]; components: number[][]; centering: "before" | "after"; whiten_scale: number[] | null }
+  | { kind: "column_parts"; width: number; parts: { columns: number[]; transform: Transform }[] };
 
 export interface ColumnPart {
   name: string;
@@ -58,11 +59,61 @@ export interface TreeArrays {
   value: number[];
 }
 
+/** A regression tree of a gradient boosting model: one value per node. */
+export interface RegressionTree {
+  left: number[];
+  right: number[];
+  feature: number[];
+  threshold: number[];
+  value: number[];
+}
+
+/**
+ * A tree of HistGradientBoosting: float64 thresholds, where a missing value goes, and for
+ * a categorical split the index of its bitset (8 × 32 bits of the categories going left).
+ */
+export interface HistogramTree {
+  left: number[];
+  right: number[];
+  feature: number[];
+  threshold: number[];
+  missing_left: number[];
+  categorical: number[];
+  bitset: number[];
+  value: number[];
+  bitsets: number[][];
+}
+
+/** How a booster turns its raw scores into a class: scikit-learn < 1.4 took the argmax of the probabilities. */
+export type BoostingDecision = "raw" | "probability";
+
 export type Estimator =
   | { kind: "decision_tree"; n_features: number; outputs: ClassList[]; value_kind: "counts" | "fractions"; tree: TreeArrays }
   | { kind: "forest"; n_features: number; outputs: ClassList[]; value_kind: "counts" | "fractions"; trees: TreeArrays[] }
   | { kind: "multi_output"; estimators: Estimator[] }
-  | { kind: "classifier_chain"; order: number[]; estimators: Estimator[] };
+  | { kind: "classifier_chain"; order: number[]; estimators: Estimator[] }
+  | { kind: "linear"; n_features: number; outputs: [ClassList]; coef: number[][]; intercept: number[]; probability: "ovr" | "softmax"; all_zero_uniform: boolean }
+  | { kind: "gaussian_nb"; n_features: number; outputs: [ClassList]; theta: number[][]; var: number[][]; class_prior: number[] }
+  | { kind: "voting"; outputs: [ClassList]; voting: "hard" | "soft"; weights: number[] | null; estimators: Estimator[] }
+  | { kind: "pipeline"; steps: Transform[]; estimator: Estimator }
+  | {
+      kind: "gradient_boosting";
+      n_features: number;
+      outputs: [ClassList];
+      baseline: number[];
+      learning_rate: number;
+      decision: BoostingDecision;
+      stages: RegressionTree[][];
+    }
+  | {
+      kind: "hist_gradient_boosting";
+      n_features: number;
+      outputs: [ClassList];
+      baseline: number[];
+      decision: BoostingDecision;
+      known_categories: (number[] | null)[];
+      iterations: HistogramTree[][];
+    };
 
 export interface ModelDocument {
   format: typeof modelFormatName;
@@ -110,6 +161,10 @@ const transformVariants = {
     centering: Type.Union([Type.Literal("before"), Type.Literal("after")]),
     whiten_scale: Type.Union([numbers, Type.Null()]),
   }),
+  column_parts: kind("column_parts", {
+    width: Type.Integer({ minimum: 0 }),
+    parts: Type.Array(Type.Object({ columns: integers, transform: transformRef }, { additionalProperties: false })),
+  }),
 };
 
 const classList = Type.Object(
@@ -118,6 +173,24 @@ const classList = Type.Object(
 );
 const tree = Type.Object({ left: integers, right: integers, feature: integers, threshold: numbers, value: numbers }, { additionalProperties: false });
 const valueKind = Type.Union([Type.Literal("counts"), Type.Literal("fractions")]);
+
+const regressionTree = Type.Object({ left: integers, right: integers, feature: integers, threshold: numbers, value: numbers }, { additionalProperties: false });
+const histogramTree = Type.Object(
+  {
+    left: integers,
+    right: integers,
+    feature: integers,
+    threshold: numbers,
+    missing_left: integers,
+    categorical: integers,
+    bitset: integers,
+    value: numbers,
+    bitsets: Type.Array(Type.Array(Type.Integer({ minimum: 0, maximum: 0xffffffff }), { minItems: 8, maxItems: 8 })),
+  },
+  { additionalProperties: false },
+);
+const oneOutput = Type.Tuple([classList]);
+const decision = Type.Union([Type.Literal("raw"), Type.Literal("probability")]);
 
 const estimatorVariants = {
   decision_tree: kind("decision_tree", { n_features: Type.Integer({ minimum: 0 }), outputs: Type.Array(classList, { minItems: 1 }), value_kind: valueKind, tree }),
@@ -129,6 +202,38 @@ const estimatorVariants = {
   }),
   multi_output: kind("multi_output", { estimators: Type.Array(estimatorRef, { minItems: 1 }) }),
   classifier_chain: kind("classifier_chain", { order: integers, estimators: Type.Array(estimatorRef, { minItems: 1 }) }),
+  linear: kind("linear", {
+    n_features: Type.Integer({ minimum: 0 }),
+    outputs: oneOutput,
+    coef: Type.Array(numbers, { minItems: 1 }),
+    intercept: numbers,
+    probability: Type.Union([Type.Literal("ovr"), Type.Literal("softmax")]),
+    all_zero_uniform: Type.Boolean(),
+  }),
+  gaussian_nb: kind("gaussian_nb", { n_features: Type.Integer({ minimum: 0 }), outputs: oneOutput, theta: Type.Array(numbers), var: Type.Array(numbers), class_prior: numbers }),
+  voting: kind("voting", {
+    outputs: oneOutput,
+    voting: Type.Union([Type.Literal("hard"), Type.Literal("soft")]),
+    weights: Type.Union([numbers, Type.Null()]),
+    estimators: Type.Array(estimatorRef, { minItems: 1 }),
+  }),
+  pipeline: kind("pipeline", { steps: Type.Array(transformRef), estimator: estimatorRef }),
+  gradient_boosting: kind("gradient_boosting", {
+    n_features: Type.Integer({ minimum: 0 }),
+    outputs: oneOutput,
+    baseline: numbers,
+    learning_rate: Type.Number(),
+    decision,
+    stages: Type.Array(Type.Array(regressionTree, { minItems: 1 }), { minItems: 1 }),
+  }),
+  hist_gradient_boosting: kind("hist_gradient_boosting", {
+    n_features: Type.Integer({ minimum: 0 }),
+    outputs: oneOutput,
+    baseline: numbers,
+    decision,
+    known_categories: Type.Array(Type.Union([integers, Type.Null()])),
+    iterations: Type.Array(Type.Array(histogramTree, { minItems: 1 })),
+  }),
 };
 
 const columnTransformer = kind("column_transformer", {

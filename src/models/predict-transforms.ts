@@ -142,6 +142,9 @@ export function compileTransform(transform: Transform): CompiledTransform {
       };
     }
 
+    case "column_parts":
+      return compileColumnParts(transform);
+
     case "pca": {
       const { mean, components, centering, whiten_scale: whitenScale } = transform;
       const inWidth = mean.length;
@@ -163,7 +166,11 @@ export function compileTransform(transform: Transform): CompiledTransform {
           return new Array<CellKind>(outWidth).fill("number");
         },
         apply: (cells) => {
-          const values = cells.map((cell) => numberCell(cell, "pca"));
+          const values = cells.map((cell) => {
+            const value = numberCell(cell, "pca");
+            if (Number.isNaN(value)) throw new PredictionError("pca menerima nilai kosong");
+            return value;
+          });
           const centred = centering === "before" ? values.map((value, feature) => value - mean[feature]!) : values;
           return Array.from({ length: outWidth }, (_, component) => {
             let value = dot(centred, component);
@@ -174,6 +181,30 @@ export function compileTransform(transform: Transform): CompiledTransform {
       };
     }
   }
+}
+
+/** A ColumnTransformer inside an estimator (HistGradientBoosting's own): parts take columns by position. */
+function compileColumnParts(transform: Extract<Transform, { kind: "column_parts" }>): CompiledTransform {
+  const { width } = transform;
+  const parts = transform.parts.map((part) => {
+    if (part.columns.some((column) => column < 0 || column >= width)) invalidModel(`column_parts: kolom di luar 0–${width - 1}`);
+    return { columns: part.columns, step: compileTransform(part.transform) };
+  });
+  return {
+    kinds: (input) => {
+      requireWidth(input, width, "column_parts");
+      return parts.flatMap((part) => part.step.kinds(part.columns.map((column) => input[column]!)));
+    },
+    apply: (cells) => {
+      const out: Cell[] = [];
+      for (const part of parts) {
+        const taken = new Array<Cell>(part.columns.length);
+        for (let index = 0; index < taken.length; index++) taken[index] = cells[part.columns[index]!]!;
+        for (const value of part.step.apply(taken)) out.push(value);
+      }
+      return out;
+    },
+  };
 }
 
 /** Whether a step fills missing values before anything else reads them. */

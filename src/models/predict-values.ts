@@ -12,6 +12,11 @@ export interface ClassValue {
   type: ClassList["type"];
 }
 
+/** One output of an estimator: its class, and each class's probability when the kind has them. */
+export interface EstimatorOutput extends ClassValue {
+  probabilities: Float64Array | null;
+}
+
 /** A row the model cannot take (a missing or mistyped value, an unknown category). */
 export class PredictionError extends InvalidInput {}
 
@@ -21,7 +26,7 @@ export function invalidModel(message: string): never {
 }
 
 /** Python's `repr` of a float: shortest digits, exponent outside 1e-4 ≤ |x| < 1e16. */
-function pythonFloat(value: number): string {
+export function pythonFloat(value: number): string {
   if (Number.isNaN(value)) return "nan";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
   if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";

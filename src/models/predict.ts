@@ -2,7 +2,14 @@ import type { InputType, ModelDocument } from "./format";
 import { parseDecimal } from "../numbers";
 import { compileEstimator, type CompiledEstimator } from "./predict-estimators";
 import { compileTransform, startsWithImputer, type CompiledTransform } from "./predict-transforms";
-import { PredictionError, formatClassValue, invalidModel, type Cell, type ClassValue } from "./predict-values";
+import { PredictionError, formatClassValue, invalidModel, type Cell, type ClassValue, type EstimatorOutput } from "./predict-values";
+
+/** One output of a row: its text, whether it is a bare number, and each class's probability (or null). */
+export interface RowOutput {
+  text: string;
+  isNumber: boolean;
+  probabilities: Float64Array | null;
+}
 
 /**
  * Prediction exactly as scikit-learn's `predict`: preprocessing in float64
@@ -13,6 +20,8 @@ export class CompiledModel {
   readonly inputNames: string[];
   readonly inputTypes: InputType[];
   readonly nOutputs: number;
+  /** Whether an empty number may reach the estimator, which routes it (HistGradientBoosting). */
+  readonly acceptsMissing: boolean;
   private readonly inputIndex = new Map<string, number>();
   /** Inputs that may be missing because a SimpleImputer fills them first. */
   private readonly imputed: boolean[];
@@ -31,6 +40,7 @@ export class CompiledModel {
     this.imputed = this.inputNames.map(() => false);
     this.estimator = compileEstimator(document.estimator, "estimator");
     this.nOutputs = this.estimator.nOutputs;
+    this.acceptsMissing = this.estimator.acceptsMissing;
     if (this.nOutputs > 2) invalidModel(`model memprediksi ${this.nOutputs} keluaran; yang didukung 1 (satu jenis) atau 2 (stress, motivasi)`);
 
     if (document.preprocess) {
@@ -58,21 +68,26 @@ export class CompiledModel {
     };
   }
 
-  /** Class values for one row given in `inputNames` order. */
-  predictClasses(row: readonly Cell[]): ClassValue[] {
+  /** Class values (and probabilities) for one row given in `inputNames` order. */
+  predictClasses(row: readonly Cell[]): EstimatorOutput[] {
     return this.estimator.predict(this.features(row));
   }
 
   /** The preprocessed float64 feature vector the estimator reads (ColumnTransformer order). */
   features(row: readonly Cell[]): Float64Array {
     if (row.length !== this.inputNames.length) throw new PredictionError(`baris berisi ${row.length} nilai, model menerima ${this.inputNames.length}`);
-    row.forEach((cell, index) => {
+    row = row.map((cell, index) => {
       const type = this.inputTypes[index]!;
       if (cell === null || (typeof cell === "number" && Number.isNaN(cell))) {
-        if (!this.imputed[index]) throw new PredictionError(`${this.inputNames[index]} kosong`);
-      } else if (typeof cell !== (type === "number" ? "number" : "string")) {
+        const routed = this.acceptsMissing && type === "number";
+        if (!this.imputed[index] && !routed) throw new PredictionError(`${this.inputNames[index]} kosong`);
+        // numpy's NaN: an imputer fills it, HistGradientBoosting sends it where training decided.
+        return type === "number" ? Number.NaN : null;
+      }
+      if (typeof cell !== (type === "number" ? "number" : "string")) {
         throw new PredictionError(`${this.inputNames[index]} harus berupa ${type === "number" ? "angka" : "teks"}`);
       }
+      return cell;
     });
     const x = new Float64Array(this.width);
     if (this.parts) {
@@ -96,9 +111,20 @@ export class CompiledModel {
     return this.predictOutputs(row).map((output) => output.text);
   }
 
-  /** As `predictRow`, telling numbers (class values without a `label_map`) from texts. */
-  predictOutputs(row: readonly Cell[]): { text: string; isNumber: boolean }[] {
-    return this.predictClasses(row).map((value) => ({ text: this.label(value), isNumber: this.labels === null && typeof value.value === "number" }));
+  /** As `predictRow`, telling numbers (class values without a `label_map`) from texts, with the probabilities. */
+  predictOutputs(row: readonly Cell[]): RowOutput[] {
+    return this.predictClasses(row).map((output) => ({
+      text: this.label(output),
+      isNumber: this.labels === null && typeof output.value === "number",
+      probabilities: output.probabilities,
+    }));
+  }
+
+  /** The texts of an output's classes, in the order of its probabilities. */
+  classLabels(output: number): string[] {
+    const classes = this.estimator.outputs[output];
+    if (!classes) throw new PredictionError(`model tidak punya keluaran ${output}`);
+    return classes.values.map((value) => this.label({ value, type: classes.type }));
   }
 
   /**

@@ -6,10 +6,10 @@ import type { DatabaseClient } from "../db";
 import { predictionModels, riwayatSkrining } from "../db/schema";
 import type { Level } from "../screening/scoring";
 import type { Classification, Classifier, ModelFeatures, ModelType } from "./classifier";
-import { documentCategories, stringifyModelDocument, type CategoryValue, type ClassList, type Estimator, type ModelDocument } from "./format";
+import { documentCategories, stringifyModelDocument, type CategoryValue } from "./format";
 import { loadJsonModel, readModelSource, type ModelSource } from "./files";
-import { CompiledModel } from "./predict";
-import { formatClassValue, type Cell } from "./predict-values";
+import { CompiledModel, type RowOutput } from "./predict";
+import type { Cell } from "./predict-values";
 import { InvalidInput } from "../errors";
 import { appendAuditRows, type AuditActor } from "../audit/trail";
 
@@ -37,32 +37,13 @@ function outputColumn(type: ModelType, nOutputs: number): number {
   return nOutputs === 1 ? 0 : type === "stress" ? 0 : 1;
 }
 
-/** The class values each output can take, in output order. */
-function outputClasses(estimator: Estimator): ClassList[] {
-  switch (estimator.kind) {
-    case "decision_tree":
-    case "forest":
-      return estimator.outputs;
-    case "multi_output":
-      return estimator.estimators.map((part) => outputClasses(part)[0]!);
-    case "classifier_chain": {
-      const byOutput: ClassList[] = [];
-      estimator.estimators.forEach((part, index) => (byOutput[estimator.order[index]!] = { ...outputClasses(part)[0]!, type: "float" }));
-      return byOutput;
-    }
-  }
-}
-
 /** The texts a model can answer in one output column (labels through `label_map`). */
-function possibleLabels(document: ModelDocument, column: number): string[] {
-  const classes = outputClasses(document.estimator)[column];
-  if (!classes) return [];
-  return classes.values.map((value) => {
-    if (!document.label_map) return formatClassValue({ value, type: classes.type });
-    const entry = document.label_map.find(([key]) => key === value);
-    if (!entry) throw new ModelRegistryError(`kelas ${formatClassValue({ value, type: classes.type })} tidak ada dalam label_map`);
-    return entry[1];
-  });
+function possibleLabels(model: CompiledModel, column: number): string[] {
+  try {
+    return model.classLabels(column);
+  } catch (error) {
+    throw new ModelRegistryError((error as Error).message);
+  }
 }
 
 /**
@@ -122,7 +103,7 @@ export class ModelRegistry {
     const source = readModelSource(options.file);
     const { model, document } = source;
     const column = outputColumn(options.type, model.nOutputs);
-    const labels = possibleLabels(document, column);
+    const labels = possibleLabels(model, column);
     const foreign = labels.filter((label) => !(levels as readonly string[]).includes(label));
     if (foreign.length > 0) {
       throw new ModelRegistryError(`keluaran ${options.type} (kolom ${column}) model ini bukan Rendah/Sedang/Tinggi: ${[...new Set(foreign)].join(", ")}`);
@@ -244,6 +225,19 @@ export function activeModelQuery(db: DatabaseClient) {
   );
 }
 
+/**
+ * The probability the model gave its answer: that class's entry of predict_proba, or null
+ * for a kind without probabilities (hard voting) or a label shared by several classes.
+ */
+function probabilityOf(model: CompiledModel, column: number, output: RowOutput): number | null {
+  if (!output.probabilities) return null;
+  const labels = model.classLabels(column);
+  const positions = labels.flatMap((label, index) => (label === output.text ? [index] : []));
+  if (positions.length !== 1) return null;
+  const probability = output.probabilities[positions[0]!]!;
+  return Number.isFinite(probability) ? probability : null;
+}
+
 interface CacheEntry {
   id: number;
   /** Size, modification time and inode: a replaced or rewritten file is reloaded. */
@@ -265,7 +259,7 @@ export class RegistryClassifier implements Classifier {
   // One file that predicts both outputs is usually active for both types: the second
   // classification of a submission reuses the first one's prediction instead of running
   // the forests again. Keyed by the source file's hash and the very features object.
-  private lastPrediction: { source: string; features: ModelFeatures; labels: readonly string[] } | null = null;
+  private lastPrediction: { source: string; features: ModelFeatures; outputs: readonly RowOutput[] } | null = null;
 
   constructor(
     db: DatabaseClient,
@@ -282,11 +276,13 @@ export class RegistryClassifier implements Classifier {
     }
     const model = this.modelFor(type, active.id, join(this.dataDir, active.filePath));
     const reusable = this.lastPrediction?.source === active.sourceSha256 && this.lastPrediction.features === features;
-    const labels = reusable ? this.lastPrediction!.labels : model.predictRow(model.rowFromFeatures(features));
-    this.lastPrediction = { source: active.sourceSha256, features, labels };
-    const label = labels[outputColumn(type, model.nOutputs)]!;
+    const outputs = reusable ? this.lastPrediction!.outputs : model.predictOutputs(model.rowFromFeatures(features));
+    this.lastPrediction = { source: active.sourceSha256, features, outputs };
+    const column = outputColumn(type, model.nOutputs);
+    const output = outputs[column]!;
+    const label = output.text;
     if (!(levels as readonly string[]).includes(label)) throw new Error(`model ${active.id} menjawab ${JSON.stringify(label)}, bukan tingkat yang dikenal`);
-    return { level: label as Level, modelId: active.id };
+    return { level: label as Level, modelId: active.id, probability: probabilityOf(model, column, output) };
   }
 
   private modelFor(type: ModelType, id: number, path: string): CompiledModel {

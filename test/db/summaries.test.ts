@@ -288,11 +288,11 @@ describe("migration 0002 (the summary tables) and the later ones on a populated 
       // The triggers need every table they read (0004 adds the time zone's offsets): they are installed once all exist.
       expect(applyMigrations(sqlite, migrations)).toEqual(migrations.slice(previous.length).map((migration) => migration.tag));
 
-      // 0005 adds the restriction column, empty for every student.
+      // 0005 adds the restriction column, empty for every student; 0009 the model's probabilities, empty for every screening.
       const [mahasiswaBefore, screeningsBefore] = before as [object[], object[]];
       expect(tables.map((table) => sqlite.query(`SELECT * FROM ${table} ORDER BY rowid`).all())).toEqual([
         mahasiswaBefore.map((row) => ({ ...row, dibatasi_sejak: null })),
-        screeningsBefore,
+        screeningsBefore.map((row) => ({ ...row, stress_probability: null, motivasi_probability: null })),
       ]);
       expect(summariesCurrent(sqlite)).toBe(true);
       const stored = storedSummaries(sqlite);

@@ -78,6 +78,8 @@ describe("GET /api/dosen/mahasiswa: the population", () => {
         saran: "saran",
         score_stress: 110,
         score_sdi: 2.25,
+        probabilitas_stres: null,
+        probabilitas_motivasi: null,
         is_spike: true,
       },
       early_warning: true,
@@ -231,7 +233,7 @@ describe("GET /api/dosen/mahasiswa/<nim>", () => {
     expect(response.body.mahasiswa).toMatchObject({ NIM: "S04", nama_mahasiswa: "Citra 1000", NIP_doswal: "D001" });
     expect(response.body.riwayat.map((record: { Id_skrining: number }) => record.Id_skrining)).toEqual([ids.s04TieSecond, ids.s04TieFirst, ids.s04Oldest]);
     expect(Object.keys(response.body.riwayat[0]).sort()).toEqual(
-      ["Id_skrining", "NIM", "saran", "score_sdi", "score_stress", "tanggal_skrining", "tingkat_motivasi", "tingkat_stres"].sort(),
+      ["Id_skrining", "NIM", "saran", "score_sdi", "score_stress", "tanggal_skrining", "tingkat_motivasi", "tingkat_stres", "probabilitas_stres", "probabilitas_motivasi"].sort(),
     );
     expect(response.body.catatan.map((note: { Id_catatan: number }) => note.Id_catatan)).toEqual([ids.noteNewer, ids.noteOlder]);
     expect(response.body.catatan[0]).toMatchObject({ NIP: "D002", reply: "", tanggal_reply: null, status: "belum_dibalas" });

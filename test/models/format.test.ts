@@ -254,8 +254,8 @@ describe("validation on load", () => {
     expect(() => new CompiledModel(validateModelDocument(broken))).toThrow(message);
   });
 
-  test("the example in docs/models.md is a valid model", () => {
-    const text = readFileSync(join(repositoryRoot, "docs", "models.md"), "utf8");
+  test("the example in docs/model-format.md is a valid model", () => {
+    const text = readFileSync(join(repositoryRoot, "docs", "model-format.md"), "utf8");
     const example = /```json\n([\s\S]*?)```/.exec(text)![1]!;
     const model = new CompiledModel(parseModelJson(example));
     // (3 − 3.1) / 1.2 ≤ 0.25: left leaf [4, 1, 0]; (4 − 3.1) / 1.2 > 0.25: right leaf [0, 3, 4].

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { deflateSync, gzipSync } from "node:zlib";
 import { readJoblib } from "../../src/models/sklearn/joblib";
 import { NdArray } from "../../src/models/sklearn/numpy";
-import { ByteReader, PickleError, PyObject, Unpickler, type PickleGlobal } from "../../src/models/sklearn/pickle";
+import { Unpickler } from "../../src/models/sklearn/pickle";
+import { ByteReader, PickleError, PyObject, type PickleGlobal } from "../../src/models/sklearn/pickle-values";
 import { PickleBuilder, fixtureBytes, float64Bytes, originalDir, sklearnDir } from "./support";
 
 /** Plain values need no globals: any global is refused. */
@@ -94,7 +95,17 @@ describe("pickle opcodes", () => {
 
   test("protocols other than 2–5 are refused", () => {
     expect(() => load(new PickleBuilder(6).int1(1))).toThrow("protokol pickle 6 tidak didukung");
-    expect(() => new Unpickler(new ByteReader(Uint8Array.of(0x28, 0x6c, 0x2e)), noGlobals).load()).toThrow("bukan pickle protokol 2");
+    expect(() => new Unpickler(new ByteReader(Uint8Array.of(0x4b, 0x01, 0x2e)), noGlobals).load()).toThrow("bukan pickle protokol 2");
+  });
+
+  test("pickles of protocol 0 and 1 (no PROTO) say what they are and how to save anew", () => {
+    // pickle.dumps({'a': 1}, protocol=0) and protocol=1
+    const protocol0 = new TextEncoder().encode("(dp0\nVa\np1\nI1\ns.");
+    const protocol1 = Uint8Array.of(0x7d, 0x71, 0x00, 0x58, 0x01, 0, 0, 0, 0x61, 0x71, 0x01, 0x4b, 0x01, 0x73, 0x2e);
+    for (const read of [(bytes: Uint8Array) => readJoblib(bytes), (bytes: Uint8Array) => new Unpickler(new ByteReader(bytes), noGlobals).load()]) {
+      expect(() => read(protocol0)).toThrow("pickle protokol 0 (format teks lama) tidak didukung; simpan ulang dengan joblib.dump(model, file)");
+      expect(() => read(protocol1)).toThrow("pickle protokol 1 (format lama tanpa penanda protokol) tidak didukung");
+    }
   });
 
   test("globals, REDUCE, NEWOBJ, NEWOBJ_EX and BUILD (dict state and (None, slots) state)", () => {
@@ -275,6 +286,10 @@ describe("joblib files", () => {
     expect(() => readJoblib(Uint8Array.of(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0))).toThrow("kompresi xz tidak didukung");
     expect(() => readJoblib(Uint8Array.of(0x04, 0x22, 0x4d, 0x18, 0))).toThrow("kompresi lz4 tidak didukung");
     expect(() => readJoblib(new TextEncoder().encode("hello"))).toThrow("bukan file joblib/pickle");
+    // A compressed file that expands beyond the limit is refused as too large, in Indonesian.
+    const zeros = new Uint8Array(3 * 1024 * 1024);
+    expect(() => readJoblib(new Uint8Array(deflateSync(zeros)), 1024 * 1024)).toThrow("file model terlalu besar: isi zlib melebihi 1 MB setelah didekompresi");
+    expect(() => readJoblib(new Uint8Array(gzipSync(zeros)), 1024 * 1024)).toThrow("file model terlalu besar: isi gzip melebihi 1 MB setelah didekompresi");
     const gzip = gzipSync(original);
     expect(() => readJoblib(new Uint8Array(gzip.subarray(0, gzip.length / 2)))).toThrow("data gzip rusak atau terpotong");
   });

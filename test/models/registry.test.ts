@@ -172,10 +172,10 @@ describe("the registry classifier", () => {
     const two = registry.add({ type: "stress", file: writeDocument("two.json", constantModel("Tinggi", "Rendah")), activate: true }).record;
     const twoAsMotivasi = registry.add({ type: "motivasi", file: writeDocument("two.json", constantModel("Tinggi", "Rendah")), activate: true }).record;
     const classifier = fresh();
-    expect(classifier.classify("stress", features)).toEqual({ level: "Tinggi", modelId: two.id });
-    expect(classifier.classify("motivasi", features)).toEqual({ level: "Rendah", modelId: twoAsMotivasi.id });
+    expect(classifier.classify("stress", features)).toEqual({ level: "Tinggi", modelId: two.id, probability: 1 });
+    expect(classifier.classify("motivasi", features)).toEqual({ level: "Rendah", modelId: twoAsMotivasi.id, probability: 1 });
     const one = registry.add({ type: "motivasi", file: writeDocument("one.json", singleOutput("Sedang")), activate: true }).record;
-    expect(classifier.classify("motivasi", features)).toEqual({ level: "Sedang", modelId: one.id });
+    expect(classifier.classify("motivasi", features)).toEqual({ level: "Sedang", modelId: one.id, probability: 1 });
   });
 
   test("a real bundle classifies the questionnaire's features; a missing profile number makes it fail", () => {
@@ -183,7 +183,8 @@ describe("the registry classifier", () => {
     const record = registry.add({ type: "stress", file: join(originalDir, "model_v1.joblib"), activate: true }).record;
     const classifier = fresh();
     const result = classifier.classify("stress", features);
-    expect(result).toEqual({ level: expect.stringMatching(/^(Rendah|Sedang|Tinggi)$/), modelId: record.id });
+    expect(result).toEqual({ level: expect.stringMatching(/^(Rendah|Sedang|Tinggi)$/), modelId: record.id, probability: expect.any(Number) });
+    expect(result!.probability).toBeGreaterThan(0.3);
     expect(() => classifier.classify("stress", { ...features, IPK: null })).toThrow("IPK kosong");
     // An unknown jurusan is an unknown category (encoded as -1), not a failure.
     expect(classifier.classify("stress", { ...features, Jurusan: "Teknik Nuklir" })).toMatchObject({ modelId: record.id });
@@ -194,12 +195,12 @@ describe("the registry classifier", () => {
     const rendah = registry.add({ type: "stress", file: writeDocument("r.json", constantModel("Rendah", "Rendah")), activate: true }).record;
     const tinggi = registry.add({ type: "stress", file: writeDocument("t.json", constantModel("Tinggi", "Tinggi")) }).record;
     const classifier = fresh();
-    expect(classifier.classify("stress", features)).toEqual({ level: "Rendah", modelId: rendah.id });
+    expect(classifier.classify("stress", features)).toEqual({ level: "Rendah", modelId: rendah.id, probability: 1 });
     const other = openDatabase(config.databasePath);
     try {
       const cli = new ModelRegistry(other, config.dataDir, config.modelsDir);
       cli.activate(tinggi.id);
-      expect(classifier.classify("stress", features)).toEqual({ level: "Tinggi", modelId: tinggi.id });
+      expect(classifier.classify("stress", features)).toEqual({ level: "Tinggi", modelId: tinggi.id, probability: 1 });
       cli.deactivate(tinggi.id);
       expect(classifier.classify("stress", features)).toBeNull();
     } finally {
@@ -214,7 +215,7 @@ describe("the registry classifier", () => {
     const saved = join(sources, "saved.json");
     copyFileSync(path, saved);
     const classifier = fresh();
-    expect(classifier.classify("stress", features)).toEqual({ level: "Sedang", modelId: record.id });
+    expect(classifier.classify("stress", features)).toEqual({ level: "Sedang", modelId: record.id, probability: 1 });
 
     rmSync(path);
     expect(() => classifier.classify("stress", features)).toThrow(`file model ${record.id} tidak dapat dibaca (ENOENT)`);
@@ -223,7 +224,7 @@ describe("the registry classifier", () => {
     // The failure is cached for this file; it is still reported each time.
     expect(() => classifier.classify("stress", features)).toThrow("tidak dapat dimuat");
     copyFileSync(saved, path);
-    expect(classifier.classify("stress", features)).toEqual({ level: "Sedang", modelId: record.id });
+    expect(classifier.classify("stress", features)).toEqual({ level: "Sedang", modelId: record.id, probability: 1 });
   });
 
   test("a fresh classifier (a server started after the files broke) fails the same way", () => {

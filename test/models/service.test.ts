@@ -70,7 +70,7 @@ describe("questionnaire submissions with active models", () => {
   });
 
   test("one file active for both types runs its forests once per submission", async () => {
-    const predictions = spyOn(CompiledModel.prototype, "predictRow");
+    const predictions = spyOn(CompiledModel.prototype, "predictOutputs");
     try {
       await submit("N001", jawaban(4));
       expect(predictions).toHaveBeenCalledTimes(1);
@@ -79,10 +79,26 @@ describe("questionnaire submissions with active models", () => {
     }
   });
 
+  test("each screening keeps the probability the model gave its level; the record shows it", async () => {
+    const model = loadJsonModel(join(service.dataDir, registry.get(chain.stress).filePath));
+    const answers = jawaban(7);
+    const [stress, motivasi] = model.predictOutputs(model.rowFromFeatures(featuresOfN001(answers)));
+    const probabilityOf = (output: typeof stress, column: number) => output!.probabilities![model.classLabels(column).indexOf(output!.text)]!;
+    const { body } = await submit("N001", answers);
+    const row = service.context.db.$client.query("SELECT stress_probability, motivasi_probability FROM riwayat_skrining WHERE Id_skrining = ?").get(body.Id_skrining);
+    expect(row).toEqual({ stress_probability: probabilityOf(stress, 0), motivasi_probability: probabilityOf(motivasi, 1) });
+    // The level is the class with the largest probability, so the probability is at least a third.
+    expect(probabilityOf(stress, 0)).toBeGreaterThanOrEqual(1 / 3);
+    const latest = await service.request("GET", "/api/mahasiswa/hasil/N001", { token: admin });
+    expect(latest.body).toMatchObject({ Id_skrining: body.Id_skrining, probabilitas_stres: probabilityOf(stress, 0), probabilitas_motivasi: probabilityOf(motivasi, 1) });
+  });
+
   test("a student whose profile lacks IPK, Usia and Gender gets the thresholds, not a 500", async () => {
     const answers = jawaban(3);
     const { body, stored } = await submit("N002", answers);
     expect(stored).toEqual({ stress_model_id: null, motivasi_model_id: null });
+    const probabilities = service.context.db.$client.query("SELECT stress_probability, motivasi_probability FROM riwayat_skrining WHERE Id_skrining = ?").get(body.Id_skrining);
+    expect(probabilities).toEqual({ stress_probability: null, motivasi_probability: null });
     expect(body.tingkat_stres).toBe(fallbackStressLevel(body.score_stress));
     expect(body.tingkat_motivasi).toBe(fallbackMotivationLevel(body.score_sdi));
   });

@@ -1,6 +1,6 @@
 import type { CategoryValue } from "../format";
 import { NdArray } from "./numpy";
-import { PyObject, describe } from "./pickle";
+import { PyObject, describe } from "./pickle-values";
 import { InvalidInput } from "../../errors";
 
 /**

@@ -1,14 +1,20 @@
 import type { ClassList, Estimator, InputFeature, TreeArrays } from "../format";
-import { atLeast, attribute, categories, fail, finiteNumbers, integer, isObject, sequence, sklearnVersion, text } from "./convert-attributes";
+import { atLeast, attribute, categories, fail, finiteNumbers, integer, isObject, matrix, sequence, sklearnVersion, text } from "./convert-attributes";
+import { convertGradientBoosting, convertHistGradientBoosting } from "./convert-boosting";
+import { convertPositionalColumns, convertTransform, pipelineSteps } from "./convert-transforms";
 import { NdArray } from "./numpy";
-import { describe, type PyObject } from "./pickle";
+import { describe, type PyObject } from "./pickle-values";
+import { supportedEstimators } from "./whitelist";
 
-/** Fitted trees, forests, MultiOutputClassifier and ClassifierChain as model estimators. */
+/**
+ * Fitted estimators as model estimators: trees, forests, boosters, logistic regression,
+ * GaussianNB, voting, and the MultiOutputClassifier and ClassifierChain around them.
+ */
 
 const treeClasses = ["DecisionTreeClassifier", "ExtraTreeClassifier"];
 const forestClasses = ["RandomForestClassifier", "ExtraTreesClassifier"];
 
-function classList(value: unknown, what: string): ClassList {
+export function classList(value: unknown, what: string): ClassList {
   if (value instanceof NdArray && value.numbers) {
     if (value.dtype.kind === "b") fail(`${what}: kelas boolean tidak didukung`);
     return { type: value.dtype.kind === "f" ? "float" : "int", values: finiteNumbers(value, what) };
@@ -105,7 +111,109 @@ export function convertEstimator(object: unknown): { estimator: Estimator; label
       label: `ClassifierChain(order=[${order.join(", ")}]; ${parts.map((part) => part.label).join(", ")})`,
     };
   }
-  return fail(`estimator tidak didukung: ${describe(object)}`);
+  if (isObject(object, "LogisticRegression")) return { estimator: convertLogisticRegression(object), label: "LogisticRegression" };
+  if (isObject(object, "GaussianNB")) {
+    return {
+      estimator: {
+        kind: "gaussian_nb",
+        n_features: nFeaturesOf(object),
+        outputs: [classList(attribute(object, "classes_"), "GaussianNB.classes_")],
+        theta: matrix(attribute(object, "theta_"), "GaussianNB.theta_"),
+        // `var_` since 1.0 (`sigma_` before); it already holds the added epsilon.
+        var: matrix(object.has("var_") ? object.get("var_") : attribute(object, "sigma_"), "GaussianNB.var_"),
+        class_prior: finiteNumbers(attribute(object, "class_prior_"), "GaussianNB.class_prior_"),
+      },
+      label: "GaussianNB",
+    };
+  }
+  if (isObject(object, "GradientBoostingClassifier")) {
+    const estimator = convertGradientBoosting(object, [classList(attribute(object, "classes_"), "GradientBoostingClassifier.classes_")]);
+    return { estimator, label: `GradientBoostingClassifier×${estimator.kind === "gradient_boosting" ? estimator.stages.length : 0}` };
+  }
+  if (isObject(object, "HistGradientBoostingClassifier")) {
+    const estimator = convertHistGradientBoosting(object, [classList(attribute(object, "classes_"), "HistGradientBoostingClassifier.classes_")]);
+    const label = `HistGradientBoostingClassifier×${estimator.kind === "hist_gradient_boosting" ? estimator.iterations.length : 0}`;
+    // From 1.4 its categorical features pass its own OrdinalEncoder first (categories first in its output).
+    const own = object.has("_preprocessor") ? object.get("_preprocessor") : null;
+    if (own === null) return { estimator, label };
+    if (!isObject(own, "ColumnTransformer")) return fail(`_preprocessor berupa ${describe(own)}`);
+    return { estimator: { kind: "pipeline", steps: [convertPositionalColumns(own)], estimator }, label };
+  }
+  if (isObject(object, "VotingClassifier")) return convertVoting(object);
+  if (isObject(object, "GridSearchCV", "RandomizedSearchCV")) return convertEstimator(bestEstimator(object));
+  if (isObject(object, "Pipeline")) {
+    // A member's own pipeline (a scaler before a logistic regression in a vote): numbers in, numbers out.
+    const steps = pipelineSteps(object);
+    const inner = convertEstimator(steps[steps.length - 1]);
+    return {
+      estimator: { kind: "pipeline", steps: steps.slice(0, -1).map((step) => convertTransform(step)), estimator: inner.estimator },
+      label: `Pipeline(${[...steps.slice(0, -1).map(describe), inner.label].join(", ")})`,
+    };
+  }
+  return fail(`estimator tidak didukung: ${describe(object)}. Estimator yang didukung: ${supportedEstimators}`);
+}
+
+/** A saved search predicts with its refitted best pipeline. */
+export function bestEstimator(search: PyObject): unknown {
+  if (!search.has("best_estimator_")) fail(`${search.className} tanpa best_estimator_ (dilatih dengan refit=False); simpan best_estimator_`);
+  return search.get("best_estimator_");
+}
+
+function convertLogisticRegression(object: PyObject): Estimator {
+  const version = sklearnVersion(object);
+  const outputs: [ClassList] = [classList(attribute(object, "classes_"), "LogisticRegression.classes_")];
+  const coefficients = attribute(object, "coef_");
+  // 1.8+ may keep a binary model's coefficients as one row without the second axis.
+  const coef = coefficients instanceof NdArray && coefficients.shape.length === 1 ? [finiteNumbers(coefficients, "coef_")] : matrix(coefficients, "LogisticRegression.coef_");
+  const interceptValue = attribute(object, "intercept_");
+  const intercept = typeof interceptValue === "number" ? coef.map(() => interceptValue) : finiteNumbers(interceptValue, "LogisticRegression.intercept_");
+  const multiClass = object.has("multi_class") ? object.get("multi_class") : "auto";
+  const solver = object.has("solver") ? object.get("solver") : "lbfgs";
+  const binary = outputs[0].values.length <= 2;
+  // predict_proba: one-vs-rest (expit, normalised) or softmax, by the version's rule.
+  let ovr: boolean;
+  if (!atLeast(version, 1, 8) && (multiClass === "ovr" || multiClass === "warn")) ovr = true;
+  else if (!atLeast(version, 1, 8) && multiClass === "multinomial") ovr = false;
+  else if (binary) ovr = true;
+  else if (atLeast(version, 1, 8)) ovr = false;
+  else ovr = solver === "liblinear" || (!atLeast(version, 1, 3) && solver === "newton-cholesky");
+  return {
+    kind: "linear",
+    n_features: nFeaturesOf(object),
+    outputs,
+    coef,
+    intercept,
+    probability: ovr ? "ovr" : "softmax",
+    all_zero_uniform: atLeast(version, 1, 8),
+  };
+}
+
+/** VotingClassifier: members learned the indexes of `classes_` (its LabelEncoder `le_`). */
+function convertVoting(object: PyObject): { estimator: Estimator; label: string } {
+  const voting = attribute(object, "voting");
+  if (voting !== "hard" && voting !== "soft") fail(`VotingClassifier voting=${String(voting)} tidak didukung`);
+  const members = sequence(attribute(object, "estimators_"), "VotingClassifier.estimators_").map(convertEstimator);
+  const weightsValue = attribute(object, "weights");
+  let weights: number[] | null = null;
+  if (weightsValue !== null) {
+    // `_weights_not_none`: the weights of the members that were not dropped.
+    const declared = sequence(attribute(object, "estimators"), "VotingClassifier.estimators");
+    const all = finiteNumbers(weightsValue, "VotingClassifier.weights");
+    weights = all.filter((_, index) => {
+      const entry = declared[index];
+      return !(Array.isArray(entry) && (entry[1] === "drop" || entry[1] === null));
+    });
+  }
+  return {
+    estimator: {
+      kind: "voting",
+      outputs: [classList(attribute(object, "classes_"), "VotingClassifier.classes_")],
+      voting,
+      weights,
+      estimators: members.map((member) => member.estimator),
+    },
+    label: `VotingClassifier(${voting}; ${members.map((member) => member.label).join(", ")})`,
+  };
 }
 
 /** Inputs of a tree or forest used without preprocessing: all numbers, by fitted names. */

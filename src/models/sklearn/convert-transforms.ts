@@ -1,19 +1,24 @@
 import type { CategoryValue, ColumnPart, ColumnTransformer, InputFeature, InputType, Transform } from "../format";
 import { atLeast, attribute, categories, fail, finiteNumbers, integer, isObject, matrix, sequence, sklearnVersion, text } from "./convert-attributes";
-import { describe, type PyObject } from "./pickle";
+import { NdArray, PyType } from "./numpy";
+import { describe, type PyObject } from "./pickle-values";
+import { OpaqueObject } from "./whitelist";
 
 /**
  * Fitted preprocessing (ColumnTransformer, Pipeline, StandardScaler, SimpleImputer,
  * encoders, PCA) as model transforms, and the inputs each column must be.
  */
 
-function convertTransform(object: unknown): Transform {
+export function convertTransform(object: unknown): Transform {
   if (object === "passthrough" || object === null) return { kind: "passthrough" };
   if (isObject(object, "Pipeline")) {
     return { kind: "pipeline", steps: pipelineSteps(object).map((step) => convertTransform(step)) };
   }
   if (isObject(object, "FunctionTransformer")) {
-    if (attribute(object, "func") !== null) fail("FunctionTransformer dengan fungsi tidak didukung");
+    const func = attribute(object, "func");
+    // HistGradientBoosting's own preprocessor checks its numbers with check_array(dtype=float64): nothing to do.
+    const checksNumbers = func instanceof OpaqueObject && func.className === "partial" && Array.isArray(func.state) && func.state[0] instanceof PyType && func.state[0].qualifiedName === "sklearn.utils.validation.check_array";
+    if (func !== null && !checksNumbers) fail("FunctionTransformer dengan fungsi tidak didukung");
     return { kind: "passthrough" };
   }
   if (isObject(object, "StandardScaler")) {
@@ -86,6 +91,7 @@ export function pipelineSteps(pipeline: PyObject): unknown[] {
 /** A ColumnTransformer's column selection as input names. */
 function columnNames(selection: unknown, names: string[] | null, where: string): string[] {
   if (isObject(selection, "_RemainderColsList")) selection = attribute(selection, "data");
+  if (selection instanceof NdArray && selection.dtype.kind === "b") selection = selection.toList().map((flag) => flag === 1);
   const items = typeof selection === "string" || typeof selection === "number" ? [selection] : sequence(selection, `kolom ${where}`);
   if (items.length > 0 && items.every((item) => typeof item === "boolean")) {
     if (!names || items.length !== names.length) fail(`mask kolom ${where} tidak cocok dengan jumlah masukan`);
@@ -105,7 +111,7 @@ function columnNames(selection: unknown, names: string[] | null, where: string):
 }
 
 /** For each column a step receives, the input type the step needs. */
-function inputTypes(transform: Transform, width: number): InputType[] {
+export function inputTypes(transform: Transform, width: number): InputType[] {
   const all = (type: InputType) => new Array<InputType>(width).fill(type);
   const ofCategories = (lists: CategoryValue[][]) =>
     lists.map((list) => {
@@ -154,4 +160,23 @@ export function convertColumnTransformer(object: PyObject, fallbackNames: string
   }
   const inputs = names.filter((name) => types.has(name)).map((name) => ({ name, type: types.get(name)! }));
   return { preprocess: { kind: "column_transformer", parts }, inputs };
+}
+
+/**
+ * A ColumnTransformer that receives an array, not named columns (HistGradientBoosting's
+ * own, after another step): its parts select columns by position or boolean mask.
+ */
+export function convertPositionalColumns(object: PyObject): Transform {
+  const width = integer(attribute(object, "n_features_in_"), "ColumnTransformer.n_features_in_");
+  const positions = Array.from({ length: width }, (_, index) => index);
+  const parts: { columns: number[]; transform: Transform }[] = [];
+  for (const entry of sequence(attribute(object, "transformers_"), "ColumnTransformer.transformers_")) {
+    if (!Array.isArray(entry) || entry.length !== 3) fail("entri transformers_ bukan (nama, transformer, kolom)");
+    const [name, transformer, selection] = entry as [unknown, unknown, unknown];
+    const names = positions.map(String);
+    const columns = columnNames(selection, names, text(name, "nama transformer")).map(Number);
+    if (transformer === "drop" || columns.length === 0) continue;
+    parts.push({ columns, transform: convertTransform(transformer) });
+  }
+  return { kind: "column_parts", width, parts };
 }

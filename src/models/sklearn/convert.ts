@@ -1,9 +1,9 @@
-import { modelFormatName, modelFormatVersion, type CategoryValue, type ColumnTransformer, type InputFeature, type ModelDocument } from "../format";
-import { fail, isObject, sequence, sklearnVersion, text } from "./convert-attributes";
-import { bareInputs, convertEstimator } from "./convert-estimators";
-import { convertColumnTransformer, pipelineSteps } from "./convert-transforms";
+import { modelFormatName, modelFormatVersion, type CategoryValue, type ModelDocument } from "../format";
+import { attribute, fail, isObject, sequence, sklearnVersion, text } from "./convert-attributes";
+import { bestEstimator } from "./convert-estimators";
+import { convertPipeline } from "./convert-pipeline";
 import { NdArray } from "./numpy";
-import { PyObject, describe } from "./pickle";
+import { PyObject, describe } from "./pickle-values";
 
 /**
  * Turns the inert objects of a scikit-learn joblib file into the project's JSON model
@@ -30,7 +30,27 @@ function numericList(value: unknown): number[] | null {
   return list && list.length > 0 && list.every((item) => typeof item === "number" && Number.isFinite(item)) ? (list as number[]) : null;
 }
 
-const bundleKeys = new Set(["pipeline", "feature_names", "label_map", "demo_categories", "params", "best_params", "metrics"]);
+const bundleKeys = new Set(["pipeline", "model", "feature_names", "label_map", "demo_categories", "params", "best_params", "metrics"]);
+
+/**
+ * A LabelEncoder kept in the bundle (any key, or a list or dict of them, one per output)
+ * as the label map: class i is `classes_[i]`. Encoders of several outputs must agree.
+ */
+function labelEncoderMap(bundle: Map<unknown, unknown>): [CategoryValue, string][] | null {
+  const encoders: PyObject[] = [];
+  const collect = (value: unknown) => {
+    if (isObject(value, "LabelEncoder")) encoders.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value instanceof Map && value !== bundle) [...value.values()].forEach(collect);
+  };
+  [...bundle.values()].forEach(collect);
+  if (encoders.length === 0) return null;
+  const maps = encoders.map((encoder) =>
+    sequence(attribute(encoder, "classes_"), "LabelEncoder.classes_").map((value, index): [CategoryValue, string] => [index, typeof value === "string" ? value : String(toJson(value))]),
+  );
+  if (maps.some((map) => JSON.stringify(map) !== JSON.stringify(maps[0]))) fail("LabelEncoder dalam bundle punya kelas yang berbeda; yang didukung: satu peta label untuk semua keluaran");
+  return maps[0]!;
+}
 
 interface SourceInfo {
   fileName: string;
@@ -50,8 +70,7 @@ export function convertSklearnModel(root: unknown, source: SourceInfo): ModelDoc
   const extra: Record<string, unknown> = {};
 
   if (root instanceof Map) {
-    if (!root.has("pipeline")) fail("bundle joblib tanpa kunci 'pipeline'");
-    model = root.get("pipeline");
+    model = root.has("pipeline") ? root.get("pipeline") : root.has("model") ? root.get("model") : fail("bundle joblib tanpa kunci 'pipeline'");
     if (root.has("feature_names")) featureNames = sequence(root.get("feature_names"), "feature_names").map((name) => text(name, "feature_names"));
     const labels = root.get("label_map");
     if (labels !== undefined && labels !== null) {
@@ -60,6 +79,8 @@ export function convertSklearnModel(root: unknown, source: SourceInfo): ModelDoc
         if (typeof key !== "string" && !(typeof key === "number" && Number.isFinite(key))) fail(`kunci label_map tidak didukung: ${describe(key)}`);
         return [key, typeof label === "string" ? label : String(toJson(label))];
       });
+    } else {
+      labelMap = labelEncoderMap(root);
     }
     const bundleMetrics = root.get("metrics");
     if (bundleMetrics instanceof Map) {
@@ -77,32 +98,21 @@ export function convertSklearnModel(root: unknown, source: SourceInfo): ModelDoc
   }
 
   if (!(model instanceof PyObject)) return fail(`pipeline berupa ${describe(model)}`);
-  const top = model;
-  let preprocess: ColumnTransformer | null = null;
-  let inputs: InputFeature[] | null = null;
-  let estimatorObject: unknown = model;
-  let prefix = "";
-  if (isObject(model, "Pipeline")) {
-    const steps = pipelineSteps(model);
-    estimatorObject = steps[steps.length - 1];
-    const before = steps.slice(0, -1);
-    if (before.length > 1 || (before.length === 1 && !isObject(before[0], "ColumnTransformer"))) {
-      fail(`Pipeline ${steps.map(describe).join(" → ")} tidak didukung; yang didukung: ColumnTransformer → pengklasifikasi`);
-    }
-    if (before.length === 1) {
-      ({ preprocess, inputs } = convertColumnTransformer(before[0] as PyObject, featureNames));
-      prefix = "ColumnTransformer → ";
-    }
+  if (isObject(model, "GridSearchCV", "RandomizedSearchCV")) {
+    extra.search = model.className;
+    if (model.has("best_params_")) extra.best_params ??= toJson(model.get("best_params_"));
+    model = bestEstimator(model);
+    if (!(model instanceof PyObject)) return fail(`best_estimator_ berupa ${describe(model)}`);
   }
-  const { estimator, label } = convertEstimator(estimatorObject);
-  inputs ??= bareInputs(estimatorObject as PyObject, featureNames);
+  const top = model;
+  const { preprocess, inputs, estimator, label } = convertPipeline(model, featureNames);
 
   sklearnVersion(top);
   const version = String(top.get("_sklearn_version"));
   return {
     format: modelFormatName,
     format_version: modelFormatVersion,
-    algorithm: `${prefix}${label}`,
+    algorithm: label,
     version: `scikit-learn ${version}`,
     inputs,
     preprocess,

@@ -1,33 +1,15 @@
 import { gunzipSync, inflateSync } from "node:zlib";
-import { DType, NdArray, checkShape, ndarrayType, numpyGlobal } from "./numpy";
-import { ByteReader, PickleError, PyObject, Unpickler, describe, type Buildable, type PickleGlobal, type PickleStream } from "./pickle";
+import { DType, NdArray, checkShape, ndarrayType } from "./numpy";
+import { Unpickler, oldProtocolMessage } from "./pickle";
+import { ByteReader, PickleError, describe, type Buildable, type PickleGlobal, type PickleStream } from "./pickle-values";
+import { modelGlobal, supportedEstimators } from "./whitelist";
 
 /**
- * joblib files: a pickle in which every numpy array is replaced by a `NumpyArrayWrapper`
+ * joblib files (and plain pickles, which are the same without array wrappers): a pickle in which every numpy array is replaced by a `NumpyArrayWrapper`
  * record whose BUILD is followed by the array's raw bytes (newer joblib writes one byte of
  * padding length and the padding first, so the data is aligned). Object arrays are written
  * as a nested protocol-2 pickle at the same place. The whole stream may be compressed.
  */
-
-/** The scikit-learn classes (1.2–1.6 module paths) that a supported model is made of. */
-const sklearnClasses: Record<string, string> = {
-  "sklearn.pipeline.Pipeline": "Pipeline",
-  "sklearn.compose._column_transformer.ColumnTransformer": "ColumnTransformer",
-  "sklearn.compose._column_transformer._RemainderColsList": "_RemainderColsList",
-  "sklearn.preprocessing._data.StandardScaler": "StandardScaler",
-  "sklearn.preprocessing._encoders.OrdinalEncoder": "OrdinalEncoder",
-  "sklearn.preprocessing._encoders.OneHotEncoder": "OneHotEncoder",
-  "sklearn.preprocessing._function_transformer.FunctionTransformer": "FunctionTransformer",
-  "sklearn.impute._base.SimpleImputer": "SimpleImputer",
-  "sklearn.decomposition._pca.PCA": "PCA",
-  "sklearn.ensemble._forest.RandomForestClassifier": "RandomForestClassifier",
-  "sklearn.ensemble._forest.ExtraTreesClassifier": "ExtraTreesClassifier",
-  "sklearn.tree._classes.DecisionTreeClassifier": "DecisionTreeClassifier",
-  "sklearn.tree._classes.ExtraTreeClassifier": "ExtraTreeClassifier",
-  "sklearn.tree._tree.Tree": "Tree",
-  "sklearn.multioutput.ClassifierChain": "ClassifierChain",
-  "sklearn.multioutput.MultiOutputClassifier": "MultiOutputClassifier",
-};
 
 /** joblib's `NumpyArrayWrapper`: BUILD reads the array that follows it in the stream. */
 class ArrayWrapper implements Buildable {
@@ -60,42 +42,26 @@ class ArrayWrapper implements Buildable {
   }
 }
 
-function sklearnClass(qualifiedName: string, className: string): PickleGlobal {
-  const make = (args: readonly unknown[]) => new PyObject(className, args);
-  return { qualifiedName, call: make, construct: make };
+/** Why a class outside the whitelist is refused; an estimator of scikit-learn is told what is supported. */
+function refusal(qualifiedName: string): string {
+  const message = `kelas tidak diizinkan dalam file model: ${qualifiedName}`;
+  if (!qualifiedName.startsWith("sklearn.")) return message;
+  // A nearest-neighbours model keeps every training row: the students' answers themselves.
+  const why = /neighbors/.test(qualifiedName) ? " (model ini menyimpan seluruh baris data latih, yaitu data pribadi)" : "";
+  return `${message}${why}. Estimator yang didukung: ${supportedEstimators}`;
 }
 
-/** The whitelist: every global outside it is refused with its full name. */
+/** The whitelist and joblib's array wrapper: every other global is refused with its full name. */
 function joblibPolicy(module: string, name: string): PickleGlobal {
   const qualifiedName = `${module}.${name}`;
-  const numpy = numpyGlobal(module, name);
-  if (numpy) return numpy;
-  const sklearn = sklearnClasses[qualifiedName];
-  if (sklearn) return sklearnClass(qualifiedName, sklearn);
   if (qualifiedName === "joblib.numpy_pickle.NumpyArrayWrapper") return { qualifiedName, construct: () => new ArrayWrapper() };
-  if (qualifiedName === "builtins.slice" || qualifiedName === "__builtin__.slice") {
-    return { qualifiedName, call: (args) => new PyObject("slice", args) };
-  }
-  if (qualifiedName === "_codecs.encode") {
-    // Protocol 2 writes bytes as `_codecs.encode(text, 'latin1')`.
-    return {
-      qualifiedName,
-      call: ([text, encoding]) => {
-        if (typeof text !== "string" || (encoding !== "latin1" && encoding !== "latin-1")) throw new PickleError("_codecs.encode hanya untuk latin1");
-        const bytes = new Uint8Array(text.length);
-        for (let index = 0; index < text.length; index++) {
-          const code = text.charCodeAt(index);
-          if (code > 0xff) throw new PickleError("teks latin1 tidak valid");
-          bytes[index] = code;
-        }
-        return bytes;
-      },
-    };
-  }
-  throw new PickleError(`kelas tidak diizinkan dalam file model: ${qualifiedName}`);
+  const known = modelGlobal(module, name);
+  if (known) return known;
+  throw new PickleError(refusal(qualifiedName));
 }
 
-const decompressedLimit = 512 * 1024 * 1024;
+/** A zlib or gzip file may not expand beyond this (a small file can hold gigabytes of zeros). */
+export const decompressedLimit = 512 * 1024 * 1024;
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
   return prefix.every((byte, index) => bytes[index] === byte);
@@ -110,28 +76,33 @@ const otherCompressors: [string, number[]][] = [
 ];
 
 /** The pickle bytes of a joblib file, decompressed when joblib compressed it with zlib or gzip. */
-function joblibPickleBytes(bytes: Uint8Array): Uint8Array {
+function joblibPickleBytes(bytes: Uint8Array, limit: number): Uint8Array {
   if (bytes.length === 0) throw new PickleError("file kosong");
   if (bytes[0] === 0x80) return bytes;
   const inflate = (method: string, run: () => Uint8Array) => {
     try {
       return run();
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+        throw new PickleError(`file model terlalu besar: isi ${method} melebihi ${(limit / 1024 / 1024).toLocaleString("id-ID")} MB setelah didekompresi`);
+      }
       throw new PickleError(`data ${method} rusak atau terpotong: ${(error as Error).message}`);
     }
   };
-  if (bytes[0] === 0x78) return inflate("zlib", () => inflateSync(bytes, { maxOutputLength: decompressedLimit }));
-  if (startsWith(bytes, [0x1f, 0x8b])) return inflate("gzip", () => gunzipSync(bytes, { maxOutputLength: decompressedLimit }));
+  if (bytes[0] === 0x78) return inflate("zlib", () => inflateSync(bytes, { maxOutputLength: limit }));
+  if (startsWith(bytes, [0x1f, 0x8b])) return inflate("gzip", () => gunzipSync(bytes, { maxOutputLength: limit }));
   for (const [name, prefix] of otherCompressors) {
     if (startsWith(bytes, prefix)) throw new PickleError(`kompresi ${name} tidak didukung; simpan ulang dengan joblib.dump(..., compress=('zlib', 3)) atau tanpa kompresi`);
   }
   if (startsWith(bytes, [0x5a, 0x46])) throw new PickleError("format joblib lama (ZF) tidak didukung");
+  const oldProtocol = oldProtocolMessage(bytes);
+  if (oldProtocol) throw new PickleError(oldProtocol);
   throw new PickleError("bukan file joblib/pickle");
 }
 
 /** Reads a whole joblib file into inert values; trailing bytes mean a damaged file. */
-export function readJoblib(bytes: Uint8Array): unknown {
-  const reader = new ByteReader(joblibPickleBytes(bytes));
+export function readJoblib(bytes: Uint8Array, limit = decompressedLimit): unknown {
+  const reader = new ByteReader(joblibPickleBytes(bytes, limit));
   const value = new Unpickler(reader, joblibPolicy).load();
   if (reader.remaining !== 0) throw new PickleError(`file rusak: ${reader.remaining} byte tersisa setelah STOP`);
   return value;

@@ -1,4 +1,4 @@
-import { PickleError, describe, type Buildable, type PickleGlobal, type PyTuple } from "./pickle";
+import { PickleError, describe, type Buildable, type PickleGlobal, type PyTuple } from "./pickle-values";
 
 /**
  * The numpy pieces a scikit-learn pickle holds: dtypes, arrays (numbers, text, Python
@@ -223,8 +223,20 @@ function reconstruct(args: PyTuple): unknown {
   return new NdArray(new DType("b1"), [0]);
 }
 
+/**
+ * `numpy.core.numeric._frombuffer(buffer, dtype, shape, order)`: how `pickle.dump` with
+ * protocol 5 writes an array, its bytes in the stream itself (no out-of-band buffers).
+ */
+function fromBuffer(args: PyTuple): unknown {
+  const [buffer, dtype, shape, order] = args;
+  if (args.length !== 4 || !(buffer instanceof Uint8Array) || !(dtype instanceof DType)) throw new PickleError("argumen _frombuffer numpy tidak valid");
+  if (order !== "C" && order !== "F") throw new PickleError(`urutan array tidak dikenal: ${String(order)}`);
+  if (dtype.kind === "O") throw new PickleError("array objek tidak punya data mentah");
+  return new NdArray(dtype, checkShape(shape)).fill(buffer, order === "F");
+}
+
 /** A class that may be named (as a value, e.g. `dtype=np.float64`) but never called. */
-class PyType implements PickleGlobal {
+export class PyType implements PickleGlobal {
   constructor(readonly qualifiedName: string) {}
 }
 
@@ -253,5 +265,6 @@ export function numpyGlobal(module: string, name: string): PickleGlobal | undefi
     if (name === "_reconstruct") return { qualifiedName, call: reconstruct };
     if (name === "scalar") return { qualifiedName, call: scalar };
   }
+  if ((module === "numpy.core.numeric" || module === "numpy._core.numeric") && name === "_frombuffer") return { qualifiedName, call: fromBuffer };
   return undefined;
 }

@@ -109,6 +109,8 @@ export class SubmissionService {
         scoreSdi: sql.placeholder("scoreSdi"),
         stressModelId: sql.placeholder("stressModelId"),
         motivasiModelId: sql.placeholder("motivasiModelId"),
+        stressProbability: sql.placeholder("stressProbability"),
+        motivasiProbability: sql.placeholder("motivasiProbability"),
       })
       .returning({ id: riwayatSkrining.id })
       .prepare();
@@ -172,6 +174,8 @@ export class SubmissionService {
         scoreSdi: sdi,
         stressModelId: stress.modelId,
         motivasiModelId: motivasi.modelId,
+        stressProbability: stress.probability,
+        motivasiProbability: motivasi.probability,
       })!;
       // In the same job: the screening and the case it raises are committed together or not at all.
       this.caseOpening.openIfFlagged(nim, record.id, tanggal);
@@ -190,14 +194,14 @@ export class SubmissionService {
   }
 
   /** A model's answer, or the thresholds when there is none or it fails (logged, never a 500). */
-  private classify(type: ModelType, features: ModelFeatures, fallback: Level): { level: Level; modelId: number | null } {
+  private classify(type: ModelType, features: ModelFeatures, fallback: Level): { level: Level; modelId: number | null; probability: number | null } {
     try {
       const result = this.classifier.classify(type, features);
       if (result) return result;
     } catch (error) {
       this.logger.error(`model ${type} gagal, memakai ambang batas: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return { level: fallback, modelId: null };
+    return { level: fallback, modelId: null, probability: null };
   }
 }
 

@@ -76,6 +76,7 @@ export const staff = {
     historyCount: (total: number) => `${count.format(total)} kali skrining, terbaru dahulu.`,
     stressScore: (score: string) => `skor ${score}`,
     sdiScore: (score: string) => `SDI ${score}`,
+    confidence: (percent: string) => `keyakinan model ${percent}`,
     advice: "Saran",
   },
   notes: {

@@ -181,8 +181,10 @@ function Progress(props: { riwayat: readonly Skrining[] }) {
               <li key={record.Id_skrining} class="card">
                 <p class="screening-date">{formatDateTime(record.tanggal_skrining)}</p>
                 <p class="level-row">
-                  <LevelTag measure="stres" level={record.tingkat_stres} label={staff.list.stress} /> <span class="student-meta">{text.stressScore(formatNumber(record.score_stress))}</span>{" "}
-                  <LevelTag measure="motivasi" level={record.tingkat_motivasi} label={staff.list.motivation} /> <span class="student-meta">{text.sdiScore(formatNumber(record.score_sdi))}</span>
+                  <LevelTag measure="stres" level={record.tingkat_stres} label={staff.list.stress} />{" "}
+                  <span class="student-meta">{withConfidence(text.stressScore(formatNumber(record.score_stress)), record.probabilitas_stres)}</span>{" "}
+                  <LevelTag measure="motivasi" level={record.tingkat_motivasi} label={staff.list.motivation} />{" "}
+                  <span class="student-meta">{withConfidence(text.sdiScore(formatNumber(record.score_sdi)), record.probabilitas_motivasi)}</span>
                 </p>
                 <p>
                   <strong>{text.advice}:</strong> {record.saran}
@@ -194,6 +196,17 @@ function Progress(props: { riwayat: readonly Skrining[] }) {
       )}
     </section>
   );
+}
+
+const percent = new Intl.NumberFormat("id-ID", { style: "percent", maximumFractionDigits: 0 });
+
+/**
+ * A score with the model's confidence in the level beside it (its probability of that
+ * level); the thresholds, a model kind without probabilities and screenings from before
+ * they were kept show the score alone.
+ */
+function withConfidence(score: string, probability: number | null): string {
+  return probability === null ? score : `${score}; ${text.confidence(percent.format(probability))}`;
 }
 
 const noteLimit = 5000;
