@@ -86,11 +86,15 @@ export const CatatanRecord = t.Object(
     reply: t.String({ description: "empty until the student replies" }),
     tanggal_reply: t.Nullable(t.String()),
     status: t.Union([t.Literal("sudah_dibalas"), t.Literal("belum_dibalas")]),
+    nama_dosen: t.Nullable(t.String({ description: "the name of the lecturer who wrote the note (an addition); null when the lecturer has no name" })),
   },
   { additionalProperties: false },
 );
 
-export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Static<typeof CatatanRecord> {
+/** A note's row with the name of its lecturer (`dosen.nama_dosen`, empty or missing when unknown). */
+export type CatatanRow = typeof catatanKonseling.$inferSelect & { namaDosen: string | null };
+
+export function serializeCatatan(row: CatatanRow): Static<typeof CatatanRecord> {
   return {
     Id_catatan: row.id,
     NIM: row.nim,
@@ -100,6 +104,7 @@ export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Sta
     reply: row.reply,
     tanggal_reply: row.tanggalReply,
     status: row.reply ? "sudah_dibalas" : "belum_dibalas",
+    nama_dosen: row.namaDosen || null,
   };
 }
 

@@ -43,6 +43,7 @@ describe("GET /api/mahasiswa/catatan", () => {
       reply: "Sudah saya baca",
       tanggal_reply: "2026-11-02T00:00:00.000Z",
       status: "sudah_dibalas",
+      nama_dosen: "Dosen Satu",
     });
     expect(response.body[2]).toMatchObject({ reply: "", tanggal_reply: null, status: "belum_dibalas" });
   });

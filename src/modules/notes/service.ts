@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { catatanKonseling, dosen, mahasiswa } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";
@@ -47,13 +47,13 @@ export class NotesService {
   ) {
     this.studentByNim = db.select({ nim: mahasiswa.nim, nipDoswal: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
-    this.notesOf = db
-      .select()
-      .from(catatanKonseling)
+    // Each note with its lecturer's name, which the pages sign it with.
+    const withLecturer = () => db.select({ ...getTableColumns(catatanKonseling), namaDosen: dosen.nama }).from(catatanKonseling).leftJoin(dosen, eq(dosen.nip, catatanKonseling.nip));
+    this.notesOf = withLecturer()
       .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
       .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
       .prepare();
-    this.noteById = db.select().from(catatanKonseling).where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
+    this.noteById = withLecturer().where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
     this.restriction = new ProcessingRestriction(db);
   }
 
@@ -133,7 +133,7 @@ export class NotesService {
       const updated = this.db.update(catatanKonseling).set({ reply: text, tanggalReply: nowIso() }).where(eq(catatanKonseling.id, note.id)).returning().get();
       return {
         message: mode === "first" ? "Balasan berhasil dikirim." : "Balasan berhasil diperbarui.",
-        data: serializeCatatan(updated!),
+        data: serializeCatatan({ ...updated!, namaDosen: note.namaDosen }),
       };
     });
   }
