@@ -12,9 +12,9 @@ afterEach(() => lecturers.service.close());
 
 describe("a case opens with the screening that raises a warning", () => {
   test.each([
-    ["levels Tinggi/Rendah, first screening", null, flaggedAnswers, { early: 1, sudden: 0 }, "early warning (stres Tinggi dengan motivasi Rendah)"],
+    ["levels Tinggi/Rendah, first screening", null, flaggedAnswers, { early: 1, sudden: 0 }, "peringatan dini (stres Tinggi dengan motivasi Rendah)"],
     ["stress 40 above the previous screening", 80, calmAnswers, { early: 0, sudden: 1 }, "perubahan mendadak (skor stres naik 30 atau lebih)"],
-    ["both", 150, flaggedAnswers, { early: 1, sudden: 1 }, "early warning (stres Tinggi dengan motivasi Rendah) dan perubahan mendadak (skor stres naik 30 atau lebih)"],
+    ["both", 150, flaggedAnswers, { early: 1, sudden: 1 }, "peringatan dini (stres Tinggi dengan motivasi Rendah) dan perubahan mendadak (skor stres naik 30 atau lebih)"],
   ] as const)("%s: one case owned by the advisor, its opening in the timeline", async (_, previous, answers, reasons, noteReasons) => {
     lecturers = await lecturerService();
     const { service, tokens } = lecturers;

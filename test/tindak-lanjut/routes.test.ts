@@ -48,7 +48,7 @@ describe("GET /api/dosen/tindak-lanjut/:id", () => {
       ditutup_pada: null,
       hari_terbuka: 0,
       dibatasi: false,
-      riwayat: [{ status_dari: null, status_ke: "baru", catatan: "Dibuka otomatis oleh skrining: early warning (stres Tinggi dengan motivasi Rendah).", oleh: "Sistem" }],
+      riwayat: [{ status_dari: null, status_ke: "baru", catatan: "Dibuka otomatis oleh skrining: peringatan dini (stres Tinggi dengan motivasi Rendah).", oleh: "Sistem" }],
       tingkat_terakhir: [{ tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", early_warning: true }],
     });
   });

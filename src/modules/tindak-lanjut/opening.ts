@@ -3,7 +3,7 @@ import { levelWarning } from "../../db/summaries";
 
 /** The note of a case's first timeline entry, by what raised it. */
 export function openingNote(earlyWarning: boolean, suddenChange: boolean): string {
-  const reasons = [earlyWarning ? "early warning (stres Tinggi dengan motivasi Rendah)" : null, suddenChange ? "perubahan mendadak (skor stres naik 30 atau lebih)" : null];
+  const reasons = [earlyWarning ? "peringatan dini (stres Tinggi dengan motivasi Rendah)" : null, suddenChange ? "perubahan mendadak (skor stres naik 30 atau lebih)" : null];
   return `Dibuka otomatis oleh skrining: ${reasons.filter((reason) => reason !== null).join(" dan ")}.`;
 }
 
