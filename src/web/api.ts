@@ -17,9 +17,10 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The server's text, with when to retry when the server said so. */
+  /** The server's text in the pages' words, with when to retry when the server said so. */
   get text(): string {
-    return this.retryAfter !== null && !/Coba lagi dalam/.test(this.message) ? `${this.message} ${errors.retryIn(this.retryAfter)}` : this.message;
+    const message = errors.serverWords[this.message] ?? this.message;
+    return this.retryAfter !== null && !/Coba lagi dalam/.test(message) ? `${message} ${errors.retryIn(this.retryAfter)}` : message;
   }
 }
 

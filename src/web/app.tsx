@@ -82,12 +82,16 @@ export function App() {
       navigate(pathOf(homeOf(user)), { replace: true });
       return null;
     }
+    // A page of the other kind of account (the guests' pages went home above) says whose it is; either way the link leads home.
+    const forOthers = match ? (pageRoutes[match.name].role as "mahasiswa" | "staff") : null;
     return (
       <Shell user={user} current={null}>
-        <Page title={common.notFoundTitle}>
-          <p>{match ? errors.wrongRole : common.notFoundText}</p>
+        <Page title={forOthers ? errors.wrongRoleTitle[forOthers] : common.notFoundTitle}>
+          <p>{forOthers ? errors.wrongRole[forOthers] : common.notFoundText}</p>
           <p>
-            <a href={pathOf(homeOf(user))}>{common.toHome}</a>
+            <a class="button button-primary" href={pathOf(homeOf(user))}>
+              {common.toHome[role]}
+            </a>
           </p>
         </Page>
       </Shell>

@@ -1,4 +1,5 @@
 // Texts of the advisor's (and the admin's) pages.
+import { sentence } from "./common";
 
 const count = new Intl.NumberFormat("id-ID");
 
@@ -15,7 +16,7 @@ export const staff = {
     option: (name: string, advisees: number) => `${name} (${count.format(advisees)} mahasiswa)`,
     prompt: "Pilih dosen terlebih dahulu untuk melihat mahasiswa bimbingannya.",
     promptStatistik: "Pilih dosen terlebih dahulu untuk melihat statistik mahasiswa bimbingannya.",
-    actingAs: (name: string) => `Catatan disimpan atas nama ${name}.`,
+    actingAs: (name: string) => sentence(`Catatan disimpan atas nama ${name}`),
   },
   list: {
     search: "Cari mahasiswa",
@@ -197,7 +198,7 @@ export const staff = {
     reassignSubmit: "Pindahkan",
     reassignSubmitting: "Memindahkan…",
     reassignMissing: "Pilih dosen yang akan menangani tindak lanjut ini.",
-    reassigned: (name: string) => `Tindak lanjut sekarang ditangani ${name}.`,
+    reassigned: (name: string) => sentence(`Tindak lanjut sekarang ditangani ${name}`),
     onStudent: "Tindak lanjut",
     onStudentNone: "Tidak ada tindak lanjut yang terbuka untuk mahasiswa ini.",
     onStudentLink: "Lihat tindak lanjut dan riwayatnya",

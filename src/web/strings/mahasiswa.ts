@@ -1,4 +1,5 @@
 // Texts of the student's pages.
+import { sentence } from "./common";
 
 const moodWords = ["Sangat buruk", "Buruk", "Biasa saja", "Baik", "Sangat baik"] as const;
 
@@ -35,7 +36,7 @@ export const student = {
   lastSubmitted: (date: string) => `Terakhir diisi ${date}.`,
 
   beranda: {
-    greeting: (name: string) => `Halo, ${name}.`,
+    greeting: (name: string) => sentence(`Halo, ${name}`),
     intro: "Isi kuesioner mingguan, lihat hasilnya, dan catat mood Anda setiap hari.",
     questionnaireTitle: "Kuesioner minggu ini",
     canSubmit: "Anda dapat mengisi kuesioner sekarang.",
@@ -114,6 +115,8 @@ export const student = {
     stressTitle: "Skor stres",
     stressChart: "Grafik skor stres dari waktu ke waktu; angkanya ada di tabel riwayat.",
     motivationTitle: "Indeks motivasi (SDI)",
+    motivationExplained: (min: string, max: string) =>
+      `SDI (Self-Determination Index) merangkum jawaban motivasi Anda dalam satu angka dari ${min} sampai ${max}: makin tinggi, makin besar dorongan belajar dari dalam diri (minat, nilai pribadi); makin rendah, makin besar dorongan dari luar (tuntutan, nilai, rasa bersalah) atau hilangnya dorongan.`,
     motivationChart: "Grafik indeks motivasi dari waktu ke waktu; angkanya ada di tabel riwayat.",
     tableTitle: "Tabel riwayat",
     caption: (count: number) => `${count} skrining, yang terbaru di atas`,
