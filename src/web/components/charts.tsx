@@ -38,14 +38,14 @@ const margin = { top: 12, right: 12, bottom: 32, left: 44 };
 const bandLabelWidth = 56;
 
 /** A label under the axis stays inside the picture: the first and last ones lean inwards. */
-function anchorAt(x: number, width: number): "start" | "middle" | "end" {
+export function anchorAt(x: number, width: number): "start" | "middle" | "end" {
   if (x < 30) return "start";
   if (x > width - 30) return "end";
   return "middle";
 }
 
 /** The width of the chart's box in CSS pixels, followed as the window changes; a guess until it is known. */
-function useBoxWidth() {
+export function useBoxWidth() {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
   useLayoutEffect(() => {
@@ -115,70 +115,6 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
         <span class="visually-hidden">{props.title}. </span>
         {props.scale.note && <span class="chart-note">{props.scale.note}</span>}
       </figcaption>
-    </figure>
-  );
-}
-
-export interface BarGroup {
-  label: string;
-  /** One value per series, in the order of `series`. */
-  values: readonly number[];
-}
-
-/**
- * Groups of bars side by side (a distribution, or the weeks of a trend), each series in
- * its own colour with a legend, and the value above each bar so that it reads without colour.
- */
-export function BarChart(props: { title: string; series: readonly { label: string; tone: string }[]; groups: readonly BarGroup[] }) {
-  const { box, width } = useBoxWidth();
-  const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
-  const top = Math.max(1, ...props.groups.flatMap((group) => group.values));
-  const groupWidth = plotWidth / Math.max(1, props.groups.length);
-  const barWidth = Math.max(2, (groupWidth * 0.8) / props.series.length);
-  // A week's label takes about 56 px: as many as fit, so that they never overlap.
-  const labelEvery = Math.max(1, Math.ceil(props.groups.length / Math.max(2, Math.floor(plotWidth / 56))));
-  // A count above each bar while the bars are wide enough to carry one.
-  const countsFit = barWidth >= 14;
-  return (
-    <figure class="chart-figure">
-      <ul class="legend" aria-hidden="true">
-        {props.series.map((each) => (
-          <li key={each.label}>
-            <span class={`swatch ${each.tone}`} />
-            {each.label}
-          </li>
-        ))}
-      </ul>
-      <div ref={box}>
-        <svg class="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
-          <line class="grid" x1={margin.left} x2={width - margin.right} y1={margin.top + plotHeight} y2={margin.top + plotHeight} />
-          {props.groups.map((group, groupIndex) => (
-            <g key={group.label}>
-              {group.values.map((value, seriesIndex) => {
-                const barHeight = (value / top) * plotHeight;
-                const x = margin.left + groupIndex * groupWidth + groupWidth * 0.1 + seriesIndex * barWidth;
-                return (
-                  <g key={seriesIndex}>
-                    <rect class={`bar ${props.series[seriesIndex]!.tone}`} x={x} width={barWidth - 1} y={margin.top + plotHeight - barHeight} height={barHeight} />
-                    {countsFit && value > 0 && (
-                      <text class="axis" x={x + barWidth / 2} y={margin.top + plotHeight - barHeight - 3} text-anchor="middle">
-                        {value}
-                      </text>
-                    )}
-                  </g>
-                );
-              })}
-              {groupIndex % labelEvery === 0 && (
-                <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor={anchorAt(margin.left + groupIndex * groupWidth + groupWidth / 2, width)}>
-                  {group.label}
-                </text>
-              )}
-            </g>
-          ))}
-        </svg>
-      </div>
-      <figcaption class="visually-hidden">{props.title}</figcaption>
     </figure>
   );
 }

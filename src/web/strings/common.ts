@@ -34,6 +34,8 @@ export const common = {
   roles: { mahasiswa: "mahasiswa", dosen: "dosen", admin: "admin" } as Record<string, string>,
   page: (page: number, pages: number) => `Halaman ${page} dari ${pages}`,
   levels: { Rendah: "Rendah", Sedang: "Sedang", Tinggi: "Tinggi" } as Record<string, string>,
+  /** What a level's colour means, the same on every page and chart (src/web/levels.ts). */
+  toneWords: { "tone-good": "tidak mengkhawatirkan", "tone-watch": "perlu dipantau", "tone-concern": "perlu perhatian" },
   /** Under a chart with level bands: the bands are the score rules; a model may decide otherwise. */
   bandsNote:
     "Warna latar menunjukkan batas tingkat menurut skor. Tingkat di tabel adalah hasil yang tercatat untuk skrining itu; hasil itu dihitung dari seluruh jawaban, sehingga sesekali berbeda dari warna latar.",

@@ -99,7 +99,10 @@ export const staff = {
     motivationDist: "Tingkat motivasi",
     stressDistTable: "Jumlah mahasiswa per tingkat stres",
     motivationDistTable: "Jumlah mahasiswa per tingkat motivasi",
-    students: "Mahasiswa",
+    colours:
+      "Warna di setiap grafik menunjukkan seberapa mengkhawatirkan suatu tingkat: hijau tidak mengkhawatirkan, kuning perlu dipantau, merah perlu perhatian (stres Tinggi, motivasi Rendah). Setiap batang juga bertuliskan tingkatnya.",
+    /** After a level's bar: how many, and their share of the screened students. */
+    barValue: (amount: number, share: string) => `${count.format(amount)} · ${share}`,
     level: "Tingkat",
     amount: "Jumlah mahasiswa",
     share: "Persentase",
@@ -110,6 +113,12 @@ export const staff = {
     stressTrendTable: "Jumlah skrining per tingkat stres setiap minggu",
     motivationTrendTable: "Jumlah skrining per tingkat motivasi setiap minggu",
     week: "Minggu mulai",
+    weekTable: (measure: string) => `Tabel per minggu: ${measure}`,
+    /** The twelve weeks in a sentence: how many screenings, how many at the worrying level, and the last week. */
+    trendSummary: (total: number, concern: number, level: string, lastTotal: number, lastConcern: number) =>
+      total === 0
+        ? "Belum ada skrining dalam 12 minggu terakhir."
+        : `Dalam 12 minggu terakhir ada ${count.format(total)} skrining; ${count.format(concern)} di antaranya ${level} (${Math.round((concern / total) * 100)}%). Minggu terakhir: ${count.format(lastTotal)} skrining, ${count.format(lastConcern)} ${level}.`,
   },
   followUp: {
     status: {
