@@ -3,7 +3,8 @@
 // drawn at the width its box has on the screen, so that its labels keep their size on a
 // phone instead of shrinking with a scaled picture.
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { common } from "../strings";
 
 export interface Band {
   /** The band's values: from `from` (inclusive) to `to`. */
@@ -119,42 +120,70 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
   );
 }
 
+/** Whether a box's content is wider than the box, followed as either changes. */
+function useOverflow() {
+  const box = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setOverflows(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { box, overflows };
+}
+
 /**
  * The numbers of a chart as a table with a caption, headers and row headers. A table wider
- * than a phone scrolls inside its box, which the keyboard can reach and a screen reader names.
+ * than its box (a phone) scrolls inside it: the box is a region the keyboard can reach and a
+ * screen reader names, and a line above it says so while the table is wider.
  */
 export function DataTable(props: { caption: string; columns: readonly string[]; rows: readonly (readonly ComponentChildren[])[]; numeric?: readonly boolean[] }) {
+  const { box, overflows } = useOverflow();
+  const hintId = useId();
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.caption}>
-      <table>
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            {props.columns.map((column, index) => (
-              <th key={column} scope="col" class={props.numeric?.[index] ? "number" : undefined}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row, rowIndex) => (
-            <tr key={rowIndex}>
-              {row.map((cell, index) =>
-                index === 0 ? (
-                  <th key={index} scope="row">
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={index} class={props.numeric?.[index] ? "number" : undefined}>
-                    {cell}
-                  </td>
-                ),
-              )}
+    <>
+      {overflows && (
+        <p class="scroll-hint" id={hintId}>
+          <span aria-hidden="true">↔ </span>
+          {common.scrollHint}
+        </p>
+      )}
+      <div class="table-wrap" ref={box} tabIndex={0} role="region" aria-label={props.caption} aria-describedby={overflows ? hintId : undefined}>
+        <table>
+          <caption>{props.caption}</caption>
+          <thead>
+            <tr>
+              {props.columns.map((column, index) => (
+                <th key={column} scope="col" class={props.numeric?.[index] ? "number" : undefined}>
+                  {column}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {props.rows.map((row, rowIndex) => (
+              <tr key={rowIndex}>
+                {row.map((cell, index) =>
+                  index === 0 ? (
+                    <th key={index} scope="row">
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={index} class={props.numeric?.[index] ? "number" : undefined}>
+                      {cell}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

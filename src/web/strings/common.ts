@@ -40,6 +40,7 @@ export const common = {
   bandsNote:
     "Warna latar menunjukkan batas tingkat menurut skor. Tingkat di tabel adalah hasil yang tercatat untuk skrining itu; hasil itu dihitung dari seluruh jawaban, sehingga sesekali berbeda dari warna latar.",
   table: "Tabel",
+  scrollHint: "Tabel ini lebih lebar dari layar: geser ke samping untuk melihat semua kolom.",
   chart: "Grafik",
   noData: "Belum ada data.",
 } as const;
