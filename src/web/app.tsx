@@ -5,11 +5,12 @@ import { Button, Page } from "./components/ui";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
+import { OfflineBanner, OfflinePage } from "./pages/Offline";
 import { PrivacyGatePage } from "./pages/privasi/Notice";
 import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
-import { resumeSession, signOut, useSession } from "./session";
+import { resumeSession, retrySession, signOut, useSession } from "./session";
 import { common, errors, staff, student } from "./strings";
 import type { User } from "./types";
 
@@ -52,6 +53,13 @@ export function App() {
         <p class="loading" role="status">
           {common.loading}
         </p>
+      </Shell>
+    );
+  }
+  if (session.status === "offline") {
+    return (
+      <Shell>
+        <OfflinePage onRetry={retrySession} />
       </Shell>
     );
   }
@@ -157,6 +165,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
           </>
         )}
       </header>
+      <OfflineBanner />
       <main id="isi" tabIndex={-1}>
         {props.children}
       </main>

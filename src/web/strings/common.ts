@@ -43,6 +43,11 @@ export const common = {
   scrollHint: "Tabel ini lebih lebar dari layar: geser ke samping untuk melihat semua kolom.",
   chart: "Grafik",
   noData: "Belum ada data.",
+  offlineBanner: "Anda sedang offline: skrining tidak dapat dihubungi. Isian yang belum terkirim tetap tersimpan di perangkat ini.",
+  offlineTitle: "Sedang offline",
+  offlineText: "skrining belum dapat dihubungi, jadi sesi Anda belum dapat diperiksa. Halaman ini dimuat lagi sendiri begitu koneksi kembali; Anda juga dapat menekan Coba lagi.",
+  offlineQuestionnaire: (answers: number) => `Jawaban kuesioner Anda yang belum terkirim (${answers} pertanyaan) tetap tersimpan di perangkat ini.`,
+  offlineDiary: "Tulisan jurnal Anda yang belum tersimpan tetap ada di perangkat ini.",
 } as const;
 
 export const errors = {
