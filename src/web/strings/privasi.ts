@@ -20,7 +20,7 @@ const roleWords: Record<string, string> = { dosen: "dosen", admin: "admin", cli:
  */
 const routePhrases: Record<string, string> = {
   "GET /api/dosen/mahasiswa": "melihat nama Anda di daftar mahasiswa bimbingan",
-  "GET /api/dosen/mahasiswa/:nim": "membuka halaman data Anda (profil, hasil skrining dan catatan konseling)",
+  "GET /api/dosen/mahasiswa/:nim": "membuka halaman data Anda (profil, skrining, catatan)",
   "GET /api/mahasiswa/hasil/:nim": "melihat hasil skrining Anda",
   "GET /api/mahasiswa/history": "melihat hasil skrining Anda",
   "GET /api/mahasiswa/can_submit/:nim": "melihat kapan Anda dapat mengisi kuesioner lagi",
@@ -177,14 +177,13 @@ export const privacy = {
 
     accessTitle: "Siapa yang membuka data Anda",
     accessIntro:
-      "Setiap kali dosen, admin, atau perintah admin di server membuka, mengekspor atau mengubah data Anda, hal itu tercatat. Di sini catatan itu dikelompokkan per orang per hari; berkas unduhan di atas memuat setiap akses dengan waktunya. Alamat jaringan mereka tidak ditampilkan.",
+      "Setiap kali dosen, admin, atau perintah admin di server membuka, mengekspor atau mengubah data Anda, hal itu tercatat: di sini per orang per hari, di berkas unduhan satu per satu. Alamat jaringan mereka tidak ditampilkan.",
     accessEmpty: "Belum ada orang lain yang membuka data Anda.",
     accessCaption: (count: number) => `${count} akses oleh orang lain, per orang per hari, terbaru dulu`,
-    /** Who acted: the name the trail keeps, else the role alone. */
-    who: (role: string, name: string | null) => name || (nobodyNamed[role] ?? role),
-    day: (day: string, role: string) => `${day} · ${roleWords[role] ?? role}`,
-    /** `Dr. Rina Kartika melihat hasil skrining Anda, 3 kali.` */
-    sentence: (who: string, action: string, target: string, times: number) => `${who} ${phrase(action, target)}${times > 1 ? `, ${times} kali` : ""}.`,
+    /** `Dr. Rina Kartika (dosen), Kamis, 26 November 2026:` — whose accesses of one day follow; the role alone without a name. */
+    whoOnDay: (role: string, name: string | null, day: string) => `${name ? `${name} (${roleWords[role] ?? role})` : (nobodyNamed[role] ?? role)}, ${day}:`,
+    /** `melihat hasil skrining Anda, 3 kali` */
+    did: (action: string, target: string, times: number) => `${phrase(action, target)}${times > 1 ? `, ${times} kali` : ""}`,
     times: (count: number) => `Waktu tiap akses (${count})`,
     at: (time: string, action: string, target: string, times: number) => `${time}: ${phrase(action, target)}${times > 1 ? ` (${times} kali)` : ""}`,
   },
