@@ -4,7 +4,7 @@
 // phone instead of shrinking with a scaled picture.
 import type { ComponentChildren } from "preact";
 import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { common } from "../strings";
+import { common, sentence } from "../strings";
 
 export interface Band {
   /** The band's values: from `from` (inclusive) to `to`. */
@@ -113,7 +113,7 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
         </svg>
       </div>
       <figcaption>
-        <span class="visually-hidden">{props.title}. </span>
+        <span class="visually-hidden">{sentence(props.title)} </span>
         {props.scale.note && <span class="chart-note">{props.scale.note}</span>}
       </figcaption>
     </figure>
