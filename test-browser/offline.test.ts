@@ -46,7 +46,7 @@ const draftAnswers = (page: Page) =>
 
 describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
   test("a reload offline opens the app with an offline banner and the draft; back online, the questionnaire carries on", async () => {
-    const page = await openPage(browser, served, size);
+    const page = await openPage(browser, served, size, { serviceWorker: true });
     await startQuestionnaire(page, students[size as "narrow" | "desktop"]);
 
     await page.context().setOffline(true);
@@ -68,7 +68,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
 });
 
 test("the worker's cache holds this build's page and assets, never the API; a new build's worker replaces it", async () => {
-  const page = await openPage(browser, served, "desktop");
+  const page = await openPage(browser, served, "desktop", { serviceWorker: true });
   await page.goto("/masuk");
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   const cached = () =>
@@ -91,7 +91,7 @@ test("the worker's cache holds this build's page and assets, never the API; a ne
 
 // Last: it stops the server.
 test("with the server gone the app still opens from the worker's cache and says that skrining cannot be reached", async () => {
-  const page = await openPage(browser, served, "narrow");
+  const page = await openPage(browser, served, "narrow", { serviceWorker: true });
   await startQuestionnaire(page, { username: "2301001", password: "demo-mhs-01" });
   await served.stop();
   await page.reload();

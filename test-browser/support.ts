@@ -98,9 +98,20 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A page of a fresh context (no storage shared with other tests) at one of the two sizes, in Indonesian. */
-export async function openPage(browser: Browser, served: Served, viewport: SizeName): Promise<Page> {
-  const context = await browser.newContext({ viewport: sizes[viewport], locale: "id-ID", timezoneId: "Asia/Jakarta", baseURL: served.base });
+/**
+ * A page of a fresh context (no storage shared with other tests) at one of the sizes, in
+ * Indonesian. The service worker is blocked unless a test asks for it (test-browser/offline.test.ts):
+ * its requests run on after a test closes its context, which breaks the driver's connection,
+ * and pages ask the network first with or without it.
+ */
+export async function openPage(browser: Browser, served: Served, viewport: SizeName, options: { serviceWorker?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: sizes[viewport],
+    locale: "id-ID",
+    timezoneId: "Asia/Jakarta",
+    baseURL: served.base,
+    serviceWorkers: options.serviceWorker ? "allow" : "block",
+  });
   const page = await context.newPage();
   // A page that fails or loads anything from another origin is a test failure.
   page.on("pageerror", (error) => {
