@@ -5,6 +5,7 @@
 import type { ComponentChildren } from "preact";
 import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { common, sentence } from "../strings";
+import "./charts.css";
 
 export interface Band {
   /** The band's values: from `from` (inclusive) to `to`. */

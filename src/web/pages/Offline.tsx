@@ -3,6 +3,7 @@ import { Button, Page } from "../components/ui";
 import { useOffline } from "../connection";
 import { common } from "../strings";
 import { draftKey, readDraft } from "./mahasiswa/shared";
+import "./offline.css";
 
 /** What this browser keeps unsent for the account of the stored session: answers of the questionnaire, a diary text. */
 function keptDrafts(): { answers: number; diary: boolean } {

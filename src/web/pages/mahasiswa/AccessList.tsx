@@ -6,6 +6,7 @@ import { formatTime, localDate } from "../../format";
 import { privacy } from "../../strings";
 import type { StudentData } from "../../types";
 import { formatDay } from "./shared";
+import "./access-list.css";
 
 const text = privacy.dataSaya;
 
