@@ -114,6 +114,8 @@ describe.each(["narrow", "desktop"] as SizeName[])("Data saya at %s size", (size
     await page.goto("/data-saya");
     await signIn(page, demo.student);
     await heading(page, "Data saya").waitFor();
+    // The page does not hold everything: it says what it leaves out.
+    await page.getByText(/Catatan penanganan tindak lanjut yang ditulis staf tidak ada di halaman ini/).waitFor();
     const accesses = page.getByRole("list", { name: /akses oleh orang lain, per orang per hari/ });
     await accesses.waitFor();
     // Two people on one day: two cards.

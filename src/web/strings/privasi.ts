@@ -116,7 +116,8 @@ export const privacy = {
 
   dataSaya: {
     title: "Data saya",
-    intro: "Semua data Anda yang disimpan skrining, dan siapa saja selain Anda yang membukanya. Anda berhak atas salinannya (UU 27/2022).",
+    intro:
+      "Data Anda yang disimpan skrining, dan siapa saja selain Anda yang membukanya. Anda berhak atas salinannya (UU 27/2022). Catatan penanganan tindak lanjut yang ditulis staf tidak ada di halaman ini; untuk melihatnya, hubungi admin fakultas.",
     made: (time: string) => `Disusun ${time}.`,
     download: "Unduh data saya (JSON)",
     downloadHint: "Satu file berisi semua data di halaman ini, termasuk setiap jawaban kuesioner.",
