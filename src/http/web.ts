@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { matchPage } from "../web/routes";
-import { assetFiles, pageFile } from "./web-assets.generated";
+import { assetFiles, pageFile, serviceWorkerFile } from "./web-assets.generated";
 
 // The web interface, served by the executable itself from the files embedded at build
-// time (scripts/build-web.ts): the page for every page path, its assets under /assets/.
+// time (scripts/build-web.ts): the page for every page path, its assets under /assets/,
+// its service worker at /sw.js.
 
 /**
  * The page may load only what this origin serves: no inline script, no other origin's
@@ -19,6 +20,19 @@ const pageHeaders = {
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
+} as const;
+
+/**
+ * The service worker (src/web/worker/service-worker.ts) at the root, so that its scope is
+ * every page. Its name never changes, so it is checked on every visit: a new build's worker
+ * replaces the old one. It may fetch only this origin.
+ */
+const serviceWorkerPath = "/sw.js";
+const serviceWorkerHeaders = {
+  "content-type": "text/javascript; charset=utf-8",
+  "cache-control": "no-cache",
+  "content-security-policy": "default-src 'none'; connect-src 'self'",
+  "x-content-type-options": "nosniff",
 } as const;
 
 /** An asset's name carries a hash of its content: it never changes, so it is kept a year. */
@@ -93,6 +107,7 @@ export function webInterface(timeZone: string): (request: Request) => Response |
       const extension = name.slice(name.lastIndexOf(".") + 1);
       return respond(request, assetEncodings(file), { "content-type": mediaTypes[extension] ?? "application/octet-stream", "cache-control": assetCacheControl, "x-content-type-options": "nosniff" });
     }
+    if (path === serviceWorkerPath) return respond(request, { plain: serviceWorkerFile.path, gzip: serviceWorkerFile.gzip, brotli: serviceWorkerFile.brotli }, serviceWorkerHeaders);
     return matchPage(path) ? respond(request, page, pageHeaders) : null;
   };
 }

@@ -5,11 +5,12 @@ import { Button, Page } from "./components/ui";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
+import { OfflineBanner, OfflinePage } from "./pages/Offline";
 import { PrivacyGatePage } from "./pages/privasi/Notice";
 import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
-import { resumeSession, signOut, useSession } from "./session";
+import { resumeSession, retrySession, signOut, useSession } from "./session";
 import { common, errors, staff, student } from "./strings";
 import type { User } from "./types";
 import { useUnreadNotes } from "./unread-notes";
@@ -56,6 +57,13 @@ export function App() {
       </Shell>
     );
   }
+  if (session.status === "offline") {
+    return (
+      <Shell>
+        <OfflinePage onRetry={retrySession} />
+      </Shell>
+    );
+  }
   const match = matchPage(pathname);
 
   if (session.status === "signed-out") {
@@ -83,12 +91,16 @@ export function App() {
       navigate(pathOf(homeOf(user)), { replace: true });
       return null;
     }
+    // A page of the other kind of account (the guests' pages went home above) says whose it is; either way the link leads home.
+    const forOthers = match ? (pageRoutes[match.name].role as "mahasiswa" | "staff") : null;
     return (
       <Shell user={user} current={null}>
-        <Page title={common.notFoundTitle}>
-          <p>{match ? errors.wrongRole : common.notFoundText}</p>
+        <Page title={forOthers ? errors.wrongRoleTitle[forOthers] : common.notFoundTitle}>
+          <p>{forOthers ? errors.wrongRole[forOthers] : common.notFoundText}</p>
           <p>
-            <a href={pathOf(homeOf(user))}>{common.toHome}</a>
+            <a class="button button-primary" href={pathOf(homeOf(user))}>
+              {common.toHome[role]}
+            </a>
           </p>
         </Page>
       </Shell>
@@ -156,6 +168,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
           </>
         )}
       </header>
+      <OfflineBanner />
       <main id="isi" tabIndex={-1}>
         {props.children}
       </main>

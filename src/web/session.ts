@@ -10,7 +10,7 @@ import type { PrivacyNotice, User } from "./types";
  */
 export type PrivacyGate = { notice: PrivacyNotice; error?: unknown } | { notice?: undefined; error: unknown } | null;
 
-type State = { status: "checking" } | { status: "signed-out"; notice?: string } | { status: "signed-in"; user: User; privacy: PrivacyGate };
+type State = { status: "checking" } | { status: "offline" } | { status: "signed-out"; notice?: string } | { status: "signed-in"; user: User; privacy: PrivacyGate };
 
 let state: State = { status: hasStoredSession() ? "checking" : "signed-out" };
 const listeners = new Set<(state: State) => void>();
@@ -32,18 +32,30 @@ export function useSession(): State {
   return current;
 }
 
-/** On a reload: a stored refresh token gives an access token and the user again. */
+/**
+ * On a reload: a stored refresh token gives an access token and the user again. Without a
+ * connection the session is kept and the page says it is offline until the connection is
+ * back (then it tries again by itself).
+ */
 export async function resumeSession(): Promise<void> {
   if (state.status !== "checking") return;
   try {
     if (!(await refreshAccessToken())) return set({ status: "signed-out" });
     const user = await api.get<User>("/api/auth/me");
     set({ status: "signed-in", user, privacy: await privacyGateOf(user) });
-  } catch {
-    // The server cannot be reached: the session is kept for the next try.
-    set({ status: "signed-out" });
+  } catch (error) {
+    // A server that answers with an error keeps the session for the next sign-in.
+    set(error instanceof ApiError && error.status === 0 ? { status: "offline" } : { status: "signed-out" });
   }
 }
+
+/** Tries the stored session again after the page was offline. */
+export function retrySession(): void {
+  if (state.status !== "offline") return;
+  set({ status: "checking" });
+  void resumeSession();
+}
+addEventListener("online", retrySession);
 
 /**
  * Signs in. `acknowledging` is the version of the privacy notice the student has just
