@@ -1,5 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { commandActor, missingAuditTriggers, verifyAuditChain, type AuditRow } from "../src/audit/trail";
+import { actorNameSql } from "../src/audit/names";
+import { commandActor, type AuditRow } from "../src/audit/trail";
+import { auditAnchor, formatAnchor, parseAnchor, verifyAuditChain } from "../src/audit/verify";
 import type { CommandAudit } from "../src/accounts/service";
 import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/csv";
 import { auditActions, type AuditAction } from "../src/db/schema";
@@ -44,18 +46,21 @@ interface ListOptions {
 
 const columns = ["id", "waktu", "peran", "pengguna", "nama", "alamat", "aksi", "kali", "nim", "target", "keterangan", "hash"] as const;
 
+/** A row as listed: the actor's name looked up now, the students of the row (space-separated). */
+type ListedRow = AuditRow & { shown_name: string | null; students: string | null };
+
 /** A row as the admin reads it: the time in the faculty's zone with its offset. */
-function displayed(row: AuditRow, timeZone: string): Record<(typeof columns)[number], string | number | null> {
+function displayed(row: ListedRow, timeZone: string): Record<(typeof columns)[number], string | number | null> {
   return {
     id: row.id,
     waktu: formatLocalTimestamp(row.at, timeZone),
     peran: row.actor_role,
     pengguna: row.actor_username,
-    nama: row.actor_name,
+    nama: row.shown_name,
     alamat: row.client_address,
     aksi: row.action,
     kali: row.reads,
-    nim: row.nim,
+    nim: row.students,
     target: row.target,
     keterangan: row.detail,
     hash: row.hash,
@@ -84,21 +89,26 @@ function tableText(rows: ReturnType<typeof displayed>[]): string[][] {
 }
 
 /** The rows the filters select, oldest first, each filter a condition on an indexed column. */
-function selectRows(sqlite: import("bun:sqlite").Database, options: ListOptions, timeZone: string): AuditRow[] {
+function selectRows(sqlite: import("bun:sqlite").Database, options: ListOptions, timeZone: string): ListedRow[] {
   const conditions: string[] = [];
   const values: string[] = [];
   const where = (condition: string, value: string) => {
     conditions.push(condition);
     values.push(value);
   };
-  if (options.nim !== undefined) where("nim = ?", options.nim.trim());
+  if (options.nim !== undefined) where("id IN (SELECT audit_id FROM audit_subjects WHERE nim = ?)", options.nim.trim());
   if (options.user !== undefined) where("actor_username = ?", options.user.trim());
   if (options.action !== undefined) where("action = ?", options.action);
   // Stored times are UTC ISO strings, which sort as text; a local day runs from its midnight to the next.
   if (options.since !== undefined) where("at >= ?", new Date(localDayStart(options.since, timeZone)).toISOString());
   if (options.until !== undefined) where("at < ?", new Date(localDayStart(addDays(options.until, 1), timeZone)).toISOString());
   const clause = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
-  return sqlite.query<AuditRow, string[]>(`SELECT * FROM audit_log ${clause} ORDER BY id`).all(...values);
+  return sqlite
+    .query<ListedRow, string[]>(
+      `SELECT *, ${actorNameSql} AS shown_name, (SELECT group_concat(nim, ' ') FROM (SELECT nim FROM audit_subjects WHERE audit_id = audit_log.id ORDER BY nim)) AS students
+       FROM audit_log ${clause} ORDER BY id`,
+    )
+    .all(...values);
 }
 
 export function registerAuditCommands(program: Command, io: CommandIo): void {
@@ -106,18 +116,31 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
 
   audit
     .command("verify")
-    .description("memeriksa rantai hash jejak audit: baris yang diubah atau dihapus langsung di file basis data disebutkan")
+    .description("memeriksa rantai hash jejak audit dalam satu potret: baris yang diubah atau dihapus langsung di file basis data, dan pemicu atau view asing, disebutkan")
+    .option("--anchor <ID:HASH>", "juga memastikan baris ini (dari skrining audit anchor) masih ada dengan hash yang sama")
+    .action((options: { anchor?: string }, command: Command) => {
+      const anchor = options.anchor === undefined ? undefined : parseAnchor(options.anchor);
+      const { db } = openData(command, io);
+      try {
+        const { rows, anchor: newest, problems } = verifyAuditChain(db.$client, anchor);
+        const lines = problems.map((problem) => (problem.id > 0 ? `baris ${problem.id}: ${problem.problem}` : problem.problem));
+        if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
+        io.out(`Jejak audit utuh: ${rows} baris${anchor ? `, termasuk jangkar ${anchor.id}` : ""}; jangkar terbaru ${newest ? formatAnchor(newest) : "(belum ada baris)"}\n`);
+        io.out(`Simpan jangkar terbaru ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya dengan --anchor harus menemukannya lagi.\n`);
+      } finally {
+        db.$client.close();
+      }
+    });
+
+  audit
+    .command("anchor")
+    .description("mencetak id dan hash baris terbaru (ID:HASH) untuk disimpan di luar server")
     .action((_options: unknown, command: Command) => {
       const { db } = openData(command, io);
       try {
-        const { rows, lastHash, problems } = verifyAuditChain(db.$client);
-        const lines = [
-          ...missingAuditTriggers(db.$client).map((name) => `pemicu ${name} tidak ada: tabel audit_log dapat diubah tanpa ditolak`),
-          ...problems.map((problem) => `baris ${problem.id}: ${problem.problem}`),
-        ];
-        if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
-        io.out(`Jejak audit utuh: ${rows} baris; hash terakhir ${lastHash}\n`);
-        io.out(`Simpan hash terakhir ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya harus menemukannya lagi.\n`);
+        const newest = auditAnchor(db.$client);
+        if (!newest) throw invalid("Jejak audit masih kosong: belum ada jangkar.");
+        io.out(`${formatAnchor(newest)}\n`);
       } finally {
         db.$client.close();
       }

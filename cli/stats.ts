@@ -120,8 +120,8 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
         // Written once the export is out: per student for --students, else one row of aggregates.
         const { actor, target } = commandAudit(command);
         const detail = `${options.nip === undefined ? "semua dosen" : `NIP ${options.nip.trim()}`}; ${options.format}${options.out === undefined ? "" : ` ke ${options.out}`}`;
-        const entries: AuditEntry[] = (students ?? [null]).map((nim) => ({ actor, target, action: "export", nim, detail }));
-        await writes.run(() => appendAuditRows(db.$client, entries));
+        const entry: AuditEntry = { actor, target, action: "export", students: students ?? [], detail };
+        await writes.run(() => appendAuditRows(db.$client, [entry]));
       } finally {
         db.$client.close();
       }

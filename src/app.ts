@@ -36,7 +36,7 @@ const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
  */
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
   let allowedMethods: AllowedMethods = () => [];
-  const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }));
+  const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
   const stamp = databaseStamp(context.db.$client);
   const app = new Elysia()
     // One question per request to know whether the read caches still hold (src/db/read-cache.ts).

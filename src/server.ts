@@ -143,7 +143,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       logger.info(`${signal} diterima, menghentikan server...`);
       await Promise.all([server!.stop(), backups?.stop()]);
       // The view rows still gathering are written before the database closes.
-      await context.audit.flush();
+      await context.audit.flushAll();
       closeContext(context);
       resolve();
     };

@@ -31,6 +31,7 @@ const needsExistingFolder: [string, () => string[], string?][] = [
   ["accounts list", () => ["accounts", "list"]],
   ["audit list", () => ["audit", "list"]],
   ["audit verify", () => ["audit", "verify"]],
+  ["audit anchor", () => ["audit", "anchor"]],
   ["accounts passwd", () => ["accounts", "passwd", "admin"], "sandi-baru-123\n"],
   ["accounts activate", () => ["accounts", "activate", "mhs1"]],
   ["accounts deactivate", () => ["accounts", "deactivate", "mhs1"]],

@@ -13,7 +13,7 @@ import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenti
 import type { JsonObject } from "../../http/body";
 import { endAllSessions, SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
-import { StudentWriteLimit } from "../../http/write-limit";
+import { RateLimit } from "../../http/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 
 const authMessages = {
@@ -50,12 +50,12 @@ export interface RequestOrigin {
 }
 
 /** An account as its own audit actor (login, activation, a password change). */
-function accountActor(account: Pick<Principal, "id" | "username" | "role" | "nama">): AuditActor {
-  return { userId: account.id, username: account.username, role: account.role, name: account.nama };
+function accountActor(account: Pick<Principal, "id" | "username" | "role">): AuditActor {
+  return { userId: account.id, username: account.username, role: account.role };
 }
 
 /** An unknown username is not written down: it may be a password typed in the wrong field. */
-const unknownActor: AuditActor = { userId: null, username: null, role: "anonim", name: null };
+const unknownActor: AuditActor = { userId: null, username: null, role: "anonim" };
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -76,7 +76,9 @@ export class AuthService {
   private readonly sessions: SessionStore;
   private readonly throttle: LoginThrottle;
   /** Fair use of student writes (decisions §10), checked by the `studentWrite` route option. */
-  readonly studentWrites: StudentWriteLimit;
+  readonly studentWrites: RateLimit<number>;
+  /** Decisions §16: reads without a token (the photo route), per client address. */
+  readonly readsWithoutToken: RateLimit<string>;
   private readonly principalById;
   private readonly principals: ReadCache<number, Principal | undefined>;
   private readonly principalByUsername;
@@ -92,7 +94,8 @@ export class AuthService {
     this.tokens = new TokenService(config);
     this.sessions = new SessionStore(db, config.refreshTokenSeconds);
     this.throttle = new LoginThrottle(config.throttle);
-    this.studentWrites = new StudentWriteLimit(config.studentWritesPerMinute);
+    this.studentWrites = new RateLimit(config.studentWritesPerMinute);
+    this.readsWithoutToken = new RateLimit(config.tokenlessReadsPerMinute);
     const principals = db
       .select(principalColumns)
       .from(users)
