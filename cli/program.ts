@@ -96,7 +96,7 @@ function report(error: unknown, io: CommandIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : exitCodes.refused;
   const failure = asStorageError(error);
   if (failure instanceof StorageError) {
-    io.err(`skrining: ${describeForAdmin(failure)}\n`);
+    io.err(`skrining: ${describeForAdmin(failure, "command")}\n`);
     return exitCodes.storage;
   }
   if (failure instanceof ServiceError) {

@@ -239,6 +239,9 @@ describe("a backup that cannot be written", () => {
     const result = await spawnCli(["--data", dataDir, "backup", join(target, "cadangan.tar.gz")]);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain("Disk penuh");
+    // A one-off command is told to run again; recovering by itself is the server's.
+    expect(result.stderr).toContain("lalu jalankan perintah ini lagi.");
+    expect(result.stderr).not.toContain("pulih sendiri");
     expect(readdirSync(target)).toEqual([]);
   }, 30_000);
 
@@ -250,6 +253,7 @@ describe("a backup that cannot be written", () => {
     const result = await spawnCli(["--data", dataDir, "backup", join(target, "cadangan.tar.gz")]);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain("hanya-baca");
+    expect(result.stderr).not.toContain("pulih sendiri");
     expect(remount(target, "rw")).toBe(true);
     expect(readdirSync(target)).toEqual([]);
     expect(existsSync(join(target, "cadangan.tar.gz"))).toBe(false);
