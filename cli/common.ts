@@ -21,6 +21,8 @@ export interface CommandIo {
   readSecret(prompt: string): Promise<string>;
   /** Whether standard error is a terminal (a progress bar is drawn only there). */
   errIsTerminal: boolean;
+  /** The width of the terminal standard output is, when it is one; tables fit it (100 columns otherwise). */
+  outColumns?: number;
   environment: Record<string, string | undefined>;
 }
 
@@ -31,6 +33,7 @@ export const processIo: CommandIo = {
   inIsTerminal: process.stdin.isTTY === true,
   readSecret: readSecretFromTerminal,
   errIsTerminal: process.stderr.isTTY === true,
+  outColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
   environment: process.env,
 };
 
