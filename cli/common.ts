@@ -24,6 +24,11 @@ export interface CommandIo {
   /** The width of the terminal standard output is, when it is one; tables fit it (100 columns otherwise). */
   outColumns?: number;
   environment: Record<string, string | undefined>;
+  /**
+   * Registers how a command that runs on (`serve`) stops when the reader of standard
+   * output goes away (`serve | head`); every other command simply ends (cli/pipes.ts).
+   */
+  onOutputClosed?(stop: () => void): void;
 }
 
 export const processIo: CommandIo = {

@@ -56,8 +56,10 @@ export function buildProgram(io: CommandIo): Command {
     .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string } & LogFileFlags & AutomaticBackupFlags, command: Command) => {
       const backups = automaticBackupsOf(options);
       const log = serveLogger(options, ioLogger(io), io);
+      const outputClosed = new AbortController();
+      io.onOutputClosed?.(() => outputClosed.abort());
       try {
-        await serve(configOf(command, io, "may-create"), { ...options, backups }, log.logger, io.environment);
+        await serve(configOf(command, io, "may-create"), { ...options, backups, stop: outputClosed.signal }, log.logger, io.environment);
       } finally {
         log.close();
       }

@@ -20,6 +20,8 @@ interface ServeOptions {
   tlsKey?: string;
   /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`); none when absent. */
   backups?: { folder: string; everyMilliseconds: number; keep: number };
+  /** Stops the server as SIGTERM does (the command line's output was closed: `serve | head`). */
+  stop?: AbortSignal;
 }
 
 /** The addresses a student's phone or a lab PC on the LAN can open. */
@@ -130,15 +132,19 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   backups?.start();
 
   await new Promise<void>((resolve) => {
-    const stop = async (signal: string) => {
-      logger.info(`${signal} diterima, menghentikan server...`);
+    let stopping = false;
+    const stop = async (why: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`${why}, menghentikan server...`);
       await Promise.all([server!.stop(), backups?.stop()]);
       // The view rows still gathering are written before the database closes.
       await context.audit.flush();
       closeContext(context);
       resolve();
     };
-    process.once("SIGINT", () => void stop("SIGINT"));
-    process.once("SIGTERM", () => void stop("SIGTERM"));
+    process.once("SIGINT", () => void stop("SIGINT diterima"));
+    process.once("SIGTERM", () => void stop("SIGTERM diterima"));
+    options.stop?.addEventListener("abort", () => void stop("Keluaran standar ditutup (pembacanya berhenti)"));
   });
 }
