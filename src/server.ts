@@ -11,7 +11,7 @@ import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
-import { webInterface } from "./http/web";
+import { builtWebAssets, webInterface } from "./http/web";
 
 interface ServeOptions {
   host: string;
@@ -105,7 +105,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // server listens only once the admin exists.
   const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
-  const web = webInterface(config.timeZone);
+  const assets = await builtWebAssets();
+  if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
+  const web = webInterface(config.timeZone, assets);
   const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
   const admin = await adminCreation;
 
