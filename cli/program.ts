@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import packageJson from "../package.json";
 import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
+import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
@@ -33,7 +33,12 @@ function port(value: string): number {
 export function buildProgram(io: CommandIo): Command {
   const program = new Command("skrining")
     .description("Layanan skrining stres dan motivasi mahasiswa")
-    .version(packageJson.version, "-V, --version", "tampilkan versi")
+    // The version, the commit and the build date (src/build-info.ts), looked up only when asked.
+    .option("-V, --version", "tampilkan versi, commit dan tanggal build")
+    .on("option:version", () => {
+      io.out(`${describeBuild()}\n`);
+      throw new CommanderError(0, "commander.version", describeBuild());
+    })
     .option("--data <folder>", "folder data (bawaan: ./data, atau SKRINING_DATA)")
     .option("--tz <zona>", "zona waktu fakultas untuk minggu dan tanggal (bawaan: Asia/Jakarta, atau SKRINING_TZ)")
     // Subcommands inherit both: commander's own messages go through `io`, and its exits become errors for run().

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { extract } from "tar";
+import { compileCommand } from "./build-executable";
 
 const root = join(import.meta.dir, "..");
 const addonName = "@node-rs/bcrypt-win32-x64-msvc";
@@ -41,10 +42,7 @@ if (installedAddonVersion() !== version) {
 }
 
 run(["bun", "scripts/build-web.ts"]);
-run([
-  "bun", "build", "cli/main.ts", "--compile", "--sourcemap",
-  "--target=bun-windows-x64-baseline", "--outfile", outfile,
-]);
+run(compileCommand({ entry: "cli/main.ts", outfile, target: "bun-windows-x64-baseline", extra: ["--sourcemap"] }));
 
 // The addon is embedded as it is, so its bytes (its last 4 KB suffice) appear verbatim.
 const executable = Buffer.from(await Bun.file(outfile).arrayBuffer());

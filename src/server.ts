@@ -1,8 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import packageJson from "../package.json";
 import { createApp } from "./app";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
+import { describeBuild } from "./build-info";
 import type { Config } from "./config";
 import { closeContext, createContext } from "./context";
 import { checkDatabase } from "./db";
@@ -62,7 +62,7 @@ function banner(start: {
   const { config, options, admin } = start;
   const loopback = (url: string) => /\/\/(127\.|\[::1\])/.test(url);
   const lines = [
-    `skrining ${packageJson.version} berjalan. Buka di peramban (browser) dari jaringan kampus:`,
+    `${describeBuild()} berjalan. Buka di peramban (browser) dari jaringan kampus:`,
     ...start.urls.filter((url) => !loopback(url)).map((url) => `  ${url}/`),
     ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +

@@ -3,6 +3,7 @@ import type { Static } from "elysia";
 import type { DatabaseClient } from "../../db";
 import { users } from "../../db/schema";
 import { StorageError, asStorageError, type StorageHealth } from "../../db/storage";
+import type { BuildInfo } from "../../build-info";
 import type { Logger } from "../../logger";
 import type { HealthyResponse, UnhealthyResponse } from "./model";
 
@@ -18,14 +19,17 @@ export class HealthService {
   private readonly probe;
   /** A failure of the probe that is not the storage's is logged when it starts, not on every poll. */
   private failing = false;
+  /** Which program answers: after an upgrade a monitor sees the new version, commit and build date. */
+  private readonly program: { version: string; commit: string; build_date: string | null };
 
   constructor(
     db: DatabaseClient,
     private readonly storage: StorageHealth,
     private readonly logger: Logger,
-    private readonly version: string,
+    build: BuildInfo,
   ) {
     this.probe = db.select({ one: sql<number>`1` }).from(users).limit(1).prepare();
+    this.program = { version: build.version, commit: build.commit, build_date: build.builtAt };
   }
 
   check(): Health {
@@ -36,10 +40,10 @@ export class HealthService {
       if (failure instanceof StorageError) this.storage.failed(failure);
       else if (!this.failing) this.logger.error(`Pemeriksaan kesehatan gagal membaca basis data: ${error instanceof Error ? error.message : String(error)}`);
       this.failing = true;
-      return { status: "error", version: this.version, database: "error" };
+      return { status: "error", ...this.program, database: "error" };
     }
     this.failing = false;
-    if (this.storage.problem !== null) return { status: "degraded", version: this.version, database: "error" };
-    return { status: "ok", version: this.version, database: "ok" };
+    if (this.storage.problem !== null) return { status: "degraded", ...this.program, database: "error" };
+    return { status: "ok", ...this.program, database: "ok" };
   }
 }
