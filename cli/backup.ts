@@ -59,7 +59,8 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
     .command("backup <file>")
     .description("satu arsip .tar.gz seluruh folder data (basis data, foto, model, secret, file data), aman saat server berjalan; diperiksa sebelum diberi nama")
     .action(async (file: string, _options: unknown, command: Command) => {
-      const { config, db } = openData(command, io);
+      // Any schema this version knows, as it is: a backup before `migrate` is what an upgrade asks for.
+      const { config, db } = openData(command, io, "existing", "as-is");
       try {
         const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, target: file });
         const total = manifest.files.reduce((sum, entry) => sum + entry.size, 0);
@@ -82,7 +83,7 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
       });
       if (result.movedAsideTo) io.out(`Isi lama folder data dipindahkan ke ${result.movedAsideTo} (tidak dihapus).\n`);
       io.out(`Cadangan ${file} (dibuat ${result.manifest.createdAt} oleh ${result.manifest.program}, ${result.manifest.files.length} file) dipulihkan ke ${result.dataDir}.\n`);
-      if (result.pendingMigrations > 0) io.out(`Skemanya lebih lama: dimigrasi saat pertama dibuka, setelah salinan sebelum migrasi disimpan.\n`);
+      if (result.pendingMigrations > 0) io.out(`Skema basis data cadangan itu lebih lama: dimigrasi sekarang ke versi ini, setelah salinannya disimpan di backups/.\n`);
       await recordRestore(command, io, `dari ${resolve(file)} (dibuat ${result.manifest.createdAt})${result.movedAsideTo ? `; isi lama, termasuk jejak audit sesudah cadangan itu, ada di ${result.movedAsideTo}` : ""}`);
     });
 }
@@ -90,10 +91,11 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
 /**
  * The restored trail continues from the archive's last row; the first row after it says
  * that the data went back to the backup's time (a student erased since then is back).
- * Opening the folder runs any pending migration now.
+ * A backup of an older version is migrated now (restore checked that no process has the
+ * folder open), so the folder is ready for this version.
  */
 async function recordRestore(command: Command, io: CommandIo, detail: string): Promise<void> {
-  const { db, writes } = openData(command, io);
+  const { db, writes } = openData(command, io, "existing", "migrate");
   try {
     const { actor, target } = commandAudit(command);
     await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `pemulihan cadangan ${detail}` }]));

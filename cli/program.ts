@@ -11,6 +11,7 @@ import { configOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
+import { registerMigrateCommand } from "./migrate";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
 import { registerPrivacyCommands } from "./privacy";
@@ -74,6 +75,7 @@ export function buildProgram(io: CommandIo): Command {
   registerAuditCommands(program, io);
   registerBackupCommands(program, io);
   registerCheckCommand(program, io);
+  registerMigrateCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);
