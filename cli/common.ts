@@ -29,6 +29,11 @@ export interface CommandIo {
    * output goes away (`serve | head`); every other command simply ends (cli/pipes.ts).
    */
   onOutputClosed?(stop: () => void): void;
+  /**
+   * Resolves once what was written to standard output has been handed to the system: true,
+   * or false when its reader had gone. Without it (captured streams) everything counts as written.
+   */
+  outputWritten?(): Promise<boolean>;
 }
 
 export const processIo: CommandIo = {

@@ -4,7 +4,7 @@ import type { CommandIo } from "./common";
 const isClosedPipe = (error: unknown) => (error as { code?: unknown }).code === "EPIPE";
 
 interface Writable {
-  write(text: string): unknown;
+  write(text: string, written?: (error?: Error | null) => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
@@ -21,7 +21,7 @@ export function pipeAwareOutput(
   stdout: Writable = process.stdout,
   stderr: Writable = process.stderr,
   exit: (code: number) => void = (code) => process.exit(code),
-): Pick<CommandIo, "out" | "err" | "onOutputClosed"> {
+): Pick<CommandIo, "out" | "err" | "onOutputClosed" | "outputWritten"> {
   let outClosed = false;
   let errClosed = false;
   let stop: (() => void) | null = null;
@@ -42,5 +42,7 @@ export function pipeAwareOutput(
     onOutputClosed: (callback) => {
       stop = callback;
     },
+    // A closed pipe's error event comes before the write's callback.
+    outputWritten: () => new Promise((resolve) => (outClosed ? resolve(false) : stdout.write("", () => resolve(!outClosed)))),
   };
 }

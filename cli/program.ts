@@ -65,7 +65,7 @@ export function buildProgram(io: CommandIo): Command {
       const outputClosed = new AbortController();
       io.onOutputClosed?.(() => outputClosed.abort());
       try {
-        await serve(configOf(command, io, "may-create"), { ...options, backups, stop: outputClosed.signal }, log.logger, io.environment);
+        await serve(configOf(command, io, "may-create"), { ...options, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
       } finally {
         log.close();
       }

@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { describeBuild } from "./build-info";
 import type { Config } from "./config";
+import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { closeContext, createContext } from "./context";
 import { checkDatabase } from "./db";
 import { StorageError, naming } from "./db/storage";
@@ -22,6 +23,8 @@ interface ServeOptions {
   backups?: { folder: string; everyMilliseconds: number; keep: number };
   /** Stops the server as SIGTERM does (the command line's output was closed: `serve | head`). */
   stop?: AbortSignal;
+  /** Whether the lines logged so far reached their reader (cli/pipes.ts); assumed when absent. */
+  outputWritten?: () => Promise<boolean>;
 }
 
 /** The addresses a student's phone or a lab PC on the LAN can open. */
@@ -56,6 +59,8 @@ function banner(start: {
   config: Config;
   options: ServeOptions;
   admin: { username: string; password: string; generated: boolean } | null;
+  /** How to set the password of an admin an earlier start created but never showed. */
+  reminder: string | null;
   urls: string[];
   newInstallation: boolean;
 }): string[] {
@@ -75,6 +80,7 @@ function banner(start: {
         : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
     );
   }
+  if (start.reminder) lines.push(start.reminder);
   if (start.newInstallation) {
     lines.push(
       "Langkah berikutnya:",
@@ -101,15 +107,11 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   if (swept && swept.movedAside > 0) {
     logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
   }
-  // The first admin's bcrypt hash runs on the thread pool while the app is built; the
-  // server listens only once the admin exists.
-  const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
   const assets = await builtWebAssets();
   if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
   const web = webInterface(config.timeZone, assets);
   const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
-  const admin = await adminCreation;
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
   try {
@@ -128,8 +130,20 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     if (code === "EACCES") throw invalid(`Port ${options.port} hanya boleh dibuka oleh administrator sistem; pilih --port di atas 1023.`);
     throw error;
   }
+  // The first admin only once the server listens: a start refused before (a port in use) creates nobody.
+  const reminder = unshownPasswordReminder(context.accounts, config.dataDir);
+  let admin: Awaited<ReturnType<typeof createFirstAdmin>>;
+  try {
+    admin = await createFirstAdmin(context.accounts, config.dataDir, environment.SKRINING_ADMIN_PASSWORD);
+  } catch (error) {
+    await server.stop(true);
+    closeContext(context);
+    throw error;
+  }
   const scheme = tls ? "https" : "http";
-  for (const line of banner({ config, options, admin, urls: lanUrls(options.host, server.port ?? options.port, scheme), newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  const urls = lanUrls(options.host, server.port ?? options.port, scheme);
+  for (const line of banner({ config, options, admin, reminder, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
   const backups = options.backups && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger });
   backups?.start();
 
@@ -147,6 +161,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     };
     process.once("SIGINT", () => void stop("SIGINT diterima"));
     process.once("SIGTERM", () => void stop("SIGTERM diterima"));
-    options.stop?.addEventListener("abort", () => void stop("Keluaran standar ditutup (pembacanya berhenti)"));
+    // The output may have closed while the server was starting.
+    const outputClosed = () => void stop("Keluaran standar ditutup (pembacanya berhenti)");
+    if (options.stop?.aborted) outputClosed();
+    else options.stop?.addEventListener("abort", outputClosed);
   });
 }
