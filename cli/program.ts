@@ -7,7 +7,7 @@ import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
-import { configOf, ioLogger, type CommandIo } from "./common";
+import { configOf, dataDirOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
@@ -60,7 +60,7 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupEveryOption())
     .addOption(backupKeepOption())
     .action(async (options: { host: string; port: number; tlsCert?: string; tlsKey?: string } & LogFileFlags & AutomaticBackupFlags, command: Command) => {
-      const backups = automaticBackupsOf(options);
+      const backups = automaticBackupsOf(options, dataDirOf(command, io));
       const log = serveLogger(options, ioLogger(io), io);
       const outputClosed = new AbortController();
       io.onOutputClosed?.(() => outputClosed.abort());

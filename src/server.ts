@@ -1,7 +1,10 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createApp } from "./app";
+import { readArchive } from "./backup/archive";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
+import { BackupFolder } from "./backup/backup-folder";
+import { dataFolderIdentity } from "./backup/folder-identity";
 import { describeBuild } from "./build-info";
 import type { Config } from "./config";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
@@ -92,6 +95,17 @@ function banner(start: {
   return lines;
 }
 
+/**
+ * The backup folder, claimed for this data folder (decisions §17): refused when it is inside
+ * the data folder or another data folder owns it. A data folder copied by hand gets an
+ * identity of its own here, so the copy's backups never rotate the original's.
+ */
+function claimBackupFolder(config: Config, folder: string, logger: Logger): BackupFolder {
+  const identity = dataFolderIdentity(config.dataDir);
+  if (identity.changed === "copy") logger.info(`Folder data ${config.dataDir} adalah salinan folder data lain: mendapat identitas sendiri, jadi cadangan otomatisnya terpisah.`);
+  return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive)).manifest, logger);
+}
+
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
@@ -106,6 +120,13 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${config.photosDir}`);
   if (swept && swept.movedAside > 0) {
     logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
+  }
+  let backupFolder: BackupFolder | undefined;
+  try {
+    backupFolder = options.backups && claimBackupFolder(config, options.backups.folder, logger);
+  } catch (error) {
+    closeContext(context);
+    throw error;
   }
   let server: ReturnType<typeof Bun.serve> | undefined;
   const assets = await builtWebAssets();
@@ -144,7 +165,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
   if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
-  const backups = options.backups && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger });
+  const backups = options.backups && backupFolder && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), ownership: backupFolder, logger });
   backups?.start();
 
   await new Promise<void>((resolve) => {

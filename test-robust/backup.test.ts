@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { list as listTar } from "tar";
+import { ownerFileName } from "../src/backup/backup-folder";
 import { defaultQuestions } from "../src/screening/questions";
 import { canMount, mountTmpfs, remount, sh, unmountAll } from "../test/file-systems";
 import { spawnCli, temporaryDir } from "../test/helpers";
@@ -193,7 +194,8 @@ test("automatic backups while serving: the server keeps answering, the newest N 
   expect(server.stderr()).toBe("");
   const own = readdirSync(folder).filter((name) => /^skrining-auto-\d{8}-\d{6}Z\.tar\.gz$/.test(name)).sort();
   expect(own).toHaveLength(2);
-  expect(readdirSync(folder).sort()).toEqual([...foreign, ...own].sort());
+  // Besides them, only the record of the folder's owner (decisions §17).
+  expect(readdirSync(folder).sort()).toEqual([...foreign, ...own, ownerFileName].sort());
   // The newest one is a whole backup.
   const restored = join(temporaryDir("skrining-restore-"), "data");
   expect((await spawnCli(["--data", restored, "restore", join(folder, own[1]!)])).exitCode).toBe(0);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { extract } from "tar";
 import { databaseFileName } from "../config";
@@ -7,7 +7,30 @@ import { databaseFiles, processesHolding } from "../db/holders";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
 import { archiveRoot, databaseSchema, dataEntryPrefix, differencesFromManifest, manifestEntry, parseManifest, refuseBareDatabase, unreadableArchive, type BackupManifest, type FoundFiles } from "./archive";
+import { recordedIdentity, writeIdentity } from "./folder-identity";
 import { fileTimestamp, quickCheck } from "./snapshot";
+
+/**
+ * The restored folder's identity (folder-identity.ts): a folder restored over keeps its own,
+ * moved aside with its old contents; a folder restored at the path the backup was taken
+ * from (the same folder, rebuilt on a new disk) takes the backup's; anything else (a drill
+ * into another folder) gets a new one when it is first used, so that its automatic
+ * backups never rotate the original's.
+ */
+function keepIdentity(dataDir: string, aside: string | null, manifest: BackupManifest): void {
+  const here = realpathSync(dataDir);
+  const replaced = aside ? recordedIdentity(aside) : null;
+  if (replaced) writeIdentity(dataDir, { id: replaced.id, path: here });
+  else if (manifest.dataFolderId && realPathOf(manifest.dataDir) === here) writeIdentity(dataDir, { id: manifest.dataFolderId, path: here });
+}
+
+const realPathOf = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
 
 /**
  * Reads every file under `folder` (checksums by path relative to it), flushes each to the
@@ -152,6 +175,7 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
     throw invalid(`restore dibatalkan, folder data ${dataDir} tetap seperti semula: ${(error as Error).message}. Hentikan program yang membuka file di sana, lalu ulangi.`);
   }
   rmSync(staging, { recursive: true, force: true });
+  keepIdentity(dataDir, aside, manifest);
   if (aside) {
     syncFolder(aside);
     syncFolder(dirname(dataDir));
