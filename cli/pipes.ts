@@ -12,16 +12,12 @@ interface Writable {
  * Standard output and error for the program, ending it quietly when the reader of its
  * output goes away, as Unix tools do: `skrining audit verify | head -1` exits with 0
  * and no stack trace, so a cron check does not read the closed pipe as a failure. A
- * command ends at once (what it wrote before is committed; what is left to print has no
- * reader); a command that runs on (`serve | head`) has registered how it stops, and stops
- * as on SIGTERM. A closed standard error only silences it: the command goes on and its
- * exit code still says how it ended. Any other write error stays an error.
+ * command finishes what it was doing (a restore still writes its audit row) with nothing
+ * more printed, and exits with its own code; a command that runs on (`serve | head`) has
+ * registered how it stops, and stops as on SIGTERM. A closed standard error only silences
+ * it. Any other write error stays an error.
  */
-export function pipeAwareOutput(
-  stdout: Writable = process.stdout,
-  stderr: Writable = process.stderr,
-  exit: (code: number) => void = (code) => process.exit(code),
-): Pick<CommandIo, "out" | "err" | "onOutputClosed" | "outputWritten"> {
+export function pipeAwareOutput(stdout: Writable = process.stdout, stderr: Writable = process.stderr): Pick<CommandIo, "out" | "err" | "onOutputClosed" | "outputWritten"> {
   let outClosed = false;
   let errClosed = false;
   let stop: (() => void) | null = null;
@@ -29,8 +25,7 @@ export function pipeAwareOutput(
     if (!isClosedPipe(error)) throw error;
     if (outClosed) return;
     outClosed = true;
-    if (stop) stop();
-    else exit(0);
+    stop?.();
   });
   stderr.on("error", (error) => {
     if (!isClosedPipe(error)) throw error;
