@@ -72,8 +72,9 @@ export interface AutomaticBackupOptions {
  * is due one period after the newest automatic backup already there, or at once when there
  * is none or it is older: a server restarted every morning still gets its daily backup,
  * and one restarted often does not push good backups out with new ones. After each
- * backup that succeeded, only the newest `keep` automatic backups stay; a failed one is
- * logged and tried again one period later, and removes nothing.
+ * backup that succeeded, only the newest `keep` of this data folder's automatic backups
+ * stay (`ownership`: another folder's are never touched); a failed one is logged and
+ * tried again one period later, and removes nothing.
  */
 export class AutomaticBackups {
   private readonly clock: Clock;
