@@ -1,9 +1,9 @@
-import { lstatSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { invalid } from "../errors";
 import type { Logger } from "../logger";
 import type { BackupManifest } from "./archive";
-import type { FolderIdentity } from "./folder-identity";
+import { realPath, type FolderIdentity } from "./folder-identity";
 
 // A folder of automatic backups belongs to one data folder (decisions §17): its owner is
 // written in the folder (`skrining-backup-folder.json`), `serve` refuses a folder another
@@ -30,14 +30,6 @@ interface OwnerRecord {
   claimedAt: string;
   archives: Record<string, ArchiveOrigin>;
 }
-
-const realPath = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-};
 
 /** Whether `inner` is `outer` or inside it, by real paths. */
 function within(inner: string, outer: string): boolean {

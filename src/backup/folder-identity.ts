@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 // A data folder's identity: what a backup's manifest and a backup folder's owner record
 // name, so that automatic backups delete only their own folder's archives (decisions §17).
@@ -20,13 +20,14 @@ export interface FolderIdentity {
   path: string;
 }
 
-const realPath = (path: string) => {
+/** A folder's real path (links resolved), or its absolute path while it does not exist. */
+export function realPath(path: string): string {
   try {
     return realpathSync(path);
   } catch {
-    return path;
+    return resolve(path);
   }
-};
+}
 
 function readIdentity(dataDir: string): FolderIdentity | null {
   try {

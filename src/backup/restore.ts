@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { extract } from "tar";
 import { databaseFileName } from "../config";
@@ -7,7 +7,7 @@ import { databaseFiles, processesHolding } from "../db/holders";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
 import { archiveRoot, databaseSchema, dataEntryPrefix, differencesFromManifest, manifestEntry, parseManifest, refuseBareDatabase, unreadableArchive, type BackupManifest, type FoundFiles } from "./archive";
-import { recordedIdentity, writeIdentity } from "./folder-identity";
+import { realPath, recordedIdentity, writeIdentity } from "./folder-identity";
 import { fileTimestamp, quickCheck } from "./snapshot";
 
 /**
@@ -18,19 +18,11 @@ import { fileTimestamp, quickCheck } from "./snapshot";
  * backups never rotate the original's.
  */
 function keepIdentity(dataDir: string, aside: string | null, manifest: BackupManifest): void {
-  const here = realpathSync(dataDir);
+  const here = realPath(dataDir);
   const replaced = aside ? recordedIdentity(aside) : null;
   if (replaced) writeIdentity(dataDir, { id: replaced.id, path: here });
-  else if (manifest.dataFolderId && realPathOf(manifest.dataDir) === here) writeIdentity(dataDir, { id: manifest.dataFolderId, path: here });
+  else if (manifest.dataFolderId && realPath(manifest.dataDir) === here) writeIdentity(dataDir, { id: manifest.dataFolderId, path: here });
 }
-
-const realPathOf = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-};
 
 /**
  * Reads every file under `folder` (checksums by path relative to it), flushes each to the
