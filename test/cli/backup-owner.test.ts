@@ -6,7 +6,7 @@ import { ownerFileName } from "../../src/backup/backup-folder";
 import { identityFileName } from "../../src/backup/folder-identity";
 import { standardAccounts, temporaryDir } from "../helpers";
 import { started, startServer, stop } from "../server-process";
-import { cli, csvFile } from "./support";
+import { cli, cliProcess, csvFile } from "./support";
 
 // Decisions §17, last rule, as an IT person meets it: one backup folder per data folder.
 // A test folder pointed at the live server's backup folder is refused instead of rotating
@@ -17,9 +17,14 @@ afterEach(() => {
   for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
 });
 
+/**
+ * A data folder with accounts, made by a process of its own: a command run in this process
+ * lets SQLite close its file only when the statements are collected, and `restore --force`
+ * refuses a folder whose database a process holds open.
+ */
 async function dataFolder(): Promise<string> {
   const dataDir = join(temporaryDir("skrining-owner-"), "data");
-  expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
   return dataDir;
 }
 
