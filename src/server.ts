@@ -135,14 +135,18 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
+  // The web interface answers its own paths; everything else is the API's.
+  const answer = (request: Request) => web(request) ?? app.fetch(routeByPath(request));
+  // Requests that come while the first admin is being created wait for it (a login as admin then works).
+  let ready = false;
+  const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();
   try {
     server = Bun.serve({
       hostname: options.host,
       port: options.port,
       tls,
       maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
-      // The web interface answers its own paths; everything else is the API's.
-      fetch: (request) => web(request) ?? app.fetch(routeByPath(request)),
+      fetch: (request) => (ready ? answer(request) : firstAdminCreated.then(() => answer(request))),
     });
   } catch (error) {
     closeContext(context);
@@ -161,6 +165,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     closeContext(context);
     throw error;
   }
+  ready = true;
+  admitWaiting();
   const scheme = tls ? "https" : "http";
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);

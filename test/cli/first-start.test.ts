@@ -81,6 +81,27 @@ describe("the first start", () => {
     expect(await stop(after)).toBe(0);
   }, 60_000);
 
+  test("a request that comes while the admin is being created waits for it: a login as soon as the port answers works", async () => {
+    const dataDir = join(temporaryDir("skrining-first-"), "data");
+    const port = await freePort();
+    // A slow hash (cost 13) holds the admin's creation open long after the port answers.
+    const child = Bun.spawn([process.execPath, join(repositoryRoot, "cli", "main.ts"), "--data", dataDir, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+      env: cliEnvironment({ SKRINING_BCRYPT_COST: "13", SKRINING_ADMIN_PASSWORD: "sandi-admin-awal-1" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      let status: number | undefined;
+      for (const deadline = Date.now() + 20_000; status === undefined && Date.now() < deadline; ) {
+        status = await login(port, "sandi-admin-awal-1").catch(() => Bun.sleep(20).then(() => undefined));
+      }
+      expect(status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+      await child.exited;
+    }
+  }, 30_000);
+
   test("with SKRINING_ADMIN_PASSWORD the admin knows the password: nothing is marked", async () => {
     const dataDir = join(temporaryDir("skrining-first-"), "data");
     const server = await startServer({ dataDir, env: { SKRINING_ADMIN_PASSWORD: "sandi-dari-env-1" } });
