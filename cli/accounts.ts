@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { readFileSync } from "node:fs";
+import { clearUnshownPassword } from "../src/accounts/first-admin";
 import { parseAccountsCsv } from "../src/accounts/import";
 import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
 import { AccountsService, rowsRefused, type ImportResult, type MinorStudent } from "../src/accounts/service";
@@ -137,6 +138,8 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         service.accountId(username);
         const password = io.inIsTerminal ? await askNewPassword(io) : (await io.readStdin()).replace(/\r?\n$/, "");
         await service.changePassword(username, password, commandAudit(command));
+        // An admin whose first password was never shown has one now.
+        clearUnshownPassword(config.dataDir, username);
         io.out(`Password ${username} diganti; semua sesinya berakhir.\n`);
       } finally {
         db.$client.close();

@@ -67,10 +67,10 @@ function displayed(row: ListedRow, timeZone: string): Record<(typeof columns)[nu
   };
 }
 
-/** The width of the terminal the table must fit without wrapping. */
+/** The width a table fits when the output is not a terminal whose width is known. */
 const tableWidth = 100;
 
-function tableText(rows: ReturnType<typeof displayed>[]): string[][] {
+function tableText(rows: ReturnType<typeof displayed>[], width: number): string[][] {
   const header = ["ID", "WAKTU", "PERAN", "PENGGUNA", "ALAMAT", "AKSI", "NIM", "TARGET", "KETERANGAN"];
   const cells = rows.map((row) => [
     String(row.id),
@@ -84,8 +84,8 @@ function tableText(rows: ReturnType<typeof displayed>[]): string[][] {
     String(row.target),
     row.keterangan === null ? "" : String(row.keterangan),
   ]);
-  // The user, address, target and detail give up characters first; csv and json have them whole.
-  return fitTable([header, ...cells], tableWidth, [3, 4, 7, 8]);
+  // The user, address, target and detail give up width first and go on over more lines.
+  return fitTable([header, ...cells], width, [3, 4, 7, 8]);
 }
 
 /** The rows the filters select, oldest first, each filter a condition on an indexed column. */
@@ -175,7 +175,7 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
       } else if (options.format === "csv") {
         text = csvDocument(columns, rows.map((row) => columns.map((column) => row[column] as CsvCell)), options.csv ?? config.csvDialect);
       } else {
-        const [header, ...fitted] = tableText(rows);
+        const [header, ...fitted] = tableText(rows, options.out === undefined ? (io.outColumns ?? tableWidth) : tableWidth);
         const lines: string[] = [];
         printTable({ ...io, out: (line) => void lines.push(line) }, header!, fitted);
         text = lines.join("") + (rows.length === 0 ? "Tidak ada baris yang cocok.\n" : "");

@@ -1,16 +1,17 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import packageJson from "../package.json";
 import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
+import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
-import { configOf, ioLogger, type CommandIo } from "./common";
+import { configOf, dataDirOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
+import { registerMigrateCommand } from "./migrate";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
 import { registerPrivacyCommands } from "./privacy";
@@ -33,7 +34,12 @@ function port(value: string): number {
 export function buildProgram(io: CommandIo): Command {
   const program = new Command("skrining")
     .description("Layanan skrining stres dan motivasi mahasiswa")
-    .version(packageJson.version, "-V, --version", "tampilkan versi")
+    // The version, the commit and the build date (src/build-info.ts), looked up only when asked.
+    .option("-V, --version", "tampilkan versi, commit dan tanggal build")
+    .on("option:version", () => {
+      io.out(`${describeBuild()}\n`);
+      throw new CommanderError(0, "commander.version", describeBuild());
+    })
     .option("--data <folder>", "folder data (bawaan: ./data, atau SKRINING_DATA)")
     .option("--tz <zona>", "zona waktu fakultas untuk minggu dan tanggal (bawaan: Asia/Jakarta, atau SKRINING_TZ)")
     // Subcommands inherit both: commander's own messages go through `io`, and its exits become errors for run().
@@ -55,11 +61,13 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupKeepOption())
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
     .action(async (options: ServeFlags, command: Command) => {
-      const backups = automaticBackupsOf(options);
+      const backups = automaticBackupsOf(options, dataDirOf(command, io));
       const log = serveLogger(options, ioLogger(io), io);
+      const outputClosed = new AbortController();
+      io.onOutputClosed?.(() => outputClosed.abort());
       try {
         const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin });
-        await serve(config, { ...options, backups }, log.logger, io.environment);
+        await serve(config, { ...options, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
       } finally {
         log.close();
       }
@@ -69,6 +77,7 @@ export function buildProgram(io: CommandIo): Command {
   registerAuditCommands(program, io);
   registerBackupCommands(program, io);
   registerCheckCommand(program, io);
+  registerMigrateCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);
@@ -100,7 +109,7 @@ function report(error: unknown, io: CommandIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : exitCodes.refused;
   const failure = asStorageError(error);
   if (failure instanceof StorageError) {
-    io.err(`skrining: ${describeForAdmin(failure)}\n`);
+    io.err(`skrining: ${describeForAdmin(failure, "command")}\n`);
     return exitCodes.storage;
   }
   if (failure instanceof ServiceError) {

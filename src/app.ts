@@ -26,6 +26,7 @@ import { skriningController } from "./modules/skrining";
 import { tindakLanjutController } from "./modules/tindak-lanjut";
 import { TindakLanjutService } from "./modules/tindak-lanjut/service";
 import packageJson from "../package.json";
+import { buildInfo } from "./build-info";
 
 /** Routes that read a multipart form; every other body is read as a JSON object. */
 const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
@@ -66,7 +67,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(healthController(new HealthService(context.db, context.health, context.logger, packageJson.version, passwordHashing)))
+    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing)))
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))

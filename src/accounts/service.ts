@@ -325,13 +325,18 @@ export class AccountsService {
 
   /**
    * On the first start there is no admin yet: create `admin`, activated, with the given
-   * password or a random one. Returns the password to show once, or null if nothing was done.
+   * password or a random one. Returns the password to show once, or null if nothing was
+   * done. `beforeCreating` runs just before the account is written (src/accounts/first-admin.ts).
    */
-  async ensureAdmin(givenPassword: string | undefined): Promise<{ username: string; password: string; generated: boolean } | null> {
+  async ensureAdmin(
+    givenPassword: string | undefined,
+    beforeCreating: (admin: { username: string; generated: boolean }) => void = () => {},
+  ): Promise<{ username: string; password: string; generated: boolean } | null> {
     const hasAdmin = this.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
     if (hasAdmin) return null;
     const password = givenPassword || randomBytes(12).toString("base64url");
     const passwordHash = await hashPassword(password, this.bcryptCost);
+    beforeCreating({ username: "admin", generated: !givenPassword });
     const inserted = await this.writes.run(() =>
       this.db.insert(users).values({ username: "admin", passwordHash, role: "admin", isActivated: true }).onConflictDoNothing().returning({ id: users.id }).get(),
     );

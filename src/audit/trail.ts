@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { userInfo } from "node:os";
 import type { WriteQueue } from "../db/write-queue";
 import type { AuditAction } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { Logger } from "../logger";
+import { operatingSystemAccount } from "../os-account";
 
 /**
  * Who acted: an account (from its token), a command on the PC, or nobody known (a failed
@@ -62,17 +62,12 @@ export const chainStart = "0".repeat(64);
 /** The format rows are written in now. */
 const currentFormat = 2;
 
-/** The actor of a command: the operating-system account that ran it (the one behind sudo, if any). */
+/**
+ * The actor of a command: the operating-system account that ran it (decisions §16), or the
+ * one behind sudo (`sudo -u skrining skrining …` names the administrator who typed it).
+ */
 export function commandActor(): AuditActor {
-  let username = process.env.SUDO_USER || null;
-  if (!username) {
-    try {
-      username = userInfo().username;
-    } catch {
-      username = null;
-    }
-  }
-  return { userId: null, username, role: "cli" };
+  return { userId: null, username: process.env.SUDO_USER || operatingSystemAccount(), role: "cli" };
 }
 
 /** A row's students as its hash covers them: each once, in order. */

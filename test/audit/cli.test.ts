@@ -305,18 +305,58 @@ describe("audit list", () => {
     expect(outputLines(standard.stdout)[1]).toStartWith("2,2026-03-02T00:00:00+07:00,dosen,dosen1,Dosen Satu,10.0.0.5,view,3,N002,");
   });
 
-  test("table: fits 100 columns, long cells cut with …", async () => {
+  /** The table's rows: each a row's lines (its first begins with the id), read cell by cell under the header's titles. */
+  function tableRows(stdout: string) {
+    const [header, ...lines] = outputLines(stdout);
+    const rows: string[][] = [];
+    for (const line of lines) {
+      if (/^\d+ /.test(line)) rows.push([line]);
+      else rows.at(-1)!.push(line);
+    }
+    const titles = header!.split(/\s+/);
+    /** A cell's text with its line breaks and spaces taken out, to compare with a value so treated. */
+    const cell = (row: string[], title: string) => {
+      const next = titles[titles.indexOf(title) + 1];
+      return row.map((line) => line.slice(header!.indexOf(title), next ? header!.indexOf(next) : undefined)).join("").replaceAll(/\s+/g, "");
+    };
+    return { header: header!, rows, cell };
+  }
+  const squeezed = (text: string) => text.replaceAll(/\s+/g, "");
+
+  test("table: fits 100 columns; a long cell goes on over more lines of its column, whole", async () => {
     const result = await list([]);
     expect(result.exitCode).toBe(0);
-    const lines = outputLines(result.stdout);
-    expect(lines[0]).toMatch(/^ID\s+WAKTU\s+PERAN\s+PENGGUNA\s+ALAMAT\s+AKSI\s+NIM\s+TARGET\s+KETERANGAN$/);
-    expect(lines).toHaveLength(5);
-    for (const line of lines) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+    const { header, rows, cell } = tableRows(result.stdout);
+    expect(header).toMatch(/^ID\s+WAKTU\s+PERAN\s+PENGGUNA\s+ALAMAT\s+AKSI\s+NIM\s+TARGET\s+KETERANGAN$/);
+    for (const line of outputLines(result.stdout)) expect(Array.from(line).length).toBeLessThanOrEqual(100);
+    expect(result.stdout).not.toContain("…");
+    expect(rows).toHaveLength(4);
     // A row counting repeated reads says how many beside its action; a single one says nothing more.
-    expect(lines[2]).toMatch(/ view ×3 +N002 /);
-    expect(lines[1]).toMatch(/ view +N001 /);
-    expect(lines[4]).toContain("2026-03-02 16:31:00");
-    expect(lines[4]).toContain("…");
+    expect(rows[1]![0]).toMatch(/ view ×3 +N002 /);
+    expect(rows[0]![0]).toMatch(/ view +N001 /);
+    expect(rows[0]![0]).toContain("10.0.0.5");
+    expect(rows[3]![0]).toContain("2026-03-02 16:31:00");
+    expect(cell(rows[3]!, "TARGET")).toBe(squeezed(longTarget));
+    expect(cell(rows[3]!, "KETERANGAN")).toBe(squeezed("keterangan yang juga cukup panjang untuk dipotong di tabel"));
+    expect(cell(rows[0]!, "TARGET")).toBe(squeezed("GET /api/dosen/mahasiswa/:nim"));
+  });
+
+  test("table: the user and the address are never cut", async () => {
+    const wide = temporaryDir("skrining-audit-");
+    const db = openDatabase(join(wide, "skrining.db"));
+    try {
+      const actor = { userId: null, username: "skrining-operator-fakultas", role: "cli", name: null };
+      appendAuditRows(db.$client, [{ actor, clientAddress: "2001:db8:1234:5678:9abc:def0:1234:5678", action: "export", nim: null, target: "skrining stats export", detail: "semua dosen; csv" }]);
+    } finally {
+      db.$client.close();
+    }
+    const table = await cli(wide, ["audit", "list"]);
+    const { rows, cell } = tableRows(table.stdout);
+    expect(cell(rows[0]!, "PENGGUNA")).toBe("skrining-operator-fakultas");
+    expect(cell(rows[0]!, "ALAMAT")).toBe("2001:db8:1234:5678:9abc:def0:1234:5678");
+    expect(cell(rows[0]!, "TARGET")).toBe(squeezed("skrining stats export"));
+    expect(cell(rows[0]!, "KETERANGAN")).toBe(squeezed("semua dosen; csv"));
+    expect(table.stdout).not.toContain("…");
   });
 
   test("table: no row selected says so", async () => {

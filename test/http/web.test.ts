@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { webInterface } from "../../src/http/web";
-import { assetFiles } from "../../src/http/web-assets.generated";
+import { assetFiles, pageFile, serviceWorkerFile } from "../../src/http/web-assets.generated";
 import { pageRoutes, pathOf } from "../../src/web/routes";
 
 // The web interface as the server serves it: the page for every page path (never cached,
@@ -9,7 +9,7 @@ import { pageRoutes, pathOf } from "../../src/web/routes";
 // compressed at build time), the service worker, and nothing else: the API keeps its own
 // paths and 404s.
 
-const webAnswer = webInterface("Asia/Jakarta");
+const webAnswer = webInterface("Asia/Jakarta", { assetFiles, pageFile, serviceWorkerFile });
 const get = (path: string, headers: Record<string, string> = {}, method = "GET") => webAnswer(new Request(`http://192.168.1.20:5000${path}`, { method, headers }));
 
 const script = Object.keys(assetFiles).find((name) => name.endsWith(".js"))!;
@@ -57,9 +57,9 @@ describe("the page", () => {
 
   test("the page names the faculty's time zone for the pages' dates (decisions §11), escaped", async () => {
     expect(await get("/")!.text()).toContain('<meta name="skrining-timezone" content="Asia/Jakarta" />');
-    const makassar = await webInterface("Asia/Makassar")(new Request("http://x/"))!.text();
+    const makassar = await webInterface("Asia/Makassar", { assetFiles, pageFile, serviceWorkerFile })(new Request("http://x/"))!.text();
     expect(makassar).toContain('<meta name="skrining-timezone" content="Asia/Makassar" />');
-    expect(await webInterface('x"><script>')(new Request("http://x/"))!.text()).toContain('content="x&#34;&#62;&#60;script&#62;"');
+    expect(await webInterface('x"><script>', { assetFiles, pageFile, serviceWorkerFile })(new Request("http://x/"))!.text()).toContain('content="x&#34;&#62;&#60;script&#62;"');
   });
 
   test("HEAD answers the headers alone", async () => {
