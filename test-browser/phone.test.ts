@@ -148,7 +148,7 @@ describe.each(sizesChecked)("at %s size", (size) => {
     await check(page, `admin figures (${size})`);
     if (size === "narrow") expect(await expectScrollableTablesSaySo(page)).toBeGreaterThan(0);
     await page.goto(`/dosen/tindak-lanjut/${caseId}`);
-    await heading(page, "Pindahkan ke dosen lain", 2).waitFor();
+    await heading(page, "Serahkan ke penangan lain", 2).waitFor();
     await check(page, `admin case (${size})`);
     await page.context().close();
   });

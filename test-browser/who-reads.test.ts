@@ -71,7 +71,8 @@ const readersSaid = /dapat dibaca oleh dosen wali Anda, oleh dosen yang menangan
 
 async function goTo(page: Page, link: string): Promise<void> {
   await openMenu(page);
-  await page.getByRole("navigation", { name: "Navigasi utama" }).getByRole("link", { name: link, exact: true }).click();
+  // A menu entry may carry a count ("Catatan dosen (1 belum dibaca)").
+  await page.getByRole("navigation", { name: "Navigasi utama" }).getByRole("link", { name: new RegExp(`^${link}( \\(.+\\))?$`) }).click();
   await heading(page, link).waitFor();
 }
 
