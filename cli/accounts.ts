@@ -117,7 +117,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         String(account.id),
         account.username,
         account.role,
-        account.activated ? "ya" : "tidak",
+        account.disabled ? "nonaktif" : account.activated ? "ya" : "tidak",
         account.nim ?? account.nip ?? "",
         account.under_18 ? "ya" : "",
         account.nama ?? "",
@@ -148,7 +148,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
 
   accounts
     .command("activate <username>")
-    .description("mengaktifkan akun: pemiliknya bisa login tanpa aktivasi")
+    .description("mengaktifkan akun: pemiliknya bisa login tanpa aktivasi; juga mengakhiri penonaktifan")
     .action(async (username: string, _options: unknown, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
@@ -161,16 +161,15 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
 
   accounts
     .command("deactivate <username>")
-    .description("menonaktifkan akun: semua sesinya berakhir dan login ditolak sampai akun diaktivasi lagi")
+    .description("menonaktifkan akun: semua sesinya berakhir, login dan aktivasi ditolak sampai akun diaktifkan lagi oleh admin")
     .action(async (username: string, _options: unknown, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
         const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, false, commandAudit(command));
         io.out(
           changed
-            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Pemiliknya harus aktivasi lagi dengan passwordnya sebelum bisa login ` +
-                `(untuk menutup akses sepenuhnya, ganti juga passwordnya dengan "skrining accounts passwd ${username}").\n`
-            : `Akun ${username} sudah tidak aktif.\n`,
+            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "skrining accounts activate ${username}".\n`
+            : `Akun ${username} sudah dinonaktifkan; semua sesinya berakhir.\n`,
         );
       } finally {
         db.$client.close();
@@ -206,7 +205,7 @@ function importSummary(result: ImportResult, seconds: number): string {
   let text = `Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui, ${result.unchanged} tidak berubah${reset} (${seconds.toFixed(1)} s).\n`;
   if (result.leftInactive > 0) {
     text +=
-      `Catatan: ${result.leftInactive} akun lama tetap belum aktif walau kolom activated bernilai ya; impor tidak mengubah status aktif akun lama. ` +
+      `Catatan: ${result.leftInactive} akun lama tetap belum aktif atau tetap dinonaktifkan walau kolom activated bernilai ya; impor tidak mengubah status aktif akun lama. ` +
       `Aktifkan dengan "skrining accounts activate <username>".\n`;
   }
   return text;

@@ -23,6 +23,8 @@ export const users = sqliteTable(
     role: text("role", { enum: roles }).notNull(),
     isActivated: integer("is_activated", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(nowIso),
+    /** Decisions §14: since when `accounts deactivate` shut the account out (no login, no activation); null while it may sign in. */
+    disabledAt: text("disabled_at"),
   },
   (table) => [
     check("users_role_check", sql`${table.role} IN ('mahasiswa', 'dosen', 'admin')`),

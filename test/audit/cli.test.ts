@@ -158,7 +158,7 @@ describe("someone else's trigger or view on the trail (decisions §16)", () => {
     expect(activation.exitCode).toBe(1);
     expect(activation.stderr).toContain("Jejak audit menolak baris baru (ada pemicu asing di audit_log?); perubahan dibatalkan.");
     expect(rowsOf(dataDir)).toEqual(before);
-    expect(withDatabase(dataDir, (db) => db.query("SELECT is_activated FROM users WHERE username = 'mhs2'").get())).toEqual({ is_activated: 0 });
+    expect(withDatabase(dataDir, (db) => db.query<{ disabled: number }, []>("SELECT disabled_at IS NOT NULL AS disabled FROM users WHERE username = 'mhs2'").get())).toEqual({ disabled: 1 });
     const result = await cli(dataDir, ["audit", "verify"]);
     expect(result.exitCode).toBe(1);
     expect(outputLines(result.stderr)[0]).toBe("pemicu asing q pada audit_log: dapat membuang, mengubah atau menyembunyikan baris jejak audit; periksa dan hapus bila bukan buatan Anda");

@@ -68,6 +68,7 @@ export interface UserRow {
   password_hash: string;
   role: string;
   is_activated: number;
+  disabled_at: string | null;
 }
 
 /** A session row for `username`, as a login writes it; returns its id. */

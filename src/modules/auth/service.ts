@@ -20,6 +20,7 @@ const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
   badCredentials: "Username atau password salah.",
   notActivated: "Akun belum diaktivasi. Silakan aktivasi terlebih dahulu.",
+  disabled: "Akun dinonaktifkan. Hubungi admin fakultas.",
   alreadyActivated: "Akun sudah diaktivasi sebelumnya. Silakan login.",
   unknownAccount: "Akun tidak ditemukan. Pastikan username Anda sudah terdaftar.",
   wrongActivationPassword: "Password salah. Periksa kembali.",
@@ -38,6 +39,7 @@ const principalColumns = {
   role: users.role,
   isActivated: users.isActivated,
   createdAt: users.createdAt,
+  disabledAt: users.disabledAt,
   nim: mahasiswa.nim,
   nip: dosen.nip,
   nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
@@ -121,7 +123,8 @@ export class AuthService {
     const id = Number(claims.sub);
     const principal = Number.isSafeInteger(id) ? this.findPrincipal(id) : undefined;
     if (!principal) throw unauthenticated(tokenErrors.unknownUser);
-    if (!this.sessions.isActive(claims.sid, principal.id)) throw unauthenticated(tokenErrors.revoked);
+    // A deactivation ends every session; a disabled account's token is refused all the same.
+    if (principal.disabledAt !== null || !this.sessions.isActive(claims.sid, principal.id)) throw unauthenticated(tokenErrors.revoked);
     return { claims, principal };
   }
 
@@ -159,6 +162,11 @@ export class AuthService {
     const badCredentials = unauthenticated(authMessages.badCredentials);
     if (!account) return this.refuseCredentials(origin, unknownActor, null, "username tidak dikenal", badCredentials);
     if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "password salah", badCredentials);
+    // Decisions §14: a disabled account is told so, once its password is known to be right.
+    if (account.disabledAt !== null) {
+      attempt.release();
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "akun dinonaktifkan", forbidden(authMessages.disabled));
+    }
     if (!account.isActivated) {
       attempt.release();
       return this.refuseCredentials(origin, accountActor(account), account.nim, "akun belum diaktivasi", forbidden(authMessages.notActivated));
@@ -199,6 +207,11 @@ export class AuthService {
 
     const account = this.principalByUsername.get({ username });
     if (!account) return this.refuseCredentials(origin, unknownActor, null, "aktivasi: username tidak dikenal", notFound(authMessages.unknownAccount));
+    // Decisions §14: activation never lifts a deactivation; said where the interface says "already activated", before the password.
+    if (account.disabledAt !== null) {
+      attempt.release();
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "aktivasi: akun dinonaktifkan", forbidden(authMessages.disabled));
+    }
     if (account.isActivated) {
       attempt.release();
       throw invalid(authMessages.alreadyActivated);
