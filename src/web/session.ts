@@ -61,13 +61,14 @@ addEventListener("online", retrySession);
  * Signs in. `acknowledging` is the version of the privacy notice the student has just
  * accepted (the activation page): it is recorded before any page shows, so that the
  * notice is not asked for again; if that fails, the notice is asked for as on any sign-in.
+ * `remember`: the person ticked "Ingat saya di perangkat ini" (api.ts keptStorage).
  */
-export async function signIn(username: string, password: string, acknowledging?: string): Promise<User> {
+export async function signIn(username: string, password: string, acknowledging?: string, remember = false): Promise<User> {
   const answer = await request<{ access_token: string; refresh_token: string; user: User }>("POST", "/api/auth/login", {
     json: { username, password },
     authenticated: false,
   });
-  rememberTokens(answer.access_token, answer.refresh_token);
+  rememberTokens(answer.access_token, answer.refresh_token, remember);
   let privacy: PrivacyGate = null;
   if (answer.user.role === "mahasiswa") {
     const recorded = acknowledging !== undefined && (await acknowledgeNotice(acknowledging).then(() => true, () => false));
