@@ -92,7 +92,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     diary,
     notes,
     dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin),
-    dataSaya: new DataSayaService(new StudentDataDocuments(db, { profil, mood, diary, notes })),
+    dataSaya: new DataSayaService(new StudentDataDocuments(db, { profil, mood, diary, notes }), config.dataDocumentsPerMinute),
     privasi: new PrivasiService(db, writes, content.privacyNotice),
   };
 }
