@@ -181,7 +181,7 @@ export function throughputChart(input: ChartInput): string {
     const route = "ratio" in row ? row : undefined;
     const colour = route ? (route.met === undefined ? colours.comparison : route.met ? colours.met : colours.notMet) : colours.ceiling;
     const outlined = colour === colours.comparison;
-    const ceilingValue = samples.length > 1 ? `${rate(row.requestsPerSecond)} req/s · samples ${sampleRange}` : `${rate(row.requestsPerSecond)} req/s`;
+    const ceilingValue = samples.length > 1 ? `median ${rate(row.requestsPerSecond)} req/s · samples ${sampleRange}` : `${rate(row.requestsPerSecond)} req/s`;
     const value = route ? `${rate(row.requestsPerSecond)} req/s · ratio ${route.ratio.toFixed(2)} · ${route.verdict}` : ceilingValue;
 
     parts.push(
@@ -205,9 +205,13 @@ export function throughputChart(input: ChartInput): string {
         `<text x="${goalX}" y="${barTop - 6}" font-size="${goalSize}" text-anchor="middle">goal ${route.target.toFixed(2)}</text>`,
       );
     }
-    // After the bar when the text fits before the edge, otherwise inside its end in white.
+    // The samples' dots and range sit on the ceiling's bar and past its end: its text goes
+    // above the bar, where a route's goal label would be. Otherwise after the bar when the
+    // text fits before the edge, else inside its end in white.
     const valueY = px(middle + valueSize * 0.35);
-    if (barEnd + 6 + textWidth(value, valueSize) <= width - margin / 2) {
+    if (!route && samples.length > 1) {
+      parts.push(`<text x="${px(plotLeft)}" y="${barTop - 4}" font-size="${valueSize}">${escapeXml(value)}</text>`);
+    } else if (barEnd + 6 + textWidth(value, valueSize) <= width - margin / 2) {
       parts.push(
         `<text x="${px(barEnd + 6)}" y="${valueY}" font-size="${valueSize}" stroke="#ffffff" stroke-width="3" paint-order="stroke">${escapeXml(value)}</text>`,
       );
