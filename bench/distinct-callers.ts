@@ -37,63 +37,85 @@ export interface StudentSubmissions {
   durationSeconds: number;
   /** True when there were too few students free to submit for the standard seconds. */
   shortened: boolean;
-  /** The rate the number of students was sized for (the admin's, with a margin). */
-  sizedForRequestsPerSecond: number;
+  /** The rates the students were sized for: the warm-up's from the admin's, the measured run's from the warm-up's. */
+  sizedForRequestsPerSecond: { warmup: number; measured: number };
+  /** The warm-up's own rate (null without a warm-up). */
+  warmupRequestsPerSecond: number | null;
   load: LoadResult;
 }
 
-/** Students asked per second expected: the admin's rate of the same route times this, so that the list does not run out. */
-const margin = 1.5;
+/** The warm-up's students are sized for the admin's rate of the same route times this. */
+const adminMargin = 1.5;
+/** The measured run's are sized for the warm-up's rate times this (at most for the admin's × 1.5). */
+const warmupMargin = 2;
 
 /**
  * Questionnaire submissions at the run's connections, every request another student's:
  * each student may submit once in 7 days (the interface; admins are exempt, students are
  * not, and the service has no setting for it), so the run takes as many students free to
  * submit as it needs, logs each in for their own token, and asks each once (a `once`
- * rotation; the warm-up has students of its own). With too few students (a reduced
- * dataset, or a service faster than the sizing), the run is shortened to what they allow;
- * a student asked twice would be refused, and the refusal counted against the run.
+ * rotation). Logins are most of this run's time, so the students are logged in twice:
+ * for the warm-up as many as the admin's rate allows for, then for the measured run as
+ * many as twice the warm-up's rate needs. With too few students (a reduced dataset), the
+ * run is shortened to what they allow; a student asked twice would be refused, and the
+ * refusal counted against the run.
  */
 export async function measureStudentSubmissions(options: {
   base: string;
   databasePath: string;
   shape: RunShape;
-  /** The admin's submissions per second in this run: what the students needed are sized for. */
+  /** The admin's submissions per second in this run: what the warm-up's students are sized for. */
   expectedRequestsPerSecond: number;
 }): Promise<StudentSubmissions> {
   const { shape } = options;
   // An hour more than the rule's 7 days: the server's clock moves on during the run.
   const since = new Date(Date.now() - (7 * 24 + 1) * 3600 * 1000).toISOString();
   const free = shuffled(studentsFreeToSubmit(options.databasePath, since), 62);
-  const rate = Math.max(1, options.expectedRequestsPerSecond) * margin;
+  const firstRate = Math.max(1, options.expectedRequestsPerSecond) * adminMargin;
   const standardSeconds = shape.warmupSeconds + shape.durationSeconds;
   let warmupSeconds = shape.warmupSeconds;
   let durationSeconds = shape.durationSeconds;
-  if (free.length < rate * standardSeconds) {
-    const seconds = Math.floor(free.length / rate);
+  if (free.length < firstRate * standardSeconds) {
+    const seconds = Math.floor(free.length / firstRate);
     warmupSeconds = seconds >= 2 ? Math.max(1, Math.round((seconds * shape.warmupSeconds) / standardSeconds)) : 0;
     durationSeconds = Math.max(1, seconds - warmupSeconds);
   }
-  const students = free.slice(0, Math.min(free.length, Math.ceil(rate * (warmupSeconds + durationSeconds))));
-  if (students.length < shape.connections * 2) throw new Error(`only ${students.length} students are free to submit a questionnaire`);
+  if (free.length < shape.connections * 2) throw new Error(`only ${free.length} students are free to submit a questionnaire`);
 
-  const loginStarted = performance.now();
-  const tokens = await loginAll(options.base, students, 64);
-  const loginSeconds = (performance.now() - loginStarted) / 1000;
   const bodies = questionnaireBodies(256);
-  const entries = tokens.map((token, index) => ({ path: "/api/mahasiswa/kuesioner", token, body: bodies[index % bodies.length]! }));
-  const warmupEntries = Math.floor((entries.length * warmupSeconds) / (warmupSeconds + durationSeconds));
+  let asked = 0;
+  let loginSeconds = 0;
+  /** The next `count` students, logged in, as requests. */
+  const nextStudents = async (count: number) => {
+    const first = asked;
+    const students = free.slice(first, first + count);
+    asked += students.length;
+    const started = performance.now();
+    const tokens = await loginAll(options.base, students, 64);
+    loginSeconds += (performance.now() - started) / 1000;
+    return tokens.map((token, index) => ({ path: "/api/mahasiswa/kuesioner", token, body: bodies[(first + index) % bodies.length]! }));
+  };
   const spec = { url: `${options.base}/api/mahasiswa/kuesioner`, method: "POST" as const, headers: {}, connections: shape.connections, timeoutSeconds: shape.timeoutSeconds, warmupSeconds: 0 };
-  if (warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds, rotation: { entries: entries.slice(0, warmupEntries), share: "once" } });
-  const load = await runLoad({ ...spec, durationSeconds, rotation: { entries: entries.slice(warmupEntries), share: "once" } });
+  let warmupRate: number | null = null;
+  if (warmupSeconds > 0) {
+    const entries = await nextStudents(Math.ceil(firstRate * warmupSeconds));
+    const warmup = await runLoad({ ...spec, durationSeconds: warmupSeconds, rotation: { entries, share: "once" } });
+    warmupRate = warmup.requestsPerSecond;
+  }
+  const measuredRate = warmupRate === null ? firstRate : Math.min(firstRate, Math.max(1, warmupRate) * warmupMargin);
+  const entries = await nextStudents(Math.max(shape.connections * 2, Math.ceil(measuredRate * durationSeconds)));
+  // The logins' writes settle before the measured run.
+  await Bun.sleep(1000);
+  const load = await runLoad({ ...spec, durationSeconds, rotation: { entries, share: "once" } });
   return {
     freeToSubmit: free.length,
-    students: students.length,
+    students: asked,
     loginSeconds,
     warmupSeconds,
     durationSeconds,
     shortened: durationSeconds < shape.durationSeconds,
-    sizedForRequestsPerSecond: rate,
+    sizedForRequestsPerSecond: { warmup: firstRate, measured: measuredRate },
+    warmupRequestsPerSecond: warmupRate,
     load,
   };
 }

@@ -141,8 +141,8 @@ export function otherFigures(facts: RunFacts): Figure[] {
       value: `${classRun.latencyMs.p50.toFixed(1)} / ${classRun.latencyMs.p99.toFixed(1)} / ${classRun.latencyMs.max.toFixed(1)} ms`,
     },
     {
-      name: `students' submissions: students asked (each once) of those free to submit, the rate they were sized for (the admin's × 1.5), and the run's seconds (warm-up + measured)`,
-      value: `${count(students.students)} of ${count(students.freeToSubmit)}, ${rate(students.sizedForRequestsPerSecond)}/s, ${students.warmupSeconds} + ${students.durationSeconds} s`,
+      name: "students' submissions: students logged in and asked (each once) of those free to submit; the run's seconds (warm-up + measured); the rates their number was sized for (warm-up: the admin's × 1.5, measured: the warm-up's × 2); the warm-up's rate",
+      value: `${count(students.students)} of ${count(students.freeToSubmit)}; ${students.warmupSeconds} + ${students.durationSeconds} s; ${rate(students.sizedForRequestsPerSecond.warmup)} / ${rate(students.sizedForRequestsPerSecond.measured)}/s; ${students.warmupRequestsPerSecond === null ? "–" : `${rate(students.warmupRequestsPerSecond)}/s`}`,
     },
     {
       name: `audit: \`GET /api/mahasiswa/hasil/<nim>\` read by the advisor (a \`view\` row; repeats while it waits counted in it) ÷ by the student (no row), the median of ${audit.runs.own.length} alternating rounds`,
