@@ -2,6 +2,7 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { passwordHashing } from "./accounts/passwords";
 import type { AppContext } from "./context";
+import { withChangeRow } from "./audit/change-row";
 import { databaseStamp } from "./db/read-cache";
 import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
@@ -81,6 +82,10 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(dataSayaController(guards, context.dataSaya))
     .use(privasiController(guards, context.auth, context.privasi, clientAddress));
   allowedMethods = routeMethodIndex(app.routes);
+  // Every request has the audit row of its change at hand (src/audit/change-row.ts);
+  // `handle` is what the server and the tests call.
+  const handle = app.handle;
+  app.handle = (request) => withChangeRow(context.audit, handle, request);
   return app;
 }
 

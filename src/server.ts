@@ -148,7 +148,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // The web interface answers its own paths; everything else is the API's.
   // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15).
   const wrongHost = hostCheck([...config.hostNames, ...(options.hostnames ?? [])]);
-  const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.fetch(routeByPath(request));
+  const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.handle(routeByPath(request));
   // Requests that come while the first admin is being created wait for it (a login as admin then works).
   let ready = false;
   const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();
