@@ -5,7 +5,7 @@ import { ServiceError } from "../src/errors";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
-import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
+import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, backupPassphraseFileOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
 import { configOf, dataDirOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
@@ -59,6 +59,7 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupDirOption())
     .addOption(backupEveryOption())
     .addOption(backupKeepOption())
+    .addOption(backupPassphraseFileOption())
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
     .action(async (options: ServeFlags, command: Command) => {
       const backups = automaticBackupsOf(options, dataDirOf(command, io));
