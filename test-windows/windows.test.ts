@@ -178,6 +178,8 @@ describe("skrining.exe under Wine", () => {
     for (const created of [recipe.workingDirectory, recipe.logPath, valueOf("--data")!, ...(backupFolder ? [backupFolder] : [])]) {
       mkdirSync(wine.linuxPath(created), { recursive: true });
     }
+    // The passphrase file of the encrypted backups, as step 2 writes it (Set-Content -NoNewline).
+    if (recipe.arguments.includes("--backup-passphrase-file")) writeFileSync(wine.linuxPath(valueOf("--backup-passphrase-file")!), "kunci cadangan layanan uji");
     // Only the listening address is the test's: a free port on the loopback, not 0.0.0.0:5000 of the machine.
     const args = recipe.arguments.map((argument, index) => {
       const option = recipe.arguments[index - 1];
