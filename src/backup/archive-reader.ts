@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { Parser, type ReadEntry } from "tar";
 import { ServiceError, invalid } from "../errors";
 import { decrypt, isEncryptedArchive, unlockArchive, type ArchiveKey } from "./encryption";
-import { archiveRoot, dataEntryPrefix, manifestEntry, maxManifestBytes, parseManifest, type BackupManifest, type FoundFiles } from "./manifest";
+import { archiveRoot, dataEntryPrefix, manifestEntry, maxManifestBytes, parseManifest, shown, type BackupManifest, type FoundFiles } from "./manifest";
 
 /** Where the passphrase of an archive comes from; asked only once the archive turns out to be encrypted. */
 export type PassphraseSource = () => Promise<string>;
@@ -65,6 +66,7 @@ async function* fileBytes(handle: FileHandle): AsyncGenerator<Buffer> {
  * for its passphrase and refuses a wrong one here, before anything of it is read.
  */
 export async function openArchive(path: string, passphrase?: PassphraseSource): Promise<OpenedArchive> {
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw invalid(`${path} adalah folder, bukan arsip cadangan.`);
   await refuseBareDatabase(path);
   let key: ArchiveKey | null = null;
   let handle: FileHandle;
@@ -98,8 +100,8 @@ export function classify(entry: ReadEntry): EntryKind {
   return { kind: "stranger" };
 }
 
-export const strangerIn = (archive: string, path: string) => invalid(`${archive} memuat isi yang bukan bagian cadangan skrining: ${path}`);
-export const twiceIn = (archive: string, path: string) => invalid(`${archive} memuat ${path} dua kali; arsip ini tidak dipakai.`);
+export const strangerIn = (archive: string, path: string) => invalid(`${archive} memuat isi yang bukan bagian cadangan skrining: ${shown(path)}`);
+export const twiceIn = (archive: string, path: string) => invalid(`${archive} memuat ${shown(path)} dua kali; arsip ini tidak dipakai.`);
 export const noManifest = (archive: string) => invalid(`${archive} bukan arsip cadangan yang utuh: manifest tidak ada (rusak, terpotong, atau bukan cadangan skrining).`);
 
 /** How a visitor of the entries ends the reading: nothing of the archive is read after `stop`. */

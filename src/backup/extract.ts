@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { invalid } from "../errors";
 import type { ReadEntry } from "tar";
 import { classify, noManifest, readTar, strangerIn, twiceIn, unreadableArchive, type OpenedArchive, type Reading } from "./archive-reader";
-import { differsFromManifest, type BackupManifest } from "./manifest";
+import { differsFromManifest, shown, type BackupManifest } from "./manifest";
 
 /**
  * The second reading of a restore (decisions §17): the archive was read through once
@@ -41,7 +41,7 @@ export async function extractWithinManifest(archive: OpenedArchive, folder: stri
       }
       const { path } = entryKind;
       const file = declared.get(path);
-      if (!file) return reading.stop(differsFromManifest(archive.path, [`${path} tidak tercantum di manifest`]));
+      if (!file) return reading.stop(differsFromManifest(archive.path, [`${shown(path)} tidak tercantum di manifest`]));
       if (written.has(path)) return reading.stop(twiceIn(archive.path, entry.path));
       if (entry.size > file.size) return reading.stop(largerThanDeclared(archive.path, path, file.size));
       written.add(path);

@@ -63,7 +63,7 @@ export function differencesFromManifest(manifest: BackupManifest, found: FoundFi
     if (!actual) problems.push(`${file.path} tidak ada di arsip`);
     else if (actual.size !== file.size || actual.sha256 !== file.sha256) problems.push(`${file.path} tidak sama dengan checksum di manifest`);
   }
-  for (const path of found.keys()) if (!listed.has(path)) problems.push(`${path} tidak tercantum di manifest`);
+  for (const path of found.keys()) if (!listed.has(path)) problems.push(`${shown(path)} tidak tercantum di manifest`);
   if (!listed.has(databaseFileName)) problems.push(`${databaseFileName} tidak tercantum di manifest`);
   return problems;
 }
@@ -74,8 +74,15 @@ export const differsFromManifest = (archive: string, problems: readonly string[]
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Control characters: an archive's names and texts are printed to a terminal, where they could move the cursor or rewrite lines. */
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+const printable = (value: unknown): value is string => typeof value === "string" && !controlCharacters.test(value);
+/** A name from an archive as a refusal prints it: control characters shown as `?`. */
+export const shown = (text: string) => text.replace(new RegExp(controlCharacters.source, "g"), "?");
+
 /** A safe relative path: segments of ordinary names, no `..`, nothing absolute. */
-const safeRelativePath = (path: string) => path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..") && !path.includes("\\");
+const safeRelativePath = (path: string) =>
+  path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..") && !path.includes("\\") && !controlCharacters.test(path);
 
 /** The manifest of an archive, or a refusal saying why the text is not one this program reads. */
 export function parseManifest(text: string, archive: string): BackupManifest {
@@ -92,9 +99,10 @@ export function parseManifest(text: string, archive: string): BackupManifest {
   const files = value.files;
   const schema = value.schema;
   const wellFormed =
-    typeof value.program === "string" &&
-    typeof value.createdAt === "string" &&
-    (value.dataFolderId === undefined || typeof value.dataFolderId === "string") &&
+    printable(value.program) &&
+    printable(value.createdAt) &&
+    printable(value.dataDir) &&
+    (value.dataFolderId === undefined || printable(value.dataFolderId)) &&
     isRecord(schema) &&
     typeof schema.migrations === "number" &&
     Array.isArray(files) &&

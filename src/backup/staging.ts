@@ -89,11 +89,11 @@ export function freeBytes(folder: string): number | null {
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-/** The refusal of a restore whose files do not fit, with the margin, on the data folder's disk; `total` when known, else the least it holds. */
+/** The refusal of a restore whose files do not fit, with the margin, on the data folder's disk; `total` when known, else the least they hold. */
 export function noRoom(archive: string, dataDir: string, files: { total: number } | { moreThan: number }, free: number): Error {
-  const size = "total" in files ? `${megabytes(files.total)}, perlu ${megabytes(roomNeeded(files.total))} bersama cadangan ruang` : `lebih dari ${megabytes(files.moreThan)}`;
+  const [more, bytes] = "total" in files ? ["", files.total] : ["lebih dari ", files.moreThan];
   return invalid(
-    `Ruang disk tidak cukup untuk memulihkan ${archive} ke ${dataDir}: isi cadangan ${size} (10% + 64 MB), tersedia ${megabytes(free)}. ` +
-      "Kosongkan ruang disk atau pilih --data di disk lain; tidak ada yang dipulihkan.",
+    `Ruang disk tidak cukup untuk memulihkan ${archive} ke ${dataDir}: isi cadangan ${more}${megabytes(bytes)}, perlu ${more}${megabytes(roomNeeded(bytes))} ruang kosong ` +
+      `(isi + 10% + 64 MB), tersedia ${megabytes(free)}. Kosongkan ruang disk atau pilih --data di disk lain; tidak ada yang dipulihkan.`,
   );
 }

@@ -59,6 +59,36 @@ describe("a manifest that lies", () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  test.each([
+    ["a program name that clears the screen", { program: "skrining 9.9.9\u001b[2J" }],
+    ["a data folder with a line break", { dataDir: "/srv/data\nskrining: dipulihkan" }],
+  ])("with %s (printed to a terminal): refused", async (_case, change) => {
+    const path = join(temporaryDir("skrining-crafted-"), "buatan.tar.gz");
+    await craftArchive(path, { ...real.manifest, ...change }, real.files);
+    const target = join(temporaryDir("skrining-restore-"), "data");
+    const result = await cli(target, ["restore", path]);
+    expect(result.stderr).toBe(`skrining: ${path}: manifest cadangan tidak lengkap.\n`);
+    expect(result.exitCode).toBe(1);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  test("an entry whose name holds control characters is named with them shown as ?", async () => {
+    const name = "photos/\u001b[31mmerah.jpg";
+    // Listed under a plain name, so that the manifest itself is readable.
+    const path = await crafted([bytesFile(name, Buffer.from("x"))], (file) => (file.path === name ? { ...file, path: "photos/merah.jpg" } : file));
+    const result = await cli(join(temporaryDir("skrining-restore-"), "data"), ["restore", path]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("photos/?[31mmerah.jpg tidak tercantum di manifest");
+    expect(result.stderr).not.toContain("\u001b");
+  });
+
+  test("a folder given as the archive: refused", async () => {
+    const folder = temporaryDir("skrining-not-archive-");
+    const result = await cli(join(temporaryDir("skrining-restore-"), "data"), ["restore", folder]);
+    expect(result.stderr).toBe(`skrining: ${folder} adalah folder, bukan arsip cadangan.\n`);
+    expect(result.exitCode).toBe(1);
+  });
+
   test("the second reading stops at the first entry larger than the manifest it is given, before a byte of it", async () => {
     const path = await crafted([photo]);
     const opened = await openArchive(path);

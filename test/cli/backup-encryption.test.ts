@@ -144,11 +144,13 @@ describe("restore of an encrypted archive", () => {
     expect(result.stderr).not.toContain("Passphrase cadangan");
   });
 
-  test.each([
+  const wrongSources: [string, Parameters<typeof cli>[2]][] = [
     ["typed on a terminal", { terminal: ["bukan passphrase-nya"] }],
     ["from the environment", { env: { SKRINING_BACKUP_PASSPHRASE: "bukan passphrase-nya" } }],
     ["from a file", {}],
-  ] as const)("a wrong passphrase %s: refused, and not even the folder is created", async (source, options) => {
+  ];
+
+  test.each(wrongSources)("a wrong passphrase %s: refused, and not even the folder is created", async (source, options) => {
     const restored = join(temporaryDir("skrining-enc-restore-"), "data");
     const args = source === "from a file" ? ["--passphrase-file", passphraseFile("bukan passphrase-nya")] : [];
     const result = await cli(restored, ["restore", encrypted, ...args], options);
@@ -182,7 +184,7 @@ describe("restore of an encrypted archive", () => {
     ["the last byte (the final tag) changed", flip((bytes) => bytes.length - 1), "terenkripsi tetapi tidak utuh"],
     ["cut short", (bytes) => bytes.subarray(0, Math.floor(bytes.length * 0.6)), "terenkripsi tetapi tidak utuh"],
     ["bytes appended", (bytes) => Buffer.concat([bytes, Buffer.from("tambahan")]), "terenkripsi tetapi tidak utuh"],
-    ["a byte of the header changed", flip((bytes) => 20), ""],
+    ["a byte of the header changed", flip(() => 20), ""],
   ];
 
   test.each(damage)("%s: refused by restore and by backup --check, nothing written", async (_case, change, message) => {

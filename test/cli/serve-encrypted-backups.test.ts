@@ -68,16 +68,16 @@ describe("serve --backup-passphrase-file", () => {
     const dataDir = await dataFolder();
     const folder = temporaryDir("skrining-auto-enc-");
     const file = passphraseFile();
-    const [older, foreign] = [3, 2].map((daysAgo) => automaticBackupName(new Date(Date.now() - daysAgo * 86_400_000), true));
+    const [older, foreign] = [3, 2].map((daysAgo) => automaticBackupName(new Date(Date.now() - daysAgo * 86_400_000), true)) as [string, string];
     // Written by hand before serve knew of them: one with the server's passphrase, one with another.
-    expect((await cli(dataDir, ["backup", join(folder, older!), "--encrypt"], { env: { SKRINING_BACKUP_PASSPHRASE: passphrase } })).exitCode).toBe(0);
-    expect((await cli(dataDir, ["backup", join(folder, foreign!), "--encrypt"], { env: { SKRINING_BACKUP_PASSPHRASE: "passphrase yang lain sama sekali" } })).exitCode).toBe(0);
+    expect((await cli(dataDir, ["backup", join(folder, older), "--encrypt"], { env: { SKRINING_BACKUP_PASSPHRASE: passphrase } })).exitCode).toBe(0);
+    expect((await cli(dataDir, ["backup", join(folder, foreign), "--encrypt"], { env: { SKRINING_BACKUP_PASSPHRASE: "passphrase yang lain sama sekali" } })).exitCode).toBe(0);
     await serveEncrypted(dataDir, folder, file, 3, 1);
     const left = encryptedBackups(folder);
     expect(left).not.toContain(older);
     expect(left).toContain(foreign);
     expect(left.filter((name) => name !== foreign)).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(folder, ownerFileName), "utf8")).archives[foreign!]).toMatchObject({ unreadable: true });
+    expect(JSON.parse(readFileSync(join(folder, ownerFileName), "utf8")).archives[foreign]).toMatchObject({ unreadable: true });
   }, 60_000);
 
   const refusals: [string, () => string[], string][] = [
