@@ -11,8 +11,8 @@ import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { passwordHashing } from "./accounts/passwords";
 import { closeContext, createContext } from "./context";
-import { checkDatabase } from "./db";
-import { StorageError, naming } from "./db/storage";
+import { checkAfterListening } from "./db/integrity";
+import { naming } from "./db/storage";
 import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
@@ -116,13 +116,9 @@ function claimBackupFolder(config: Config, folder: string, logger: Logger): Back
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
-  // Damage is looked for before anything else reads the data, and reported with the file.
+  // A file that is no database, or damage met while opening it, stops the start here with
+  // the file named; the whole file is checked once the port listens (checkAfterListening).
   const context = naming(config.databasePath, () => createContext(config, logger));
-  const damage = naming(config.databasePath, () => checkDatabase(context.db, false));
-  if (damage.length > 0) {
-    closeContext(context);
-    throw new StorageError("damaged", new Error(damage.slice(0, 3).join("; ")), config.databasePath);
-  }
   const swept = context.photos.sweepOrphans();
   if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${config.photosDir}`);
   if (swept && swept.movedAside > 0) {
@@ -167,12 +163,15 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     if (code === "EACCES") throw invalid(`Port ${options.port} hanya boleh dibuka oleh administrator sistem; pilih --port di atas 1023.`);
     throw error;
   }
+  // Damage found by the check holds every write from then on; reads go on.
+  const integrity = checkAfterListening(config.databasePath, context.health, logger);
   // The first admin only once the server listens: a start refused before (a port in use) creates nobody.
   const reminder = unshownPasswordReminder(context.accounts, config.dataDir);
   let admin: Awaited<ReturnType<typeof createFirstAdmin>>;
   try {
     admin = await createFirstAdmin(context.accounts, config.dataDir, environment.SKRINING_ADMIN_PASSWORD);
   } catch (error) {
+    integrity.stop();
     await server.stop(true);
     closeContext(context);
     throw error;
@@ -192,6 +191,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       if (stopping) return;
       stopping = true;
       logger.info(`${why}, menghentikan server...`);
+      integrity.stop();
       await Promise.all([server!.stop(), backups?.stop()]);
       // The view rows still gathering are written before the database closes.
       await context.audit.flushAll();
