@@ -113,6 +113,16 @@ function claimBackupFolder(config: Config, folder: string, logger: Logger): Back
   return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive)).manifest, logger);
 }
 
+/**
+ * Whether a request may read or write an account, so that it must wait for the first
+ * admin: anything with credentials (a token) and anything that is not a plain read (a
+ * login, an activation). A read without a token (`GET /api/auth/me` answering 401, the
+ * web pages, /health, a CORS preflight) is answered at once.
+ */
+function mayConcernAccounts(request: Request): boolean {
+  return request.headers.has("authorization") || !["GET", "HEAD", "OPTIONS"].includes(request.method);
+}
+
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
@@ -145,7 +155,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15).
   const wrongHost = hostCheck([...config.hostNames, ...(options.hostnames ?? [])]);
   const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.fetch(routeByPath(request));
-  // Requests that come while the first admin is being created wait for it (a login as admin then works).
+  // Requests that come while the first admin is being created wait for it (a login as admin
+  // then works), unless they cannot concern any account (mayConcernAccounts).
   let ready = false;
   const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();
   try {
@@ -154,7 +165,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       port: options.port,
       tls,
       maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
-      fetch: (request) => (ready ? answer(request) : firstAdminCreated.then(() => answer(request))),
+      fetch: (request) => (ready || !mayConcernAccounts(request) ? answer(request) : firstAdminCreated.then(() => answer(request))),
     });
   } catch (error) {
     closeContext(context);
