@@ -174,21 +174,21 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     if (code === "EACCES") throw invalid(`Port ${options.port} hanya boleh dibuka oleh administrator sistem; pilih --port di atas 1023.`);
     throw error;
   }
-  // Damage found by the check holds every write from then on; reads go on.
-  const integrity = checkAfterListening(config.databasePath, context.health, logger);
   // The first admin only once the server listens: a start refused before (a port in use) creates nobody.
   const reminder = unshownPasswordReminder(context.accounts, config.dataDir);
   let admin: Awaited<ReturnType<typeof createFirstAdmin>>;
   try {
     admin = await createFirstAdmin(context.accounts, config.dataDir, environment.SKRINING_ADMIN_PASSWORD);
   } catch (error) {
-    integrity.stop();
     await server.stop(true);
     closeContext(context);
     throw error;
   }
   ready = true;
   admitWaiting();
+  // The database's check, once the port answers and the first admin exists (decisions:
+  // Storage faults): damage found holds every write from then on; reads go on.
+  const integrity = checkAfterListening(config.databasePath, context.health, logger);
   const scheme = tls ? "https" : "http";
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
