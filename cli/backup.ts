@@ -1,11 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { writeBackup } from "../src/backup/archive";
 import { parseDuration } from "../src/backup/automatic";
 import { checkBackupFolder } from "../src/backup/backup-folder";
 import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identity";
-import { restoreBackup } from "../src/backup/restore";
 import { appendAuditRows } from "../src/audit/trail";
 import { invalid } from "../src/errors";
 import { commandAudit } from "./audit";
@@ -69,6 +67,8 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
       try {
         // The manifest names the folder by its identity: automatic backups rotate only their own folder's archives.
         const { id } = dataFolderIdentity(config.dataDir);
+        // The archive code (tar) is loaded by the commands that write or read one, not by every `serve`.
+        const { writeBackup } = await import("../src/backup/archive");
         const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file });
         const total = manifest.files.reduce((sum, entry) => sum + entry.size, 0);
         io.out(`Cadangan tersimpan di ${resolve(file)} (${manifest.files.length} file, ${megabytes(total)} sebelum dimampatkan; diperiksa utuh).\n`);
@@ -82,6 +82,7 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
     .description("memulihkan arsip cadangan ke folder data setelah memeriksanya; folder yang tidak kosong hanya dengan --force (isinya dipindahkan ke samping)")
     .option("--force", "folder data yang tidak kosong: pindahkan isinya ke <data>.before-restore-<waktu>, lalu pulihkan")
     .action(async (file: string, options: { force?: boolean }, command: Command) => {
+      const { restoreBackup } = await import("../src/backup/restore");
       const result = await restoreBackup({
         archive: file,
         dataDir: dataDirOf(command, io),

@@ -1,7 +1,6 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createApp } from "./app";
-import { readArchive } from "./backup/archive";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
 import { dataFolderIdentity } from "./backup/folder-identity";
@@ -105,9 +104,11 @@ function banner(start: {
 /**
  * The backup folder, claimed for this data folder (decisions §17): refused when it is inside
  * the data folder or another data folder owns it. A data folder copied by hand gets an
- * identity of its own here, so the copy's backups never rotate the original's.
+ * identity of its own here, so the copy's backups never rotate the original's. The archive
+ * reader (tar) is loaded only by a server that makes backups.
  */
-function claimBackupFolder(config: Config, folder: string, logger: Logger): BackupFolder {
+async function claimBackupFolder(config: Config, folder: string, logger: Logger): Promise<BackupFolder> {
+  const { readArchive } = await import("./backup/archive");
   const identity = dataFolderIdentity(config.dataDir);
   if (identity.changed === "copy") logger.info(`Folder data ${config.dataDir} adalah salinan folder data lain: mendapat identitas sendiri, jadi cadangan otomatisnya terpisah.`);
   return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive)).manifest, logger);
@@ -137,7 +138,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   let backupFolder: BackupFolder | undefined;
   let bcrypt: Bcrypt;
   try {
-    backupFolder = options.backups && claimBackupFolder(config, options.backups.folder, logger);
+    backupFolder = options.backups && (await claimBackupFolder(config, options.backups.folder, logger));
     // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the start rather than a login.
     bcrypt = await passwordHashing();
   } catch (error) {
