@@ -1,9 +1,10 @@
 import { expect, test } from "bun:test";
-import { offsetChanges, offsetMinutesAt, type OffsetChange } from "../src/local-time";
+import { offsetChanges, offsetMinutesAt, readTimeZone, type OffsetChange } from "../src/local-time";
 
 // The zone's offset changes (time_zone_offsets, decisions §11) are taken from the clock
-// library's transitions. They must be exactly what the earlier scan found: the offset
-// sampled every day from 1970 to 2100 and each change narrowed to the second.
+// library's transitions, and its name is read by Temporal: both must be exactly what the
+// earlier code found, the offset sampled every day from 1970 to 2100 with each change
+// narrowed to the second, and the name Intl.DateTimeFormat gives.
 
 function dailyScan(timeZone: string, from = Date.UTC(1970, 0, 1) / 1000, to = Date.UTC(2100, 0, 1) / 1000): OffsetChange[] {
   const day = 24 * 3600;
@@ -51,4 +52,30 @@ test("a range that starts or ends between changes: the offset at its start, chan
     { startsAt: end, offsetMinutes: 60 },
   ]);
   expect(offsetChanges("Europe/Berlin", start, end - 1)).toEqual([{ startsAt: start, offsetMinutes: 120 }]);
+});
+
+test("a zone's name is read as Intl.DateTimeFormat reads it: every zone, aliases, any case, and the same refusals", () => {
+  const intl = (name: string) => {
+    try {
+      return new Intl.DateTimeFormat("en-US", { timeZone: name.trim() }).resolvedOptions().timeZone;
+    } catch {
+      return "refused";
+    }
+  };
+  const read = (name: string) => {
+    try {
+      return readTimeZone(name);
+    } catch {
+      return "refused";
+    }
+  };
+  const zones = Intl.supportedValuesOf("timeZone");
+  const names = [
+    ...zones,
+    ...zones.map((zone) => zone.toLowerCase()),
+    ...["UTC", "utc", "Etc/UTC", "GMT", "Etc/GMT+7", "etc/gmt-7", " Asia/Jakarta ", "ASIA/JAKARTA", "Asia/Ujung_Pandang", "Asia/Calcutta", "Asia/Saigon"],
+    ...["US/Pacific", "Europe/Kiev", "Singapore", "Japan", "EST5EDT", "CET", "WIB", "Mars/Olympus", "", "Asia/Jakarta/", "../Asia/Jakarta"],
+  ];
+  expect(names.filter((name) => read(name) !== intl(name))).toEqual([]);
+  expect(read("WIB")).toBe("refused");
 });
