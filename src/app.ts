@@ -2,6 +2,7 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { passwordHashing } from "./accounts/passwords";
 import type { AppContext } from "./context";
+import { withChangeRow } from "./audit/change-row";
 import { databaseStamp } from "./db/read-cache";
 import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
@@ -38,10 +39,9 @@ const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
   let allowedMethods: AllowedMethods = () => [];
   const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
-  const stamp = databaseStamp(context.db.$client);
+  // The read caches ask SQLite whether another process wrote once per turn of the event loop.
+  databaseStamp(context.db.$client).askOncePerTurn();
   const app = new Elysia()
-    // One question per request to know whether the read caches still hold (src/db/read-cache.ts).
-    .onRequest(() => stamp.hold())
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
     // that answer with their own Response (the photo) set their own Cache-Control.
     .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
@@ -81,6 +81,10 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(dataSayaController(guards, context.dataSaya))
     .use(privasiController(guards, context.auth, context.privasi, clientAddress));
   allowedMethods = routeMethodIndex(app.routes);
+  // Every request has the audit row of its change at hand (src/audit/change-row.ts);
+  // `handle` is what the server and the tests call.
+  const handle = app.handle;
+  app.handle = (request) => withChangeRow(context.audit, handle, request);
   return app;
 }
 

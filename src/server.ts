@@ -24,8 +24,8 @@ interface ServeOptions {
   port: number;
   tlsCert?: string;
   tlsKey?: string;
-  /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`); none when absent. */
-  backups?: { folder: string; everyMilliseconds: number; keep: number };
+  /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`), encrypted with `passphrase` (`--backup-passphrase-file`); none when absent. */
+  backups?: { folder: string; everyMilliseconds: number; keep: number; passphrase?: string };
   /** Stops the server as SIGTERM does (the command line's output was closed: `serve | head`). */
   stop?: AbortSignal;
   /** Whether the lines logged so far reached their reader (cli/pipes.ts); assumed when absent. */
@@ -79,7 +79,13 @@ function banner(start: {
     ...start.urls.filter((url) => !loopback(url)).map((url) => `  ${url}/`),
     ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
-      (options.backups ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan.` : "cadangan otomatis tidak aktif (--backup-dir)."),
+      (options.backups
+        ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan, ${options.backups.passphrase === undefined ? "tidak terenkripsi" : "terenkripsi"}.`
+        : "cadangan otomatis tidak aktif (--backup-dir)."),
+    // Backups carry the token key and every student's answers, and go onto USB disks (decisions §17).
+    ...(options.backups && options.backups.passphrase === undefined
+      ? ['Cadangan yang dibawa keluar PC ini sebaiknya terenkripsi: jalankan dengan --backup-passphrase-file <file> (docs/operations.md, bagian "Encrypted backups").']
+      : []),
     bcryptStartLine(start.bcrypt),
   ];
   if (admin) {
@@ -95,7 +101,9 @@ function banner(start: {
       "Langkah berikutnya:",
       "  1. Impor daftar dosen dan mahasiswa: skrining accounts import daftar.csv (format kolom: README, bagian \"Accounts CSV\").",
       "  2. Pilihan: daftarkan model prediksi, mis. skrining model add --type stress --file model.joblib --activate; tanpa model, tingkat ditentukan aturan skor.",
-      ...(options.backups ? [] : ["  3. Jalankan dengan --backup-dir <folder> agar data dicadangkan otomatis (docs/operations.md, bagian Backups)."]),
+      ...(options.backups
+        ? []
+        : ["  3. Jalankan dengan --backup-dir <folder> --backup-passphrase-file <file> agar data dicadangkan otomatis dan terenkripsi (docs/operations.md, bagian Backups)."]),
     );
   }
   return lines;
@@ -104,14 +112,16 @@ function banner(start: {
 /**
  * The backup folder, claimed for this data folder (decisions §17): refused when it is inside
  * the data folder or another data folder owns it. A data folder copied by hand gets an
- * identity of its own here, so the copy's backups never rotate the original's. The archive
- * reader (tar) is loaded only by a server that makes backups.
+ * identity of its own here, so the copy's backups never rotate the original's. Encrypted
+ * archives are read with the server's passphrase; one it cannot read is nobody's. The
+ * archive reader (tar) is loaded only by a server that makes backups.
  */
-async function claimBackupFolder(config: Config, folder: string, logger: Logger): Promise<BackupFolder> {
-  const { readArchive } = await import("./backup/archive");
+async function claimBackupFolder(config: Config, folder: string, passphrase: string | undefined, logger: Logger): Promise<BackupFolder> {
+  const { readArchive } = await import("./backup/archive-reader");
   const identity = dataFolderIdentity(config.dataDir);
   if (identity.changed === "copy") logger.info(`Folder data ${config.dataDir} adalah salinan folder data lain: mendapat identitas sendiri, jadi cadangan otomatisnya terpisah.`);
-  return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive)).manifest, logger);
+  const source = passphrase === undefined ? undefined : async () => passphrase;
+  return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive, source)).manifest, logger);
 }
 
 /**
@@ -138,7 +148,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   let backupFolder: BackupFolder | undefined;
   let bcrypt: Bcrypt;
   try {
-    backupFolder = options.backups && (await claimBackupFolder(config, options.backups.folder, logger));
+    backupFolder = options.backups && (await claimBackupFolder(config, options.backups.folder, options.backups.passphrase, logger));
     // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the start rather than a login.
     bcrypt = await passwordHashing();
   } catch (error) {
@@ -155,7 +165,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // The web interface answers its own paths; everything else is the API's.
   // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15).
   const wrongHost = hostCheck([...config.hostNames, ...(options.hostnames ?? [])]);
-  const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.fetch(routeByPath(request));
+  const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.handle(routeByPath(request));
   // Requests that come while the first admin is being created wait for it (a login as admin
   // then works), unless they cannot concern any account (mayConcernAccounts).
   let ready = false;
@@ -194,7 +204,12 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
   if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
-  const backups = options.backups && backupFolder && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), ownership: backupFolder, logger });
+  let backups: AutomaticBackups | undefined;
+  if (options.backups && backupFolder) {
+    const { passphrase, ...schedule } = options.backups;
+    const write = backupInChildProcess(config.dataDir, environment, passphrase);
+    backups = new AutomaticBackups({ ...schedule, encrypted: passphrase !== undefined, write, ownership: backupFolder, logger });
+  }
   backups?.start();
 
   await new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import type { WriteQueue } from "../db/write-queue";
-import type { AuditAction } from "../db/schema";
+import type { JobCompanion, WriteQueue } from "../db/write-queue";
+import { auditLog, auditSubjects, type AuditAction } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { Logger } from "../logger";
 import { operatingSystemAccount } from "../os-account";
@@ -89,6 +89,9 @@ export function auditRowHash(row: Omit<AuditRow, "hash">, students: readonly str
   if (row.format === 1 && row.reads !== 1) content.push(row.reads);
   return createHash("sha256").update(JSON.stringify(content)).digest("hex");
 }
+
+/** The tables an append writes (and sqlite_sequence, which no cache reads). */
+export const trailTables = [auditLog, auditSubjects];
 
 /** What the service answers when a row did not land: something in the database (a trigger of someone's) swallowed it. */
 export const swallowedRow = "Jejak audit menolak baris baru (ada pemicu asing di audit_log?); perubahan dibatalkan. Jalankan skrining audit verify.";
@@ -191,7 +194,29 @@ export class AuditTrail {
   /** Resolves once the rows are on disk; a storage failure rejects, like the write it records. */
   record(...entries: AuditEntry[]): Promise<void> {
     const rows = [...this.takeWaiting(), ...entries];
-    return this.writes.run(() => appendAuditRows(this.sqlite, rows));
+    return this.writes.run(() => appendAuditRows(this.sqlite, rows), { alone: true, touches: trailTables });
+  }
+
+  /**
+   * The row of a change, appended inside the change's own job (src/audit/change-row.ts),
+   * with the rows of reads waiting before it. If the job does not commit, those go back
+   * to wait for the next batch.
+   */
+  companionFor(rowOf: (changed: unknown) => AuditEntry | null): JobCompanion {
+    let taken: AuditEntry[] = [];
+    return {
+      touches: trailTables,
+      inJob: (changed) => {
+        const row = rowOf(changed);
+        if (row === null) return;
+        taken = this.takeWaiting();
+        appendAuditRows(this.sqlite, [...taken, row]);
+      },
+      settled: (committed) => {
+        if (!committed) this.putBack(taken);
+        taken = [];
+      },
+    };
   }
 
   /** The row of a read that showed `students` (none: an aggregate): written soon, with others, and not waited for. */
@@ -247,7 +272,7 @@ export class AuditTrail {
     const rows = this.takeWaiting();
     if (rows.length > 0) {
       this.written = this.writes
-        .run(() => appendAuditRows(this.sqlite, rows))
+        .run(() => appendAuditRows(this.sqlite, rows), { alone: true, touches: trailTables })
         .catch((error: unknown) => {
           this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
         });
@@ -267,6 +292,13 @@ export class AuditTrail {
       this.actorKeys.set(actor, key);
     }
     return key;
+  }
+
+  /** Rows of reads taken by a job that did not commit: they wait again, before any newer. */
+  private putBack(rows: AuditEntry[]): void {
+    if (rows.length === 0) return;
+    this.waiting = [...rows, ...this.waiting];
+    this.timer ??= setTimeout(() => void this.flush(), viewRowDelayMilliseconds);
   }
 
   private takeWaiting(): AuditEntry[] {

@@ -1,9 +1,26 @@
 import type { Database } from "bun:sqlite";
-import { databaseStamp } from "./read-cache";
+import type { Table } from "drizzle-orm";
+import { databaseStamp, writtenTables, type Tables } from "./read-cache";
 import { StorageError, asStorageError, type StorageHealth } from "./storage";
+
+/**
+ * What a job's caller adds to the job: the audit row of the request that asked for the
+ * change (src/audit/change-row.ts), so that the change and its row are one savepoint and
+ * one commit.
+ */
+export interface JobCompanion {
+  /** The tables it writes, besides the job's. */
+  readonly touches: readonly Table[];
+  /** Runs after the job's work, in its savepoint, with what the work returned; throwing rolls the job back. */
+  inJob(value: unknown): void;
+  /** Whether the job's changes (and so the companion's) reached the disk, once the group settled. */
+  settled(committed: boolean): void;
+}
 
 interface Job {
   work: () => unknown;
+  companion: JobCompanion | undefined;
+  touches: ReadonlySet<string> | "everything";
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -14,6 +31,8 @@ interface WriteQueueOptions {
   /** How long to keep retrying while another program holds the write lock, before answering busy. */
   busyWaitMilliseconds: number;
   health?: StorageHealth;
+  /** The companion of a job, asked for when the job is queued (the caller's context is the caller's then). */
+  companionOf?: () => JobCompanion | undefined;
 }
 
 /**
@@ -43,9 +62,18 @@ export class WriteQueue {
     private readonly options: WriteQueueOptions,
   ) {}
 
-  run<T>(work: () => T): Promise<T> {
+  /**
+   * Queues `work`; settles once its group committed. `touches`: the tables the work writes
+   * (its triggers' included), so that only the read caches reading one of them are emptied;
+   * without it, every cache is. `alone`: the job takes no companion (the trail's own rows,
+   * which must not carry a request's row).
+   */
+  run<T>(work: () => T, options: { touches?: Tables; alone?: boolean } = {}): Promise<T> {
+    const companion = options.alone ? undefined : this.options.companionOf?.();
+    const tables = options.touches ?? "everything";
+    const touches = writtenTables(companion && tables !== "everything" ? [...tables, ...companion.touches] : tables);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, companion, touches, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -62,9 +90,14 @@ export class WriteQueue {
   private async flush(): Promise<void> {
     if (this.queue.length === 0) return;
     this.busy = true;
+    const stamp = databaseStamp(this.client);
+    let changesBefore: number | undefined;
+    let jobs: Job[] = [];
     try {
       const began = await this.begin();
-      const jobs = this.queue;
+      // Nothing of the group is written yet: what the connection changed before it.
+      if (began === true) changesBefore = stamp.totalChanges();
+      jobs = this.queue;
       this.queue = [];
       if (began instanceof Error) {
         this.failAll(jobs, began);
@@ -72,8 +105,8 @@ export class WriteQueue {
         this.commitGroup(jobs);
       }
     } finally {
-      // Whatever the group ended in, the caches must ask the database again.
-      databaseStamp(this.client).forget();
+      // Whatever the group ended in, the caches of what it may have written are emptied.
+      if (changesBefore !== undefined) stamp.written(touchedBy(jobs), changesBefore);
       this.busy = false;
       if (this.queue.length > 0) this.schedule();
     }
@@ -117,6 +150,7 @@ export class WriteQueue {
       this.failAll(jobs, error);
       return;
     }
+    for (const [index, job] of jobs.entries()) job.companion?.settled(outcomes[index]!.ok);
     // A job refused by a storage problem (the disk filled up during it) says so too.
     const storageFailure = outcomes.find((outcome) => !outcome.ok && outcome.error instanceof StorageError);
     if (!storageFailure) this.options.health?.succeeded();
@@ -133,6 +167,7 @@ export class WriteQueue {
     this.client.run("SAVEPOINT job");
     try {
       const value = job.work();
+      job.companion?.inJob(value);
       this.client.run("RELEASE job");
       return { ok: true, value };
     } catch (error) {
@@ -146,7 +181,10 @@ export class WriteQueue {
 
   private failAll(jobs: Job[], error: unknown): void {
     const failure = this.classified(error);
-    for (const job of jobs) job.reject(failure);
+    for (const job of jobs) {
+      job.companion?.settled(false);
+      job.reject(failure);
+    }
   }
 
   private classified(error: unknown): unknown {
@@ -154,6 +192,16 @@ export class WriteQueue {
     if (failure instanceof StorageError) this.options.health?.failed(failure);
     return failure;
   }
+}
+
+/** The tables a group's jobs wrote: `everything` if one of them did not say. */
+function touchedBy(jobs: readonly Job[]): ReadonlySet<string> | "everything" {
+  const tables = new Set<string>();
+  for (const { touches } of jobs) {
+    if (touches === "everything") return touches;
+    for (const table of touches) tables.add(table);
+  }
+  return tables;
 }
 
 const transactionLost = () => new StorageError("io", new Error("SQLite membatalkan transaksi"));
