@@ -9,7 +9,7 @@ import type { Config } from "./config";
 import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { passwordHashing } from "./accounts/passwords";
-import { closeContext, createContext } from "./context";
+import { closeContext, createContext, type AppContext } from "./context";
 import { checkAfterListening } from "./db/integrity";
 import { naming } from "./db/storage";
 import { invalid } from "./errors";
@@ -134,17 +134,32 @@ function mayConcernAccounts(request: Request): boolean {
   return request.headers.has("authorization") || !["GET", "HEAD", "OPTIONS"].includes(request.method);
 }
 
+/**
+ * The start-up tidy of the photos folder (PhotoService.sweepOrphans) among the files that
+ * were there before the port opened. A failure (a read-only folder) is logged: the
+ * service goes on, and the next start tries again.
+ */
+function tidyPhotos(context: AppContext, among: ReadonlySet<string>, logger: Logger): void {
+  const { photosDir } = context.config;
+  try {
+    const swept = context.photos.sweepOrphans(among);
+    if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${photosDir}`);
+    if (swept && swept.movedAside > 0) {
+      logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
+    }
+  } catch (error) {
+    logger.error(`Perapian folder foto ${photosDir} saat start gagal: ${error instanceof Error ? error.message : String(error)}; dicoba lagi pada start berikutnya.`);
+  }
+}
+
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
   // A file that is no database, or damage met while opening it, stops the start here with
   // the file named; the whole file is checked once the port listens (checkAfterListening).
   const context = naming(config.databasePath, () => createContext(config, logger));
-  const swept = context.photos.sweepOrphans();
-  if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${config.photosDir}`);
-  if (swept && swept.movedAside > 0) {
-    logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
-  }
+  // The photos there before the port opens: the tidy after the check looks at these only, never at an upload of this run.
+  const photosBefore = context.photos.photoFiles();
   let backupFolder: BackupFolder | undefined;
   let bcrypt: Bcrypt;
   try {
@@ -199,7 +214,10 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   admitWaiting();
   // The database's check, once the port answers and the first admin exists (decisions:
   // Storage faults): damage found holds every write from then on; reads go on.
+  let stopping = false;
   const integrity = checkAfterListening(config.databasePath, context.health, logger);
+  // Photos are tidied against a database that passed the check, never a damaged one.
+  void integrity.done.then((verdict) => verdict === "sound" && !stopping && tidyPhotos(context, photosBefore, logger));
   const scheme = tls ? "https" : "http";
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
@@ -213,7 +231,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   backups?.start();
 
   await new Promise<void>((resolve) => {
-    let stopping = false;
     const stop = async (why: string) => {
       if (stopping) return;
       stopping = true;

@@ -47,28 +47,38 @@ export function checkInBackground(path: string, entry: string | URL = workerEntr
 const heldWrites =
   "Ditemukan oleh pemeriksaan sesudah start: setiap permintaan yang menulis (juga login) dijawab 503 sampai skrining dimulai lagi dengan basis data yang baik; bacaan tetap dijawab.";
 
+/** What the check found: nothing wrong, damage (writes held), or nothing known (it could not run). */
+export type IntegrityVerdict = "sound" | "damaged" | "unknown";
+
 /**
  * Checks the database of a server that already listens, and acts on what the check finds:
  * damage holds every write (StorageHealth.holdWrites: 503 with the storage's own text,
  * GET /health degraded, one line for the admin with what to do), while reads go on; a
  * check that could not run for another reason is logged and changes nothing. `done`
- * settles (never rejects) once the check has ended and been acted on; after `stop` it never does.
+ * settles with the verdict (never rejects) once the check has ended and been acted on;
+ * after `stop` it never does.
  */
 export function checkAfterListening(
   path: string,
   health: StorageHealth,
   logger: Logger,
   check: (path: string) => { problems: Promise<string[]>; stop(): void } = checkInBackground,
-): { done: Promise<void>; stop(): void } {
+): { done: Promise<IntegrityVerdict>; stop(): void } {
   const running = check(path);
   const done = running.problems.then(
-    (problems) => {
-      if (problems.length > 0) health.holdWrites(new StorageError("damaged", new Error(problems.slice(0, 3).join("; ")), path), heldWrites);
+    (problems): IntegrityVerdict => {
+      if (problems.length === 0) return "sound";
+      health.holdWrites(new StorageError("damaged", new Error(problems.slice(0, 3).join("; ")), path), heldWrites);
+      return "damaged";
     },
-    (error: unknown) => {
+    (error: unknown): IntegrityVerdict => {
       const failure = asStorageError(error, path);
-      if (failure instanceof StorageError && failure.problem === "damaged") health.holdWrites(failure, heldWrites);
-      else logger.error(`Pemeriksaan basis data ${path} (quick_check) tidak dapat dijalankan: ${error instanceof Error ? error.message : String(error)}`);
+      if (failure instanceof StorageError && failure.problem === "damaged") {
+        health.holdWrites(failure, heldWrites);
+        return "damaged";
+      }
+      logger.error(`Pemeriksaan basis data ${path} (quick_check) tidak dapat dijalankan: ${error instanceof Error ? error.message : String(error)}`);
+      return "unknown";
     },
   );
   return { done, stop: running.stop };

@@ -49,7 +49,7 @@ describe("the check after listening", () => {
   test("a sound database: nothing held, nothing logged, writes taken", async () => {
     const running = await start();
     const { mhs1 } = await running.accessTokens(["mhs1"]);
-    await checkAfterListening(running.context.config.databasePath, running.context.health, running.context.logger).done;
+    expect(await checkAfterListening(running.context.config.databasePath, running.context.health, running.context.logger).done).toBe("sound");
     expect(running.context.health.writesHeldBy).toBeNull();
     expect(errors()).toEqual([]);
     expect((await running.request("POST", "/api/mahasiswa/mood", { token: mhs1, body: { date: "2026-05-01", mood_value: 3 } })).status).toBe(201);
@@ -61,7 +61,7 @@ describe("the check after listening", () => {
     const { mhs1, dosen1 } = await running.accessTokens(["mhs1", "dosen1"]);
     damageDiaryPages();
     const diaries = count("diary_entries");
-    await checkAfterListening(running.context.config.databasePath, running.context.health, running.context.logger).done;
+    expect(await checkAfterListening(running.context.config.databasePath, running.context.health, running.context.logger).done).toBe("damaged");
     expect(running.context.health.writesHeldBy?.problem).toBe("damaged");
 
     for (const attempt of [1, 2]) {
@@ -93,14 +93,14 @@ describe("the check after listening", () => {
     logged = [];
     const notADatabase = join(temporaryDir(), "skrining.db");
     writeFileSync(notADatabase, "bukan basis data ".repeat(500));
-    await checkAfterListening(notADatabase, health, collecting).done;
+    expect(await checkAfterListening(notADatabase, health, collecting).done).toBe("damaged");
     expect(health.writesHeldBy?.problem).toBe("damaged");
     expect(errors()[0]).toContain(`Basis data rusak (${notADatabase})`);
 
     const untouched = new StorageHealth({ info: () => {}, error: () => {} });
     logged = [];
     const failingCheck = () => ({ problems: Promise.reject(new Error("pekerja tidak dapat dimulai")), stop: () => {} });
-    await checkAfterListening("/srv/skrining/skrining.db", untouched, collecting, failingCheck).done;
+    expect(await checkAfterListening("/srv/skrining/skrining.db", untouched, collecting, failingCheck).done).toBe("unknown");
     expect(untouched.writesHeldBy).toBeNull();
     expect(untouched.problem).toBeNull();
     expect(errors()).toEqual(["error Pemeriksaan basis data /srv/skrining/skrining.db (quick_check) tidak dapat dijalankan: pekerja tidak dapat dimulai"]);
@@ -110,7 +110,7 @@ describe("the check after listening", () => {
     const health = new StorageHealth(collecting);
     logged = [];
     const problems = ["*** in database main ***", "Page 12: never used", "Page 13: never used", "Page 14: never used"];
-    await checkAfterListening("/srv/skrining/skrining.db", health, collecting, () => ({ problems: Promise.resolve(problems), stop: () => {} })).done;
+    expect(await checkAfterListening("/srv/skrining/skrining.db", health, collecting, () => ({ problems: Promise.resolve(problems), stop: () => {} })).done).toBe("damaged");
     expect(health.writesHeldBy?.problem).toBe("damaged");
     expect(errors()).toHaveLength(1);
     expect(errors()[0]).toContain("Basis data rusak (/srv/skrining/skrining.db): *** in database main ***; Page 12: never used; Page 13: never used. Hentikan skrining");
