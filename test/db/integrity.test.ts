@@ -131,6 +131,19 @@ describe("the check after listening", () => {
   });
 });
 
+test("a worker that fails: the check is unknown, logged, and holds nothing", async () => {
+  const broken = join(temporaryDir(), "pekerja-rusak.ts");
+  writeFileSync(broken, 'throw new Error("pekerja rusak");\n');
+  const health = new StorageHealth(collecting);
+  logged = [];
+  const verdict = await checkAfterListening("/srv/skrining/skrining.db", health, collecting, (path) => checkInBackground(path, broken)).done;
+  expect(verdict).toBe("unknown");
+  expect(health.writesHeldBy).toBeNull();
+  expect(errors()).toHaveLength(1);
+  expect(errors()[0]).toContain("Pemeriksaan basis data /srv/skrining/skrining.db (quick_check) tidak dapat dijalankan: pekerja pemeriksaan:");
+  expect(errors()[0]).toContain("pekerja rusak");
+});
+
 describe("held writes", () => {
   test("stay held whatever succeeds later (a write under way when the damage was found), logged once", () => {
     const lines: string[] = [];
