@@ -11,7 +11,6 @@ import { NotesService } from "../src/modules/notes/service";
 import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
 import { StudentDataDocuments } from "../src/privacy/document";
-import { studentArchive } from "../src/privacy/export";
 import { PrivacyService, privacyMessages, privacyTarget, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
 import { openData, type CommandIo } from "./common";
 import { writeOutputFile } from "./output";
@@ -101,6 +100,8 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           notes: new NotesService(db, writes),
         });
         const document = documents.of(nim, privacyMessages.studentUnknown(nim));
+        // The archive writer (tar) is loaded by this command only, not by every `serve`.
+        const { studentArchive } = await import("../src/privacy/export");
         const archive = studentArchive(document, document.profil.foto_profil, photos);
         const summary: TableCounts = {
           skrining: document.skrining.length,
