@@ -42,6 +42,12 @@ const countedUnder = (student: string) => `CASE WHEN ${student}.dibatasi_sejak I
 function refreshLatest(nim: string): string {
   return `
   DELETE FROM latest_skrining WHERE NIM = ${nim} AND NOT EXISTS (SELECT 1 FROM riwayat_skrining WHERE NIM = ${nim});
+  ${writeLatest(nim)}`;
+}
+
+/** Writes the latest_skrining row of a student who has a screening (after one was added, nothing can be left to remove). */
+function writeLatest(nim: string): string {
+  return `
   INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, NIP)
   SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress,
     (SELECT ${countedUnder("student")} FROM mahasiswa AS student WHERE student.NIM = ${nim})
@@ -130,7 +136,7 @@ const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tin
 /** Trigger name → its statement. The names share a prefix so that older ones can be found and dropped. */
 const summaryTriggers: ReadonlyMap<string, string> = new Map(
   Object.entries({
-    summary_riwayat_insert: `AFTER INSERT ON riwayat_skrining BEGIN ${refreshLatest("NEW.NIM")} ${addWeeks(screeningOfStudent("NEW"), 1)} END`,
+    summary_riwayat_insert: `AFTER INSERT ON riwayat_skrining BEGIN ${writeLatest("NEW.NIM")} ${addWeeks(screeningOfStudent("NEW"), 1)} END`,
     summary_riwayat_delete: `AFTER DELETE ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${addWeeks(screeningOfStudent("OLD"), -1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,
     summary_riwayat_update_latest: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${refreshLatest("NEW.NIM")} END`,
     // When ON UPDATE CASCADE renames a student's screenings, OLD.NIM no longer exists in
