@@ -33,6 +33,24 @@ export interface Config {
   csvDialect: CsvDialect;
   /** A score_stress at or above this opens a follow-up case whatever the motivation (decisions §13, `stres_sangat_tinggi`). */
   followUpStressMin: number;
+  /** Where the admin console answers (`serve --admin-web`): this PC only, the LAN too, or nowhere. */
+  adminWeb: AdminWeb;
+  /** The largest roster file (and sample CSV) the admin console reads. */
+  rosterLimitBytes: number;
+  /** The largest model file the admin console reads. */
+  modelLimitBytes: number;
+}
+
+/** `serve --admin-web`: who reaches the admin console's pages and routes (decisions: Admin console). */
+export const adminWebModes = ["local", "lan", "off"] as const;
+export type AdminWeb = (typeof adminWebModes)[number];
+
+function adminWebFrom(environment: Environment): AdminWeb {
+  const raw = environment.SKRINING_ADMIN_WEB?.trim().toLowerCase();
+  if (!raw) return "local";
+  const mode = adminWebModes.find((each) => each === raw);
+  if (!mode) throw new InvalidInput(`SKRINING_ADMIN_WEB harus ${adminWebModes.join(", ")} (diberikan: ${environment.SKRINING_ADMIN_WEB}).`);
+  return mode;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -152,6 +170,9 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
   const csvDialect = readCsvDialect(environment.SKRINING_CSV || "excel-id");
   // Above the fallback's Sedang band (up to 120), at most the highest score.
   const followUpStressMin = integerFrom(environment, "SKRINING_FOLLOW_UP_STRESS_MIN", defaultFollowUpStressMin, 121, 200);
+  const adminWeb = adminWebFrom(environment);
+  const rosterLimitBytes = integerFrom(environment, "SKRINING_ROSTER_LIMIT", 5 * 1024 * 1024, 1024);
+  const modelLimitBytes = integerFrom(environment, "SKRINING_MODEL_LIMIT", 50 * 1024 * 1024, 1024);
   const dataDir = resolveDataDir(dataDirOption, environment);
   assertDatabaseNotMissing(dataDir);
   const databasePresent = existsSync(join(dataDir, databaseFileName));
@@ -187,5 +208,8 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     timeZone,
     csvDialect,
     followUpStressMin,
+    adminWeb,
+    rosterLimitBytes,
+    modelLimitBytes,
   };
 }

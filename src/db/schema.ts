@@ -23,6 +23,8 @@ export const users = sqliteTable(
     role: text("role", { enum: roles }).notNull(),
     isActivated: integer("is_activated", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(nowIso),
+    /** A one-time password set by an admin's reset: the owner must replace it at the next sign-in. */
+    mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     check("users_role_check", sql`${table.role} IN ('mahasiswa', 'dosen', 'admin')`),

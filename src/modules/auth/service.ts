@@ -41,6 +41,7 @@ const principalColumns = {
   nim: mahasiswa.nim,
   nip: dosen.nip,
   nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
+  mustChangePassword: users.mustChangePassword,
 };
 
 /** Where a request came from, for its audit row: the client's address and the route (`POST /api/auth/login`). */
@@ -210,7 +211,8 @@ export class AuthService {
 
     try {
       const summary = await this.writes.run(() => {
-        this.db.update(users).set({ isActivated: true, passwordHash }).where(eq(users.id, account.id)).run();
+        // The owner's own password replaces a one-time one; the initial password kept as it is keeps the flag.
+        this.db.update(users).set({ isActivated: true, passwordHash, ...(newPassword !== null ? { mustChangePassword: false } : {}) }).where(eq(users.id, account.id)).run();
         if (newPassword !== null) endAllSessions(this.db, account.id);
         appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "activate"), ...(newPassword !== null ? [this.auditEntry(origin, account, "password")] : [])]);
         const profile =
@@ -278,6 +280,8 @@ interface SerializedUser {
   NIM?: string;
   NIP?: string;
   nama?: string | null;
+  /** Only when true: the account signed in with a one-time password and must set its own (an addition). */
+  must_change_password?: true;
 }
 
 export function serializeUser(principal: Principal): SerializedUser {
@@ -290,5 +294,6 @@ export function serializeUser(principal: Principal): SerializedUser {
   };
   if (principal.role === "mahasiswa" && principal.nim !== null) Object.assign(serialized, { NIM: principal.nim, nama: principal.nama });
   if (principal.role === "dosen" && principal.nip !== null) Object.assign(serialized, { NIP: principal.nip, nama: principal.nama });
+  if (principal.mustChangePassword) serialized.must_change_password = true;
   return serialized;
 }
