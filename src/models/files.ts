@@ -35,10 +35,14 @@ function looksLikeJson(bytes: Uint8Array): boolean {
 }
 
 export function readModelSource(path: string): ModelSource {
-  const bytes = readBytes(path);
+  return readModelBytes(readBytes(path), basename(path));
+}
+
+/** A model file's bytes (an upload), by the name it came with. */
+export function readModelBytes(bytes: Uint8Array, fileName: string): ModelSource {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const kind = looksLikeJson(bytes) ? "json" : "joblib";
-  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : convertSklearnModel(readJoblib(bytes), { fileName: basename(path), sha256 });
+  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : convertSklearnModel(readJoblib(bytes), { fileName, sha256 });
   return { document, model: new CompiledModel(document), sha256, kind };
 }
 
