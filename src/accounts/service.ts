@@ -1,7 +1,7 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
-import { appendAuditRows, type AuditActor, type AuditEntry } from "../audit/trail";
+import { appendAuditRows, type AuditEntry, type AuditSource } from "../audit/trail";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { dosen, mahasiswa, users } from "../db/schema";
@@ -26,16 +26,8 @@ export interface ImportOptions {
   audit?: (result: ImportResult) => AuditEntry[];
 }
 
-/**
- * Who acts, and through what: the audit row's actor and target. A command names the
- * operating-system account and its words (`skrining accounts passwd`); the admin console
- * the admin's account, the route and the client's address.
- */
-export interface CommandAudit {
-  actor: AuditActor;
-  target: string;
-  clientAddress?: string | null;
-}
+/** Who runs an account change: a command or the admin console (AuditSource). */
+export type CommandAudit = AuditSource;
 
 export interface ImportResult {
   created: number;
