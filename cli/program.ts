@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import packageJson from "../package.json";
 import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
 import { ServiceError } from "../src/errors";
+import { adminWebModes, type AdminWeb } from "../src/config";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
@@ -13,6 +14,7 @@ import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
+import { choiceOption } from "./options";
 import { registerPrivacyCommands } from "./privacy";
 import { registerStatsCommands } from "./stats";
 
@@ -54,11 +56,18 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupEveryOption())
     .addOption(backupKeepOption())
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
+    .addOption(
+      choiceOption(
+        "--admin-web <tempat>",
+        "dari mana konsol admin di peramban dapat dibuka: local = hanya dari PC ini, lan = juga dari jaringan kampus, off = tidak sama sekali (bawaan: local, atau SKRINING_ADMIN_WEB)",
+        adminWebModes,
+      ),
+    )
     .action(async (options: ServeFlags, command: Command) => {
       const backups = automaticBackupsOf(options);
       const log = serveLogger(options, ioLogger(io), io);
       try {
-        const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin });
+        const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
         await serve(config, { ...options, backups }, log.logger, io.environment);
       } finally {
         log.close();
@@ -77,7 +86,7 @@ export function buildProgram(io: CommandIo): Command {
   return program;
 }
 
-type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string } & LogFileFlags & AutomaticBackupFlags;
+type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string; adminWeb?: AdminWeb } & LogFileFlags & AutomaticBackupFlags;
 
 /**
  * Runs the program and turns whatever it throws into a message and an exit code: the one

@@ -46,6 +46,8 @@ export interface AppContext {
   diary: DiaryService;
   notes: NotesService;
   dosen: DosenService;
+  /** A student's data document (Data saya, the privacy export). */
+  documents: StudentDataDocuments;
   dataSaya: DataSayaService;
   privasi: PrivasiService;
 }
@@ -73,6 +75,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   const mood = new MoodService(db, writes);
   const diary = new DiaryService(db, writes, config.diaryQuotaBytes);
   const content = new ContentService(config.dataDir, logger);
+  const documents = new StudentDataDocuments(db, { profil, mood, diary, notes });
   return {
     config,
     db,
@@ -92,7 +95,8 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     diary,
     notes,
     dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin),
-    dataSaya: new DataSayaService(new StudentDataDocuments(db, { profil, mood, diary, notes })),
+    documents,
+    dataSaya: new DataSayaService(documents),
     privasi: new PrivasiService(db, writes, content.privacyNotice),
   };
 }

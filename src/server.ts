@@ -3,9 +3,9 @@ import { join } from "node:path";
 import packageJson from "../package.json";
 import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { passwordHashing } from "./accounts/passwords";
-import { createApp } from "./app";
+import { createApp, largestBodyBytes } from "./app";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
-import type { Config } from "./config";
+import type { AdminWeb, Config } from "./config";
 import { closeContext, createContext } from "./context";
 import { checkDatabase } from "./db";
 import { StorageError, naming } from "./db/storage";
@@ -48,6 +48,29 @@ function period(milliseconds: number): string {
 }
 
 /**
+ * Where the admin console opens (`--admin-web`), and a warning when it is open to the
+ * LAN without TLS: the admin's password would cross the network readable.
+ */
+function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean): string[] {
+  if (mode === "off") return ["Konsol admin di peramban dimatikan (--admin-web off); administrasi lewat perintah skrining."];
+  const loopback = urls.find((url) => /\/\/(127\.|\[::1\])/.test(url));
+  if (mode === "local") {
+    return [
+      loopback
+        ? `Konsol admin: ${loopback}/admin (hanya dari PC ini; --admin-web lan untuk membukanya dari jaringan).`
+        : "Konsol admin hanya dari PC ini (--admin-web local), tetapi server tidak mendengarkan alamat loopback: jalankan dengan --host 0.0.0.0 atau 127.0.0.1.",
+    ];
+  }
+  const lines = [`Konsol admin dapat dibuka dari jaringan kampus (--admin-web lan): ${urls.map((url) => `${url}/admin`).join(", ")}.`];
+  if (!tls) {
+    lines.push(
+      "PERINGATAN: konsol admin terbuka ke jaringan tanpa TLS; password admin dan data mahasiswa melintas jaringan tanpa enkripsi. Pakai --tls-cert dan --tls-key, atau --admin-web local.",
+    );
+  }
+  return lines;
+}
+
+/**
  * What an admin needs at start: where to open the web interface (the LAN addresses first;
  * the loopback one works only on this PC), the data folder, the zone and the backups, the
  * first admin's credentials once, and on a new installation what to do next.
@@ -69,6 +92,7 @@ function banner(start: {
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
       (options.backups ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan.` : "cadangan otomatis tidak aktif (--backup-dir)."),
     bcryptStartLine(start.bcrypt),
+    ...adminConsoleLines(config.adminWeb, start.urls, Boolean(options.tlsCert)),
   ];
   if (admin) {
     lines.push(
@@ -112,8 +136,10 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   });
   const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
   let server: ReturnType<typeof Bun.serve> | undefined;
-  const web = webInterface(config.timeZone);
-  const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
+  const clientAddress = (request: Request) => server?.requestIP(request)?.address ?? "unknown";
+  const web = webInterface(config.timeZone, { adminWeb: config.adminWeb, clientAddress });
+  const backups = options.backups ? new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger }) : null;
+  const app = createApp(context, clientAddress, { backups });
   const admin = await adminCreation;
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
@@ -122,7 +148,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       hostname: options.host,
       port: options.port,
       tls,
-      maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
+      maxRequestBodySize: largestBodyBytes(config),
       // The web interface answers its own paths; everything else is the API's.
       fetch: (request) => web(request) ?? app.fetch(routeByPath(request)),
     });
@@ -135,7 +161,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   }
   const scheme = tls ? "https" : "http";
   for (const line of banner({ config, options, admin, bcrypt, urls: lanUrls(options.host, server.port ?? options.port, scheme), newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
-  const backups = options.backups && new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger });
   backups?.start();
 
   await new Promise<void>((resolve) => {

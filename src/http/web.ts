@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { matchPage } from "../web/routes";
+import type { AdminWeb } from "../config";
+import { matchPage, pageRoutes } from "../web/routes";
+import { adminWebRefusal } from "./admin-web";
 import { assetFiles, pageFile } from "./web-assets.generated";
 
 // The web interface, served by the executable itself from the files embedded at build
@@ -75,12 +77,26 @@ function pageIn(timeZone: string): Encodings {
 
 const assetEncodings = (file: (typeof assetFiles)[string]): Encodings => ({ plain: file.path, gzip: file.gzip, brotli: file.brotli });
 
+/** The page that says why the console did not open (`--admin-web`), as plain as the policy allows: no script, no style. */
+function consoleClosed(request: Request, message: string): Response {
+  const escaped = message.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
+  const body = `<!doctype html>\n<html lang="id"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Konsol admin tidak dapat dibuka · skrining</title></head><body><main><h1>Konsol admin tidak dapat dibuka</h1><p>${escaped}</p><p><a href="/">Ke halaman utama</a></p></main></body></html>\n`;
+  return new Response(request.method === "HEAD" ? null : body, { status: 403, headers: { ...pageHeaders, "cache-control": "no-store" } });
+}
+
+/** Who may open the admin console's pages (`serve --admin-web`); absent: anyone (tests of the pages alone). */
+export interface ConsoleAccess {
+  adminWeb: AdminWeb;
+  clientAddress: (request: Request) => string;
+}
+
 /**
  * The web interface for a faculty in `timeZone`: the answer to a request, or null when the
  * request is not for it (the API, the OpenAPI page, anything else): those go on to the API
- * app unchanged.
+ * app unchanged. The console's pages answer 403 to a client `--admin-web` keeps out, as
+ * its routes do.
  */
-export function webInterface(timeZone: string): (request: Request) => Response | null {
+export function webInterface(timeZone: string, consoleAccess?: ConsoleAccess): (request: Request) => Response | null {
   const page = pageIn(timeZone);
   return (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
@@ -93,6 +109,12 @@ export function webInterface(timeZone: string): (request: Request) => Response |
       const extension = name.slice(name.lastIndexOf(".") + 1);
       return respond(request, assetEncodings(file), { "content-type": mediaTypes[extension] ?? "application/octet-stream", "cache-control": assetCacheControl, "x-content-type-options": "nosniff" });
     }
-    return matchPage(path) ? respond(request, page, pageHeaders) : null;
+    const match = matchPage(path);
+    if (!match) return null;
+    if (consoleAccess && pageRoutes[match.name].role === "admin") {
+      const refusal = adminWebRefusal(consoleAccess.adminWeb, consoleAccess.clientAddress(request));
+      if (refusal !== null) return consoleClosed(request, refusal);
+    }
+    return respond(request, page, pageHeaders);
   };
 }

@@ -26,6 +26,8 @@ const authMessages = {
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
   samePassword: "Password baru harus berbeda dari password awal.",
+  confirmationRequired: "Ketik password Anda untuk mengonfirmasi.",
+  wrongConfirmation: "Password salah.",
 } as const;
 
 /** Longer usernames are refused before any lookup (decisions §10): no account has one. */
@@ -262,6 +264,23 @@ export class AuthService {
     if (breaksPasswordRule(newPassword)) throw invalid(passwordRule);
     await replacePassword(this.db, this.writes, principal.id, newPassword, this.config.bcryptCost, this.auditEntry(origin, principal, "password"));
     return { message: "Password berhasil diubah. Silakan login kembali." };
+  }
+
+  /**
+   * The admin console's confirmation before a destructive act: the caller's own password
+   * again, throttled and audited as a wrong old password at a password change is; a wrong
+   * one answers 401 (`Password salah.`). Nothing is written on success: the confirmation
+   * itself is short-lived state of the console (src/modules/admin/confirmation.ts).
+   */
+  async confirmPassword(principal: Principal, body: JsonObject, origin: RequestOrigin): Promise<void> {
+    const password = text(body.password);
+    if (!password) throw invalid(authMessages.confirmationRequired);
+    const attempt = this.throttle.reserve(principal.username, origin.address);
+    const account = this.principalById.get({ id: principal.id });
+    if (!account || !(await verifyPassword(password, account.passwordHash)).ok) {
+      return this.refuseCredentials(origin, accountActor(principal), principal.nim, "konfirmasi konsol admin: password salah", unauthenticated(authMessages.wrongConfirmation));
+    }
+    attempt.release();
   }
 
   /** A new access token for the session of a refresh token. */

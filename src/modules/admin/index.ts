@@ -1,0 +1,37 @@
+import { Elysia } from "elysia";
+import type { JsonObject } from "../../http/body";
+import type { RouteGuards } from "../../http/guards";
+import { akunController } from "./akun";
+import { adminController, adminOnly, type AdminDependencies } from "./base";
+import { cadanganController } from "./cadangan";
+import { jejakController } from "./jejak";
+import { modelController } from "./model";
+import { privasiController } from "./privasi";
+import { statistikController } from "./statistik";
+import { teksController } from "./teks";
+
+export type { AdminDependencies } from "./base";
+
+/**
+ * The admin console's routes (`/api/admin/...`, decisions: Admin console): for admins, and
+ * only from where `serve --admin-web` lets them in. They belong to the built-in web
+ * interface, not to the interface the phone app speaks, and are left out of the OpenAPI
+ * document (tag `admin`).
+ */
+export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencies) =>
+  new Elysia({ name: "admin-console", seed: dependencies.context.auth.instanceId })
+    .use(
+      adminController(guards, dependencies, "").post(
+        "/konfirmasi",
+        ({ principal, claims, body, request, route }) =>
+          dependencies.confirmations.confirm(principal, claims, body as JsonObject, { address: dependencies.clientAddress(request), target: `${request.method} ${route}` }),
+        { access: adminOnly },
+      ),
+    )
+    .use(akunController(guards, dependencies))
+    .use(cadanganController(guards, dependencies))
+    .use(jejakController(guards, dependencies))
+    .use(privasiController(guards, dependencies))
+    .use(modelController(guards, dependencies))
+    .use(teksController(guards, dependencies))
+    .use(statistikController(guards, dependencies));
