@@ -48,7 +48,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
   const { accounts } = dependencies.context;
   return adminController(guards, dependencies, "/akun")
     .get(
-      "/",
+      "",
       ({ query }) => {
         const { page, perPage } = readPagination(query, 25);
         return searchAccounts(dependencies.context.db, { q: query.q, role: readRole(query.peran), state: readAccountState(query.status), page, perPage });
@@ -56,7 +56,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
       { access: adminOnly },
     )
     .post(
-      "/",
+      "",
       async ({ principal, body, request, route, set }) => {
         const account = await accounts.addOne(cellsOf(body as JsonObject), consoleSource(dependencies, principal, request, route));
         set.status = 201;

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { listBackups } from "../../backup/automatic";
 import { ServiceError, conflict, notFound } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
@@ -12,8 +12,6 @@ export const backupMessages = {
   done: (name: string, removed: number) => `Cadangan ${name} tersimpan dan sudah diperiksa utuh${removed > 0 ? `; ${removed} cadangan otomatis lama dihapus` : ""}.`,
 } as const;
 
-const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1).slice(path.lastIndexOf("\\") + 1);
-
 /**
  * "Cadangan": serve's automatic backups (their folder, period, how many are kept, the next
  * one and the last outcome), the archives in that folder, a backup now and the download of
@@ -22,7 +20,7 @@ const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1).slice(p
 export const cadanganController = (guards: RouteGuards, dependencies: AdminDependencies) =>
   adminController(guards, dependencies, "/cadangan")
     .get(
-      "/",
+      "",
       () => {
         const schedule = dependencies.backups?.status() ?? null;
         return { jadwal: schedule, cadangan: schedule ? listBackups(schedule.folder) : [] };
@@ -30,12 +28,12 @@ export const cadanganController = (guards: RouteGuards, dependencies: AdminDepen
       { access: adminOnly },
     )
     .post(
-      "/",
+      "",
       async () => {
         if (!dependencies.backups) throw conflict(backupMessages.notScheduled);
         const outcome = await dependencies.backups.backUpNow();
         if (!outcome.ok) throw new ServiceError("failed", backupMessages.failed(outcome.reason));
-        return { message: backupMessages.done(baseName(outcome.target), outcome.removed), nama: baseName(outcome.target) };
+        return { message: backupMessages.done(basename(outcome.target), outcome.removed), nama: basename(outcome.target) };
       },
       { access: adminOnly },
     )

@@ -31,7 +31,7 @@ export const jejakController = (guards: RouteGuards, dependencies: AdminDependen
   const { db, config } = dependencies.context;
   return adminController(guards, dependencies, "/jejak")
     .get(
-      "/",
+      "",
       ({ query }) => {
         const { page, perPage } = readPagination(query, 50);
         const { rows, total } = auditPage(db.$client, filterOf(query), config.timeZone, page, perPage);

@@ -57,9 +57,9 @@ const typeOf = (body: unknown) => {
 export const modelController = (guards: RouteGuards, dependencies: AdminDependencies) => {
   const { registry } = dependencies;
   return adminController(guards, dependencies, "/model")
-    .get("/", () => registry.list().map(serializeModel), { access: adminOnly })
+    .get("", () => registry.list().map(serializeModel), { access: adminOnly })
     .post(
-      "/",
+      "",
       async ({ principal, claims, headers, body, request, route, set }) => {
         const file = uploadedFile(body, "berkas");
         if (!file || file.size === 0) throw invalid(modelMessages.noFile);

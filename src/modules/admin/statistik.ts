@@ -15,7 +15,7 @@ export const statistikController = (guards: RouteGuards, dependencies: AdminDepe
   const { context, exporter } = dependencies;
   return adminController(guards, dependencies, "/statistik")
     .get(
-      "/",
+      "",
       ({ principal, request, route }) => {
         const rows = exporter.lecturerRows();
         context.audit.note({ ...consoleSource(dependencies, principal, request, route), action: "view", detail: "semua dosen" }, [null]);

@@ -29,7 +29,7 @@ async function replacing<T>(work: () => Promise<T>): Promise<T> {
 export const teksController = (guards: RouteGuards, dependencies: AdminDependencies) => {
   const { content, writes, db } = dependencies.context;
   return adminController(guards, dependencies, "/teks")
-    .get("/", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current() }), { access: adminOnly })
+    .get("", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current() }), { access: adminOnly })
     .put(
       "/bantuan",
       ({ principal, body, request, route }) =>
