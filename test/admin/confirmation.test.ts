@@ -21,7 +21,7 @@ const needed = { error: confirmationMessages.needed, konfirmasi_diperlukan: true
 describe("the confirmation", () => {
   test("without one, with a made-up one, or with an empty header, a destructive act is refused with 403 (never 401) and nothing changes", async () => {
     const before = opened.lastAuditId();
-    for (const headers of [{}, { "x-konfirmasi": "" }, { "x-konfirmasi": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }]) {
+    for (const headers of [{}, { "x-konfirmasi": "" }, { "x-konfirmasi": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }] as Record<string, string>[]) {
       expect(await reset(headers)).toMatchObject({ status: 403, body: needed });
     }
     expect(opened.auditAfter(before)).toEqual([]);

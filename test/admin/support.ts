@@ -10,8 +10,8 @@ export const lanAddress = "192.168.10.31";
  * console answers by default), the admin signed in; `confirmed()` gives a fresh
  * confirmation of the admin's password for a destructive act.
  */
-export async function consoleService(environment: Record<string, string> = {}) {
-  const service = new TestService(environment);
+export async function consoleService(environment: Record<string, string> = {}, appOptions?: ConstructorParameters<typeof TestService>[2]) {
+  const service = new TestService(environment, undefined, appOptions);
   service.address = loopback;
   await service.importAccounts(standardAccounts);
   const admin = (await service.login("admin", passwords.admin)).access;

@@ -19,8 +19,8 @@ export const accountMessages = {
 } as const;
 
 /** The roster file of a form, read as the import reads it (decisions §12); a clear refusal when it is missing or no text. */
-async function rosterOf(body: unknown) {
-  const file = uploadedFile(body, "berkas");
+async function rosterOf(body: unknown, limitBytes: number) {
+  const file = uploadedFile(body, "berkas", limitBytes);
   if (!file || file.size === 0) throw invalid(accountMessages.noFile);
   return readRoster(new Uint8Array(await file.arrayBuffer()));
 }
@@ -64,11 +64,11 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
       },
       { access: adminOnly },
     )
-    .post("/impor/pratinjau", async ({ body }) => accounts.previewImport(await rosterOf(body), ticked(body, "reset_password")), { access: adminOnly })
+    .post("/impor/pratinjau", async ({ body }) => accounts.previewImport(await rosterOf(body, dependencies.context.config.rosterLimitBytes), ticked(body, "reset_password")), { access: adminOnly })
     .post(
       "/impor",
       async ({ principal, body, request, route }) => {
-        const roster = await rosterOf(body);
+        const roster = await rosterOf(body, dependencies.context.config.rosterLimitBytes);
         try {
           const counts = await accounts.importRoster(roster, { resetPasswords: ticked(body, "reset_password"), source: consoleSource(dependencies, principal, request, route) });
           const minors = accounts.minorsAmong(roster.accounts.flatMap((row) => (row.nim === undefined ? [] : [row.nim])));

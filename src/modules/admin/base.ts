@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { ServiceError } from "../../errors";
 import type { AuditSource } from "../../audit/trail";
 import type { AutomaticBackups } from "../../backup/automatic";
 import type { AppContext } from "../../context";
@@ -62,11 +63,17 @@ export function download(bytes: Uint8Array | string, fileName: string, mediaType
   });
 }
 
-/** A file field of a multipart form (the body parser's FormData), or null when there is none. */
-export function uploadedFile(body: unknown, field: string): File | null {
+/**
+ * A file field of a multipart form (the body parser's FormData), or null when there is
+ * none; a file larger than `limitBytes` is refused (413) before it is read. The body
+ * parser's own limit is the form's, a little more.
+ */
+export function uploadedFile(body: unknown, field: string, limitBytes: number): File | null {
   if (!(body instanceof FormData)) return null;
   const value = body.get(field);
-  return value instanceof File ? value : null;
+  if (!(value instanceof File)) return null;
+  if (value.size > limitBytes) throw new ServiceError("too_large", `Ukuran file melebihi batas ${(limitBytes / (1024 * 1024)).toFixed(limitBytes % (1024 * 1024) === 0 ? 0 : 1)} MB.`);
+  return value;
 }
 
 /** A text field of a multipart form or a JSON body; "" when absent. */

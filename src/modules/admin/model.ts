@@ -61,7 +61,7 @@ export const modelController = (guards: RouteGuards, dependencies: AdminDependen
     .post(
       "",
       async ({ principal, claims, headers, body, request, route, set }) => {
-        const file = uploadedFile(body, "berkas");
+        const file = uploadedFile(body, "berkas", dependencies.context.config.modelLimitBytes);
         if (!file || file.size === 0) throw invalid(modelMessages.noFile);
         const type = typeOf(body);
         const activate = formText(body, "aktifkan") === "ya";
@@ -76,7 +76,7 @@ export const modelController = (guards: RouteGuards, dependencies: AdminDependen
     .post(
       "/coba",
       async ({ body }) => {
-        const file = uploadedFile(body, "berkas");
+        const file = uploadedFile(body, "berkas", dependencies.context.config.rosterLimitBytes);
         if (!file || file.size === 0) throw invalid(modelMessages.noSample);
         const record = registry.get(modelIdOf(formText(body, "model").trim()));
         const model = loadJsonModel(registry.pathOf(record));
