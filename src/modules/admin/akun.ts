@@ -5,6 +5,7 @@ import { InvalidInput, ServiceError, invalid } from "../../errors";
 import { readPagination } from "../../http/pagination";
 import type { RouteGuards } from "../../http/guards";
 import type { JsonObject } from "../../http/body";
+import { AccountAdded, AccountPage, ImportAnswer, ImportPreview, MessageAnswer, PasswordReset } from "./model";
 import { adminController, adminOnly, assertConfirmed, consoleSource, formText, uploadedFile, type AdminDependencies } from "./base";
 
 export const accountMessages = {
@@ -53,7 +54,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
         const { page, perPage } = readPagination(query, 25);
         return searchAccounts(dependencies.context.db, { q: query.q, role: readRole(query.peran), state: readAccountState(query.status), page, perPage });
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: AccountPage } },
     )
     .post(
       "",
@@ -62,9 +63,9 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
         set.status = 201;
         return { message: accountMessages.added(account.username, account.activated === true), username: account.username };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 201: AccountAdded } },
     )
-    .post("/impor/pratinjau", async ({ body }) => accounts.previewImport(await rosterOf(body, dependencies.context.config.rosterLimitBytes), ticked(body, "reset_password")), { access: adminOnly })
+    .post("/impor/pratinjau", async ({ body }) => accounts.previewImport(await rosterOf(body, dependencies.context.config.rosterLimitBytes), ticked(body, "reset_password")), { access: adminOnly, response: { 200: ImportPreview } })
     .post(
       "/impor",
       async ({ principal, body, request, route }) => {
@@ -79,7 +80,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
           throw error;
         }
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: ImportAnswer } },
     )
     .post(
       "/:username/reset-password",
@@ -88,7 +89,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
         const password = await accounts.resetPassword(params.username, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.reset(params.username), password };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: PasswordReset } },
     )
     .post(
       "/:username/aktifkan",
@@ -96,7 +97,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
         const changed = await accounts.setActivated(params.username, true, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.activated(params.username, changed) };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: MessageAnswer } },
     )
     .post(
       "/:username/nonaktifkan",
@@ -107,6 +108,6 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
         const changed = await accounts.setActivated(params.username, false, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.deactivated(params.username, changed) };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: MessageAnswer } },
     );
 };

@@ -2,6 +2,7 @@ import { basename, join } from "node:path";
 import { listBackups } from "../../backup/automatic";
 import { ServiceError, conflict, notFound } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
+import { BackupMade, BackupsAnswer } from "./model";
 import { adminController, adminOnly, consoleSource, download, type AdminDependencies } from "./base";
 
 export const backupMessages = {
@@ -25,7 +26,7 @@ export const cadanganController = (guards: RouteGuards, dependencies: AdminDepen
         const schedule = dependencies.backups?.status() ?? null;
         return { jadwal: schedule, cadangan: schedule ? listBackups(schedule.folder) : [] };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: BackupsAnswer } },
     )
     .post(
       "",
@@ -35,7 +36,7 @@ export const cadanganController = (guards: RouteGuards, dependencies: AdminDepen
         if (!outcome.ok) throw new ServiceError("failed", backupMessages.failed(outcome.reason));
         return { message: backupMessages.done(basename(outcome.target), outcome.removed), nama: basename(outcome.target) };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: BackupMade } },
     )
     .get(
       "/:name",

@@ -4,8 +4,9 @@ import type { RouteGuards } from "../../http/guards";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";
 import { cadanganController } from "./cadangan";
+import { ConfirmationAnswer } from "./model";
 import { jejakController } from "./jejak";
-import { modelController } from "./model";
+import { modelController } from "./model-prediksi";
 import { privasiController } from "./privasi";
 import { statistikController } from "./statistik";
 import { teksController } from "./teks";
@@ -25,7 +26,7 @@ export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencie
         "/konfirmasi",
         ({ principal, claims, body, request, route }) =>
           dependencies.confirmations.confirm(principal, claims, body as JsonObject, { address: dependencies.clientAddress(request), target: `${request.method} ${route}` }),
-        { access: adminOnly },
+        { access: adminOnly, response: { 200: ConfirmationAnswer } },
       ),
     )
     .use(akunController(guards, dependencies))

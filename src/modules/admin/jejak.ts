@@ -6,6 +6,7 @@ import { formatLocalTimestamp } from "../../local-time";
 import type { RouteGuards } from "../../http/guards";
 import { readPagination } from "../../http/pagination";
 import { readCalendarDate } from "../../http/values";
+import { AuditPage, AuditVerdict } from "./model";
 import { adminController, adminOnly, download, type AdminDependencies } from "./base";
 
 /** The filter of the page's form, as `audit list` takes it; a day that does not exist is refused. */
@@ -37,7 +38,7 @@ export const jejakController = (guards: RouteGuards, dependencies: AdminDependen
         const { rows, total } = auditPage(db.$client, filterOf(query), config.timeZone, page, perPage);
         return { data: rows.map((row) => displayedAuditRow(row, config.timeZone)), total, page, total_pages: Math.ceil(total / perPage) };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: AuditPage } },
     )
     .get(
       "/csv",
@@ -55,6 +56,6 @@ export const jejakController = (guards: RouteGuards, dependencies: AdminDependen
         const verdict = db.$client.transaction(() => checkAuditTrail(db.$client)).deferred();
         return { utuh: verdict.problems.length === 0, baris: verdict.rows, jangkar: verdict.rows === 0 ? null : `${verdict.lastId}:${verdict.lastHash}`, masalah: verdict.problems };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: AuditVerdict } },
     );
 };

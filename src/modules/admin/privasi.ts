@@ -6,6 +6,7 @@ import { exportAuditEntry, planStudentExport } from "../../privacy/export";
 import { privacyMessages } from "../../privacy/service";
 import { PhotoStore } from "../../photos/storage";
 import { formatLocalTimestamp } from "../../local-time";
+import { Erased, Restricted, StudentRequest, Unrestricted } from "./model";
 import { adminController, adminOnly, assertConfirmed, consoleSource, download, formText, type AdminDependencies } from "./base";
 
 export const privacyConsoleMessages = {
@@ -32,7 +33,7 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
     return row;
   };
   return adminController(guards, dependencies, "/privasi")
-    .get("/:nim", ({ params }) => ({ ...studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly })
+    .get("/:nim", ({ params }) => ({ ...studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
     .get(
       "/:nim/ekspor",
       async ({ principal, params, request, route }) => {
@@ -50,7 +51,7 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
         const { since, screeningsLeftOut } = await privacy.restrict(params.nim, consoleSource(dependencies, principal, request, route), false);
         return { message: privacyConsoleMessages.restricted(params.nim, since), skrining_keluar_statistik: screeningsLeftOut };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: Restricted } },
     )
     .post(
       "/:nim/akhiri-pembatasan",
@@ -58,7 +59,7 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
         const { screeningsCountedAgain } = await privacy.unrestrict(params.nim, consoleSource(dependencies, principal, request, route), false);
         return { message: privacyConsoleMessages.unrestricted(params.nim), skrining_dihitung_lagi: screeningsCountedAgain };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: Unrestricted } },
     )
     .post(
       "/:nim/hapus",
@@ -75,6 +76,6 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
           wal_dikosongkan: erased.walEmptied,
         };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: Erased } },
     );
 };

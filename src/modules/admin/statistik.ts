@@ -2,6 +2,7 @@ import { readCsvDialect } from "../../csv";
 import type { RouteGuards } from "../../http/guards";
 import { formatLocalTimestamp } from "../../local-time";
 import { statisticsExportAudit } from "../dosen/export";
+import { FacultyStatistics } from "./model";
 import { adminController, adminOnly, consoleSource, download, formText, type AdminDependencies } from "./base";
 
 /**
@@ -21,7 +22,7 @@ export const statistikController = (guards: RouteGuards, dependencies: AdminDepe
         context.audit.note({ ...consoleSource(dependencies, principal, request, route), action: "view", detail: "semua dosen" }, [null]);
         return { per_dosen: rows, csv_bawaan: context.config.csvDialect };
       },
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: FacultyStatistics } },
     )
     .get(
       "/ekspor",

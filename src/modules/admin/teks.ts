@@ -1,6 +1,7 @@
 import { replaceText, textSubjects } from "../../content/texts";
 import { ServiceError } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
+import { HelpSaved, NoticeSaved, TextsAnswer } from "./model";
 import { adminController, adminOnly, consoleSource, type AdminDependencies } from "./base";
 
 export const textMessages = {
@@ -29,7 +30,7 @@ async function replacing<T>(work: () => Promise<T>): Promise<T> {
 export const teksController = (guards: RouteGuards, dependencies: AdminDependencies) => {
   const { content, writes, db } = dependencies.context;
   return adminController(guards, dependencies, "/teks")
-    .get("", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current() }), { access: adminOnly })
+    .get("", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current() }), { access: adminOnly, response: { 200: TextsAnswer } })
     .put(
       "/bantuan",
       ({ principal, body, request, route }) =>
@@ -37,7 +38,7 @@ export const teksController = (guards: RouteGuards, dependencies: AdminDependenc
           const { stored } = await replaceText({ file: content.help, subject: textSubjects.help, value: body, source: consoleSource(dependencies, principal, request, route), writes, sqlite: db.$client });
           return { message: textMessages.help, bantuan: stored };
         }),
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: HelpSaved } },
     )
     .put(
       "/pemberitahuan",
@@ -54,6 +55,6 @@ export const teksController = (guards: RouteGuards, dependencies: AdminDependenc
           const message = stored.version === previous.version ? textMessages.noticeSameVersion(stored.version) : textMessages.noticeNewVersion(stored.version, previous.version);
           return { message, pemberitahuan: stored, versi_baru: stored.version !== previous.version };
         }),
-      { access: adminOnly },
+      { access: adminOnly, response: { 200: NoticeSaved } },
     );
 };
