@@ -2,26 +2,22 @@
 import type { ComponentChildren, FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Button, Page } from "./components/ui";
+import { adminPages } from "./pages/admin";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
+import { GantiPassword } from "./pages/GantiPassword";
 import { PrivacyGatePage } from "./pages/privasi/Notice";
 import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
 import { resumeSession, signOut, useSession } from "./session";
-import { common, errors, staff, student } from "./strings";
-import type { User } from "./types";
+import { admin, common, errors, staff, student } from "./strings";
+import type { PageProps, User } from "./types";
 import { useUnreadNotes } from "./unread-notes";
 
-export interface PageProps {
-  user: User;
-  params: Record<string, string>;
-  search: URLSearchParams;
-}
-
 /** The pages of each kind of account, by name. */
-const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages };
+const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages, ...adminPages };
 
 const studentNav: [PageName, string][] = [
   ["beranda", student.nav.beranda],
@@ -39,6 +35,16 @@ const staffNav: [PageName, string][] = [
   ["tindakLanjut", staff.nav.tindakLanjut],
   ["statistik", staff.nav.statistik],
 ];
+/** An admin's menu: the lecturer pages, and the console (whose own menu lists its pages). */
+const adminNav: [PageName, string][] = [...staffNav, ["konsol", admin.nav.konsol]];
+
+/** Whether a page is for this user: students theirs, lecturers and admins the staff pages, admins the console too. */
+function mayOpen(user: User, name: PageName): boolean {
+  const role = pageRoutes[name].role;
+  if (role === "mahasiswa") return user.role === "mahasiswa";
+  if (role === "staff") return user.role !== "mahasiswa";
+  return role === "admin" && user.role === "admin";
+}
 
 const homeOf = (user: User): PageName => (user.role === "mahasiswa" ? "beranda" : "bimbingan");
 
@@ -69,6 +75,14 @@ export function App() {
   }
 
   const { user } = session;
+  // A one-time password an admin set is replaced before anything else; the path waits.
+  if (session.passwordChange) {
+    return (
+      <Shell>
+        <GantiPassword gate={session.passwordChange} />
+      </Shell>
+    );
+  }
   // A student who has not acknowledged the notice in force sees it before any page; the path waits.
   if (session.privacy) {
     return (
@@ -77,8 +91,12 @@ export function App() {
       </Shell>
     );
   }
-  const role = user.role === "mahasiswa" ? "mahasiswa" : "staff";
-  if (!match || match.name === "masuk" || match.name === "aktivasi" || pageRoutes[match.name].role !== role) {
+  // The console's own address leads to its first page.
+  if (match?.name === "konsol" && user.role === "admin") {
+    navigate(pathOf("adminAkun"), { replace: true });
+    return null;
+  }
+  if (!match || match.name === "masuk" || match.name === "aktivasi" || !mayOpen(user, match.name)) {
     if (match && (match.name === "masuk" || match.name === "aktivasi" || match.name === "beranda")) {
       navigate(pathOf(homeOf(user)), { replace: true });
       return null;
@@ -105,7 +123,7 @@ export function App() {
 function Shell(props: { user?: User; current?: PageName | null; children: ComponentChildren }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : staffNav) : [];
+  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : props.user.role === "admin" ? adminNav : staffNav) : [];
   const unreadNotes = useUnreadNotes(props.user?.role === "mahasiswa" ? props.user.Id_User : null);
   useEffect(() => setMenuOpen(false), [props.current]);
   return (
@@ -127,7 +145,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
               <ul>
                 {nav.map(([name, label]) => (
                   <li key={name}>
-                    <a href={pathOf(name)} aria-current={props.current === name ? "page" : undefined}>
+                    <a href={pathOf(name)} aria-current={props.current === name ? "page" : name === "konsol" && props.current?.startsWith("admin") ? "true" : undefined}>
                       {label}
                       {name === "catatan" && unreadNotes ? <span class="nav-count">{student.unreadNotes(unreadNotes)}</span> : null}
                     </a>

@@ -1,4 +1,4 @@
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { BarChart, DataTable } from "../../components/charts";
 import { Loading, Notice, Page } from "../../components/ui";
