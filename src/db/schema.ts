@@ -258,21 +258,8 @@ export const sessions = sqliteTable(
 );
 
 /** What an audit row records (decisions: Privacy and audit). */
-export const auditActions = [
-  "login",
-  "login_failed",
-  "view",
-  "export",
-  "create",
-  "update",
-  "delete",
-  "password",
-  "activate",
-  "model",
-  "accounts_import",
-  "privacy",
-] as const;
-export type AuditAction = (typeof auditActions)[number];
+export { auditActions, type AuditAction } from "../audit/actions";
+import { auditActions } from "../audit/actions";
 
 /**
  * Append-only: triggers refuse UPDATE and DELETE (migration 0005). Each row's `hash` is

@@ -4,7 +4,7 @@ import type { RouteGuards } from "../../http/guards";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";
 import { cadanganController } from "./cadangan";
-import { ConfirmationAnswer } from "./model";
+import { ConfirmationAnswer, UploadLimits } from "./model";
 import { jejakController } from "./jejak";
 import { modelController } from "./model-prediksi";
 import { privasiController } from "./privasi";
@@ -22,7 +22,12 @@ export type { AdminDependencies } from "./base";
 export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencies) =>
   new Elysia({ name: "admin-console", seed: dependencies.context.auth.instanceId })
     .use(
-      adminController(guards, dependencies, "").post(
+      adminController(guards, dependencies, "")
+        .get("/batas", () => ({ daftar: dependencies.context.config.rosterLimitBytes, model: dependencies.context.config.modelLimitBytes }), {
+          access: adminOnly,
+          response: { 200: UploadLimits },
+        })
+        .post(
         "/konfirmasi",
         ({ principal, claims, body, request, route }) =>
           dependencies.confirmations.confirm(principal, claims, body as JsonObject, { address: dependencies.clientAddress(request), target: `${request.method} ${route}` }),

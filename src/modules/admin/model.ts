@@ -10,6 +10,8 @@ const Level = t.Object({ Rendah: Integer(), Sedang: Integer(), Tinggi: Integer()
 
 export const MessageAnswer = t.Object({ message: t.String() }, { additionalProperties: false });
 
+export const UploadLimits = t.Object({ daftar: Integer(), model: Integer() }, { additionalProperties: false });
+
 export const ConfirmationAnswer = t.Object({ konfirmasi: t.String(), berlaku_sampai: t.String() }, { additionalProperties: false });
 
 export const AccountItem = t.Object(

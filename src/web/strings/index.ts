@@ -4,3 +4,4 @@ export { activation, common, errors, signIn } from "./common";
 export { student } from "./mahasiswa";
 export { staff } from "./dosen";
 export { privacy } from "./privasi";
+export { admin, passwordChange } from "./admin";
