@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, request } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Field, Notice } from "../../components/ui";
@@ -10,7 +10,7 @@ import type { PageProps } from "../../types";
 import { ListHeading, Pager, withQuery } from "../dosen/shared";
 import { AkunImpor } from "./AkunImpor";
 import { AkunTambah } from "./AkunTambah";
-import { CommandHint, ConfirmAct, ConsolePage, Outcome, type AccountItem, type AccountPage } from "./shared";
+import { CommandHint, ConfirmAct, ConsolePage, Outcome, useFollowUrl, type AccountItem, type AccountPage } from "./shared";
 
 const text = admin.akun;
 
@@ -28,7 +28,7 @@ export function Akun(props: PageProps) {
   const state = props.search.get("status") ?? "";
   const page = Math.max(1, Number.parseInt(props.search.get("page") ?? "", 10) || 1);
   const [draft, setDraft] = useState({ q, role, state });
-  useEffect(() => setDraft({ q, role, state }), [q, role, state]);
+  useFollowUrl(`${q}|${role}|${state}`, () => setDraft({ q, role, state }));
 
   const accounts = useResource(() => api.get<AccountPage>(withQuery("/api/admin/akun", { q, peran: role, status: state, page })), [q, role, state, page]);
   const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("adminAkun"), { q, peran: role, status: state, page: page > 1 ? page : "", ...changes });

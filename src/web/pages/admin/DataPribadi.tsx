@@ -9,7 +9,7 @@ import { pathOf } from "../../routes";
 import { admin } from "../../strings";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
-import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, Outcome, type Erased, type StudentRequest } from "./shared";
+import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, Outcome, useFollowUrl, type Erased, type StudentRequest } from "./shared";
 
 const text = admin.dataPribadi;
 
@@ -21,7 +21,7 @@ const text = admin.dataPribadi;
 export function DataPribadi(props: PageProps) {
   const nim = props.search.get("nim")?.trim() ?? "";
   const [draft, setDraft] = useState(nim);
-  useEffect(() => setDraft(nim), [nim]);
+  useFollowUrl(nim, () => setDraft(nim));
   const [erased, setErased] = useState<{ nim: string; answer: Erased } | null>(null);
   return (
     <ConsolePage current="adminDataPribadi" intro={text.intro}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, ErrorNotice, Field, Notice } from "../../components/ui";
@@ -10,7 +10,7 @@ import { admin, common } from "../../strings";
 import type { PageProps } from "../../types";
 import { auditActions } from "../../../audit/actions";
 import { ListHeading, Pager, withQuery } from "../dosen/shared";
-import { CommandHint, ConsolePage, DownloadButton, type AuditPage, type AuditVerdict } from "./shared";
+import { CommandHint, ConsolePage, DownloadButton, useFollowUrl, type AuditPage, type AuditVerdict } from "./shared";
 
 const text = admin.jejak;
 const filterKeys = ["nim", "pengguna", "aksi", "sejak", "sampai"] as const;
@@ -26,7 +26,7 @@ export function JejakAudit(props: PageProps) {
   const page = Math.max(1, Number.parseInt(props.search.get("page") ?? "", 10) || 1);
   const [draft, setDraft] = useState(filter);
   const key = filterKeys.map((name) => filter[name]).join("|");
-  useEffect(() => setDraft(filter), [key]);
+  useFollowUrl(key, () => setDraft(filter));
   const rows = useResource(() => api.get<AuditPage>(withQuery("/api/admin/jejak", { ...filter, page })), [key, page]);
   const result = rows.data;
   const summary = rows.loading ? common.loading : result ? (result.total === 0 ? text.none : `${text.found(result.total)} · ${common.page(result.page, result.total_pages)}`) : "";

@@ -30,21 +30,36 @@ export function ConsolePage(props: { current: PageName; intro: string; children:
   const title = admin.nav[props.current as keyof typeof admin.nav];
   return (
     <Page title={title}>
-      <nav class="console-nav" aria-label={admin.nav.label}>
-        <ul>
-          {consolePages.map((name) => (
-            <li key={name}>
-              <a href={pathOf(name)} aria-current={name === props.current ? "page" : undefined}>
-                {admin.nav[name as keyof typeof admin.nav]}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <p class="aside">{props.intro}</p>
-      {props.children}
+      <div class="console">
+        <nav class="console-nav" aria-label={admin.nav.label}>
+          <ul>
+            {consolePages.map((name) => (
+              <li key={name}>
+                <a href={pathOf(name)} aria-current={name === props.current ? "page" : undefined}>
+                  {admin.nav[name as keyof typeof admin.nav]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p class="aside">{props.intro}</p>
+        {props.children}
+      </div>
     </Page>
   );
+}
+
+/**
+ * A filter form follows the URL when Back or a link changes it, never on its first
+ * showing: what the admin has begun to type stays.
+ */
+export function useFollowUrl(key: string, follow: () => void): void {
+  const shown = useRef(key);
+  useEffect(() => {
+    if (shown.current === key) return;
+    shown.current = key;
+    follow();
+  }, [key]);
 }
 
 /** The command that does the same on the PC, for whoever prefers it or scripts it. */
