@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { readFileSync } from "node:fs";
+import { clearUnshownPassword } from "../src/accounts/first-admin";
 import { readRoster } from "../src/accounts/import";
 import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
 import { AccountsService, type ImportResult, type MinorStudent } from "../src/accounts/service";
@@ -104,7 +105,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         String(account.id),
         account.username,
         account.role,
-        account.activated ? "ya" : "tidak",
+        account.disabled ? "nonaktif" : account.activated ? "ya" : "tidak",
         account.nim ?? account.nip ?? "",
         account.under_18 ? "ya" : "",
         account.nama ?? "",
@@ -124,6 +125,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         const service = new AccountsService(db, writes, config.bcryptCost);
         if (options.oneTime) {
           const password = await service.resetPassword(username, commandAudit(command));
+          clearUnshownPassword(config.dataDir, username);
           io.out(`Password sekali pakai untuk ${username}: ${password}\n`);
           io.out(`Berikan kepada pemiliknya (hanya ditampilkan sekali); ia harus menggantinya saat masuk berikutnya. Semua sesinya berakhir.\n`);
           return;
@@ -132,6 +134,8 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         service.accountId(username);
         const password = io.inIsTerminal ? await askNewPassword(io) : (await io.readStdin()).replace(/\r?\n$/, "");
         await service.changePassword(username, password, commandAudit(command));
+        // An admin whose first password was never shown has one now.
+        clearUnshownPassword(config.dataDir, username);
         io.out(`Password ${username} diganti; semua sesinya berakhir.\n`);
       } finally {
         db.$client.close();
@@ -140,7 +144,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
 
   accounts
     .command("activate <username>")
-    .description("mengaktifkan akun: pemiliknya bisa login tanpa aktivasi")
+    .description("mengaktifkan akun: pemiliknya bisa login tanpa aktivasi; juga mengakhiri penonaktifan")
     .action(async (username: string, _options: unknown, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
@@ -153,16 +157,15 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
 
   accounts
     .command("deactivate <username>")
-    .description("menonaktifkan akun: semua sesinya berakhir dan login ditolak sampai akun diaktivasi lagi")
+    .description("menonaktifkan akun: semua sesinya berakhir, login dan aktivasi ditolak sampai akun diaktifkan lagi oleh admin")
     .action(async (username: string, _options: unknown, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
         const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, false, commandAudit(command));
         io.out(
           changed
-            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Pemiliknya harus aktivasi lagi dengan passwordnya sebelum bisa login ` +
-                `(untuk menutup akses sepenuhnya, ganti juga passwordnya dengan "skrining accounts passwd ${username}").\n`
-            : `Akun ${username} sudah tidak aktif.\n`,
+            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "skrining accounts activate ${username}".\n`
+            : `Akun ${username} sudah dinonaktifkan; semua sesinya berakhir.\n`,
         );
       } finally {
         db.$client.close();
@@ -193,7 +196,7 @@ function importSummary(result: ImportResult, seconds: number): string {
   let text = `Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui, ${result.unchanged} tidak berubah${reset} (${seconds.toFixed(1)} s).\n`;
   if (result.leftInactive > 0) {
     text +=
-      `Catatan: ${result.leftInactive} akun lama tetap belum aktif walau kolom activated bernilai ya; impor tidak mengubah status aktif akun lama. ` +
+      `Catatan: ${result.leftInactive} akun lama tetap belum aktif atau tetap dinonaktifkan walau kolom activated bernilai ya; impor tidak mengubah status aktif akun lama. ` +
       `Aktifkan dengan "skrining accounts activate <username>".\n`;
   }
   return text;

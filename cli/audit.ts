@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { auditCsv, checkAuditFilter, checkAuditTrail, displayedAuditRow, selectAuditRows, type DisplayedAuditRow } from "../src/audit/listing";
+import { auditCsv, checkAuditFilter, displayedAuditRow, selectAuditRows, verificationLines, type DisplayedAuditRow } from "../src/audit/listing";
 import { commandActor } from "../src/audit/trail";
+import { auditAnchor, formatAnchor, parseAnchor, verifyAuditChain } from "../src/audit/verify";
 import type { CommandAudit } from "../src/accounts/service";
 import { csvDialects, type CsvDialect } from "../src/csv";
 import { auditActions, type AuditAction } from "../src/db/schema";
@@ -42,10 +43,10 @@ interface ListOptions {
   force?: boolean;
 }
 
-/** The width of the terminal the table must fit without wrapping. */
+/** The width a table fits when the output is not a terminal whose width is known. */
 const tableWidth = 100;
 
-function tableText(rows: DisplayedAuditRow[]): string[][] {
+function tableText(rows: DisplayedAuditRow[], width: number): string[][] {
   const header = ["ID", "WAKTU", "PERAN", "PENGGUNA", "ALAMAT", "AKSI", "NIM", "TARGET", "KETERANGAN"];
   const cells = rows.map((row) => [
     String(row.id),
@@ -59,8 +60,8 @@ function tableText(rows: DisplayedAuditRow[]): string[][] {
     String(row.target),
     row.keterangan === null ? "" : String(row.keterangan),
   ]);
-  // The user, address, target and detail give up characters first; csv and json have them whole.
-  return fitTable([header, ...cells], tableWidth, [3, 4, 7, 8]);
+  // The user, address, target and detail give up width first and go on over more lines.
+  return fitTable([header, ...cells], width, [3, 4, 7, 8]);
 }
 
 export function registerAuditCommands(program: Command, io: CommandIo): void {
@@ -68,14 +69,31 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
 
   audit
     .command("verify")
-    .description("memeriksa rantai hash jejak audit: baris yang diubah atau dihapus langsung di file basis data disebutkan")
+    .description("memeriksa rantai hash jejak audit dalam satu potret: baris yang diubah atau dihapus langsung di file basis data, dan pemicu atau view asing, disebutkan")
+    .option("--anchor <ID:HASH>", "juga memastikan baris ini (dari skrining audit anchor) masih ada dengan hash yang sama")
+    .action((options: { anchor?: string }, command: Command) => {
+      const anchor = options.anchor === undefined ? undefined : parseAnchor(options.anchor);
+      const { db } = openData(command, io);
+      try {
+        const { rows, anchor: newest, problems } = verifyAuditChain(db.$client, anchor);
+        const lines = verificationLines(problems);
+        if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
+        io.out(`Jejak audit utuh: ${rows} baris${anchor ? `, termasuk jangkar ${anchor.id}` : ""}; jangkar terbaru ${newest ? formatAnchor(newest) : "(belum ada baris)"}\n`);
+        io.out(`Simpan jangkar terbaru ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya dengan --anchor harus menemukannya lagi.\n`);
+      } finally {
+        db.$client.close();
+      }
+    });
+
+  audit
+    .command("anchor")
+    .description("mencetak id dan hash baris terbaru (ID:HASH) untuk disimpan di luar server")
     .action((_options: unknown, command: Command) => {
       const { db } = openData(command, io);
       try {
-        const { rows, lastHash, problems: lines } = checkAuditTrail(db.$client);
-        if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
-        io.out(`Jejak audit utuh: ${rows} baris; hash terakhir ${lastHash}\n`);
-        io.out(`Simpan hash terakhir ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya harus menemukannya lagi.\n`);
+        const newest = auditAnchor(db.$client);
+        if (!newest) throw invalid("Jejak audit masih kosong: belum ada jangkar.");
+        io.out(`${formatAnchor(newest)}\n`);
       } finally {
         db.$client.close();
       }
@@ -108,7 +126,7 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
       } else if (options.format === "csv") {
         text = auditCsv(rows, options.csv ?? config.csvDialect);
       } else {
-        const [header, ...fitted] = tableText(rows);
+        const [header, ...fitted] = tableText(rows, options.out === undefined ? (io.outColumns ?? tableWidth) : tableWidth);
         const lines: string[] = [];
         printTable({ ...io, out: (line) => void lines.push(line) }, header!, fitted);
         text = lines.join("") + (rows.length === 0 ? "Tidak ada baris yang cocok.\n" : "");

@@ -3,6 +3,8 @@ import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeBackup } from "../src/backup/archive";
 import { parseDuration } from "../src/backup/automatic";
+import { checkBackupFolder } from "../src/backup/backup-folder";
+import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identity";
 import { restoreBackup } from "../src/backup/restore";
 import { appendAuditRows } from "../src/audit/trail";
 import { invalid } from "../src/errors";
@@ -35,9 +37,10 @@ export const backupKeepOption = () => new Option("--backup-keep <jumlah>", "juml
 /**
  * The automatic backups `serve` was asked for, or none. The folder must exist and be
  * writable: a mistyped folder (or a backup disk not mounted) is refused at start rather
- * than discovered at the first backup.
+ * than discovered at the first backup. It must be outside the data folder and not another
+ * data folder's (src/backup/backup-folder.ts).
  */
-export function automaticBackupsOf(flags: AutomaticBackupFlags): { folder: string; everyMilliseconds: number; keep: number } | undefined {
+export function automaticBackupsOf(flags: AutomaticBackupFlags, dataDir: string): { folder: string; everyMilliseconds: number; keep: number } | undefined {
   if (flags.backupDir === undefined) {
     if (flags.backupEvery !== undefined || flags.backupKeep !== undefined) throw invalid("--backup-every dan --backup-keep hanya berlaku bersama --backup-dir.");
     return undefined;
@@ -49,6 +52,8 @@ export function automaticBackupsOf(flags: AutomaticBackupFlags): { folder: strin
   } catch {
     throw invalid(`Folder cadangan ${folder} tidak dapat ditulis oleh pengguna yang menjalankan skrining; periksa izinnya.`);
   }
+  // Inside the data folder, or another data folder's: refused before anything is created.
+  checkBackupFolder(folder, dataDir, resolveIdentity(dataDir).identity);
   return { folder, everyMilliseconds: flags.backupEvery ?? 24 * 3_600_000, keep: flags.backupKeep ?? 14 };
 }
 
@@ -59,9 +64,12 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
     .command("backup <file>")
     .description("satu arsip .tar.gz seluruh folder data (basis data, foto, model, secret, file data), aman saat server berjalan; diperiksa sebelum diberi nama")
     .action(async (file: string, _options: unknown, command: Command) => {
-      const { config, db } = openData(command, io);
+      // Any schema this version knows, as it is: a backup before `migrate` is what an upgrade asks for.
+      const { config, db } = openData(command, io, "existing", "as-is");
       try {
-        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, target: file });
+        // The manifest names the folder by its identity: automatic backups rotate only their own folder's archives.
+        const { id } = dataFolderIdentity(config.dataDir);
+        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file });
         const total = manifest.files.reduce((sum, entry) => sum + entry.size, 0);
         io.out(`Cadangan tersimpan di ${resolve(file)} (${manifest.files.length} file, ${megabytes(total)} sebelum dimampatkan; diperiksa utuh).\n`);
       } finally {
@@ -82,7 +90,7 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
       });
       if (result.movedAsideTo) io.out(`Isi lama folder data dipindahkan ke ${result.movedAsideTo} (tidak dihapus).\n`);
       io.out(`Cadangan ${file} (dibuat ${result.manifest.createdAt} oleh ${result.manifest.program}, ${result.manifest.files.length} file) dipulihkan ke ${result.dataDir}.\n`);
-      if (result.pendingMigrations > 0) io.out(`Skemanya lebih lama: dimigrasi saat pertama dibuka, setelah salinan sebelum migrasi disimpan.\n`);
+      if (result.pendingMigrations > 0) io.out(`Skema basis data cadangan itu lebih lama: dimigrasi sekarang ke versi ini, setelah salinannya disimpan di backups/.\n`);
       await recordRestore(command, io, `dari ${resolve(file)} (dibuat ${result.manifest.createdAt})${result.movedAsideTo ? `; isi lama, termasuk jejak audit sesudah cadangan itu, ada di ${result.movedAsideTo}` : ""}`);
     });
 }
@@ -90,10 +98,11 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
 /**
  * The restored trail continues from the archive's last row; the first row after it says
  * that the data went back to the backup's time (a student erased since then is back).
- * Opening the folder runs any pending migration now.
+ * A backup of an older version is migrated now (restore checked that no process has the
+ * folder open), so the folder is ready for this version.
  */
 async function recordRestore(command: Command, io: CommandIo, detail: string): Promise<void> {
-  const { db, writes } = openData(command, io);
+  const { db, writes } = openData(command, io, "existing", "migrate");
   try {
     const { actor, target } = commandAudit(command);
     await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `pemulihan cadangan ${detail}` }]));

@@ -9,7 +9,8 @@ export function registerCheckCommand(program: Command, io: CommandIo): void {
     .description("memeriksa kerusakan basis data (quick_check; --full: integrity_check, lebih lama)")
     .option("--full", "pemeriksaan penuh: juga setiap indeks terhadap tabelnya")
     .action((options: { full?: boolean }, command: Command) => {
-      const { config, db } = openData(command, io);
+      // Damage is looked for at any schema level, without changing it.
+      const { config, db } = openData(command, io, "existing", "as-is");
       let problems: string[];
       try {
         problems = checkDatabase(db, options.full === true);

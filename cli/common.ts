@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
-import { openDatabase, type DatabaseClient } from "../src/db";
+import { openDatabase, type DatabaseClient, type SchemaUse } from "../src/db";
 import { WriteQueue } from "../src/db/write-queue";
 import type { Logger } from "../src/logger";
 import { readSecretFromTerminal } from "./terminal";
@@ -21,7 +21,19 @@ export interface CommandIo {
   readSecret(prompt: string): Promise<string>;
   /** Whether standard error is a terminal (a progress bar is drawn only there). */
   errIsTerminal: boolean;
+  /** The width of the terminal standard output is, when it is one; tables fit it (100 columns otherwise). */
+  outColumns?: number;
   environment: Record<string, string | undefined>;
+  /**
+   * Registers how a command that runs on (`serve`) stops when the reader of standard
+   * output goes away (`serve | head`); every other command simply ends (cli/pipes.ts).
+   */
+  onOutputClosed?(stop: () => void): void;
+  /**
+   * Resolves once what was written to standard output has been handed to the system: true,
+   * or false when its reader had gone. Without it (captured streams) everything counts as written.
+   */
+  outputWritten?(): Promise<boolean>;
 }
 
 export const processIo: CommandIo = {
@@ -31,6 +43,7 @@ export const processIo: CommandIo = {
   inIsTerminal: process.stdin.isTTY === true,
   readSecret: readSecretFromTerminal,
   errIsTerminal: process.stderr.isTTY === true,
+  outColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
   environment: process.env,
 };
 
@@ -72,16 +85,21 @@ export function configOf(command: Command, io: CommandIo, access: DataFolderAcce
 }
 
 /**
- * Every command opens (and so migrates) the database the same way the server does, and
- * writes through a write queue as the server does; a command may wait longer for a lock.
- * The line about a copy taken before a migration goes to stderr, so it never mixes into
- * a command's output (`--json`, a CSV on stdout).
+ * Every command opens the database with the server's settings and writes through a write
+ * queue as the server does; a command may wait longer for a lock. A command changes no
+ * schema (`current`, SchemaUse): an older database is refused with what to run, except by
+ * the commands that migrate (`migrate`, `restore`) or read any level as it is (`backup`,
+ * `check`). The line about a copy taken before a migration goes to stderr, so it never
+ * mixes into a command's output (`--json`, a CSV on stdout).
  */
-export function openData(command: Command, io: CommandIo, access: DataFolderAccess = "existing"): { config: Config; db: DatabaseClient; writes: WriteQueue } {
+export function openData(command: Command, io: CommandIo, access: DataFolderAccess = "existing", use: SchemaUse = "current"): { config: Config; db: DatabaseClient; writes: WriteQueue } {
   const config = configOf(command, io, access);
-  const db = openDatabase(config.databasePath, undefined, { info: (line) => io.err(`${line}\n`), error: (line) => io.err(`${line}\n`) });
+  const db = openDatabase(config.databasePath, undefined, stderrLogger(io), use);
   return { config, db, writes: new WriteQueue(db.$client, { busyWaitMilliseconds: 10_000 }) };
 }
+
+/** A command's log lines, all on stderr. */
+export const stderrLogger = (io: CommandIo): Logger => ({ info: (line) => io.err(`${line}\n`), error: (line) => io.err(`${line}\n`) });
 
 /** A plain table: a header, then one line per row, columns padded to their widest cell. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -54,8 +54,8 @@ const tableWidth = 100;
 
 /**
  * One line a model, fitted to 100 columns: the time in the faculty's zone to the minute,
- * the file by its name in models/; a long algorithm, version or file name is cut with `…`
- * (`model list --json` has every field whole).
+ * the file by its name in models/; a long algorithm, version or file name goes on over
+ * more lines of its column (`model list --json` has every field on one line).
  */
 function printRecords(io: CommandIo, records: ModelRecord[], timeZone: string): void {
   const rows = records.map((record) => [
@@ -67,7 +67,7 @@ function printRecords(io: CommandIo, records: ModelRecord[], timeZone: string): 
     record.version,
     basename(record.filePath),
   ]);
-  const [header, ...fitted] = fitTable([["ID", "JENIS", "AKTIF", "DIBUAT", "ALGORITMA", "VERSI", "FILE"], ...rows], tableWidth, [4, 5, 6]);
+  const [header, ...fitted] = fitTable([["ID", "JENIS", "AKTIF", "DIBUAT", "ALGORITMA", "VERSI", "FILE"], ...rows], io.outColumns ?? tableWidth, [4, 5, 6]);
   printTable(io, header!, fitted);
 }
 

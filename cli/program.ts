@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import packageJson from "../package.json";
 import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
+import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
 import { adminWebModes, type AdminWeb } from "../src/config";
 import { serve } from "../src/server";
@@ -8,10 +8,11 @@ import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
-import { configOf, ioLogger, type CommandIo } from "./common";
+import { configOf, dataDirOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
+import { registerMigrateCommand } from "./migrate";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
 import { choiceOption } from "./options";
@@ -35,7 +36,12 @@ function port(value: string): number {
 export function buildProgram(io: CommandIo): Command {
   const program = new Command("skrining")
     .description("Layanan skrining stres dan motivasi mahasiswa")
-    .version(packageJson.version, "-V, --version", "tampilkan versi")
+    // The version, the commit and the build date (src/build-info.ts), looked up only when asked.
+    .option("-V, --version", "tampilkan versi, commit dan tanggal build")
+    .on("option:version", () => {
+      io.out(`${describeBuild()}\n`);
+      throw new CommanderError(0, "commander.version", describeBuild());
+    })
     .option("--data <folder>", "folder data (bawaan: ./data, atau SKRINING_DATA)")
     .option("--tz <zona>", "zona waktu fakultas untuk minggu dan tanggal (bawaan: Asia/Jakarta, atau SKRINING_TZ)")
     // Subcommands inherit both: commander's own messages go through `io`, and its exits become errors for run().
@@ -64,11 +70,13 @@ export function buildProgram(io: CommandIo): Command {
       ),
     )
     .action(async (options: ServeFlags, command: Command) => {
-      const backups = automaticBackupsOf(options);
+      const backups = automaticBackupsOf(options, dataDirOf(command, io));
       const log = serveLogger(options, ioLogger(io), io);
+      const outputClosed = new AbortController();
+      io.onOutputClosed?.(() => outputClosed.abort());
       try {
         const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
-        await serve(config, { ...options, backups }, log.logger, io.environment);
+        await serve(config, { ...options, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
       } finally {
         log.close();
       }
@@ -78,6 +86,7 @@ export function buildProgram(io: CommandIo): Command {
   registerAuditCommands(program, io);
   registerBackupCommands(program, io);
   registerCheckCommand(program, io);
+  registerMigrateCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);
@@ -109,7 +118,7 @@ function report(error: unknown, io: CommandIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : exitCodes.refused;
   const failure = asStorageError(error);
   if (failure instanceof StorageError) {
-    io.err(`skrining: ${describeForAdmin(failure)}\n`);
+    io.err(`skrining: ${describeForAdmin(failure, "command")}\n`);
     return exitCodes.storage;
   }
   if (failure instanceof ServiceError) {

@@ -1,6 +1,6 @@
-// Builds the web interface (src/web) into dist/web and writes src/web/assets.generated.ts,
-// which imports every built file so that `bun build --compile` embeds them in the
-// executable. Every asset name carries a hash of its content (so it can be cached for a
+// Builds the web interface (src/web) into dist/web, with its service worker, and writes
+// src/http/web-assets.generated.ts, which imports every built file so that `bun build
+// --compile` embeds them in the executable. Every asset name carries a hash of its content (so it can be cached for a
 // year), and a gzip and a brotli copy are made here, once, instead of on every request.
 // Run by `npm start`, `npm test`, `npm run build` and `npm run dev`.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -129,14 +129,35 @@ writeFileSync(join(out, "index.html"), html);
 // Everything but the page itself is an asset named by its content. The page is compressed
 // by the server, once it has put the faculty's time zone in (src/http/web.ts).
 const assets = [...built, ...icons.map((each) => each.name), manifestName];
+
+// The service worker, at a name that never changes (/sw.js, so that its scope is every page).
+// Its cache is named by the hashes of this build's files: a new build is a new worker with a
+// new cache, and the browser replaces the old worker when it sees the changed file.
+const serviceWorker = "sw.js";
+const worker = await Bun.build({
+  entrypoints: [join(source, "worker", "service-worker.ts")],
+  outdir: out,
+  target: "browser",
+  minify: !development,
+  naming: { entry: serviceWorker },
+  define: {
+    SKRINING_CACHE: JSON.stringify(`skrining-${contentHash([...assets].sort().join("\n") + html)}`),
+    SKRINING_PRECACHE: JSON.stringify(["/", ...assets.map((name) => `/assets/${name}`)]),
+  },
+});
+if (!worker.success) {
+  for (const log of worker.logs) console.error(log);
+  process.exit(1);
+}
+
 const compressible = (name: string) => /\.(js|css|webmanifest)$/.test(name);
-for (const name of assets.filter(compressible)) {
+for (const name of [...assets, serviceWorker].filter(compressible)) {
   const bytes = readFileSync(join(out, name));
   writeFileSync(join(out, `${name}.gz`), gzipSync(bytes, { level: 9 }));
   writeFileSync(join(out, `${name}.br`), brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 
-const files = [...assets, "index.html"].flatMap((name) => (compressible(name) ? [name, `${name}.gz`, `${name}.br`] : [name]));
+const files = [...assets, serviceWorker, "index.html"].flatMap((name) => (compressible(name) ? [name, `${name}.gz`, `${name}.br`] : [name]));
 const generated = join(root, "src", "http", "web-assets.generated.ts");
 const importPath = (name: string) => relative(join(generated, ".."), join(out, name)).split("\\").join("/");
 const lines = [
@@ -148,6 +169,9 @@ const lines = [
   "",
   "/** The page, served for every page path once `%TIMEZONE%` is filled in. */",
   `export const pageFile: string = file${files.indexOf("index.html")};`,
+  "",
+  "/** The service worker (served as /sw.js) with its compressed copies. */",
+  `export const serviceWorkerFile: { path: string; gzip: string; brotli: string } = { path: file${files.indexOf(serviceWorker)}, gzip: file${files.indexOf(serviceWorker) + 1}, brotli: file${files.indexOf(serviceWorker) + 2} };`,
   "",
   "/** Assets by name (served under /assets/), each with its compressed copies when it has them. */",
   "export const assetFiles: Record<string, { path: string; gzip?: string; brotli?: string }> = {",

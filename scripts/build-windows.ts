@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { extract } from "tar";
+import { compileCommand } from "./build-executable";
 
 const root = join(import.meta.dir, "..");
 const addonName = "@node-rs/bcrypt-win32-x64-msvc";
@@ -41,11 +42,8 @@ if (installedAddonVersion() !== version) {
 }
 
 run(["bun", "scripts/build-web.ts"]);
-run([
-  // The bcryptjs fallback's worker is an entry point of its own (src/accounts/bcrypt.ts).
-  "bun", "build", "cli/main.ts", "src/accounts/bcrypt-worker.ts", "--compile", "--sourcemap",
-  "--target=bun-windows-x64-baseline", "--outfile", outfile,
-]);
+// The bcryptjs fallback's worker is an entry point of its own (src/accounts/bcrypt.ts).
+run(compileCommand({ entries: ["cli/main.ts", "src/accounts/bcrypt-worker.ts"], outfile, target: "bun-windows-x64-baseline", extra: ["--sourcemap"] }));
 
 // The addon is embedded as it is, so its bytes (its last 4 KB suffice) appear verbatim.
 const executable = Buffer.from(await Bun.file(outfile).arrayBuffer());

@@ -36,6 +36,7 @@ import { skriningController } from "./modules/skrining";
 import { tindakLanjutController } from "./modules/tindak-lanjut";
 import { TindakLanjutService } from "./modules/tindak-lanjut/service";
 import packageJson from "../package.json";
+import { buildInfo } from "./build-info";
 
 /**
  * Routes that read a multipart form, each with the largest body it takes; every other body
@@ -66,7 +67,7 @@ export interface AppOptions {
  */
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local", options: AppOptions = {}) {
   let allowedMethods: AllowedMethods = () => [];
-  const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }));
+  const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
   const stamp = databaseStamp(context.db.$client);
   const app = new Elysia()
     // One question per request to know whether the read caches still hold (src/db/read-cache.ts).
@@ -94,7 +95,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(healthController(new HealthService(context.db, context.health, context.logger, packageJson.version, passwordHashing)))
+    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing)))
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))

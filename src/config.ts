@@ -19,6 +19,10 @@ export interface Config {
   throttle: { perUsername: number; perAddress: number; windowSeconds: number; maxKeys: number };
   /** Writes one student account may make per minute (a token bucket with a burst of the same size). */
   studentWritesPerMinute: number;
+  /** Reads without a token (the photo route) one client address may make per minute (decisions §16). */
+  tokenlessReadsPerMinute: number;
+  /** Times a student may fetch their whole data document per minute (`GET /api/mahasiswa/data-saya`). */
+  dataDocumentsPerMinute: number;
   /** The UTF-8 bytes of title and content a student's diary may hold in total. */
   diaryQuotaBytes: number;
   /** How long the server's writes wait for another program's database lock before answering 503. */
@@ -199,6 +203,8 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
       maxKeys: integerFrom(environment, "SKRINING_THROTTLE_KEYS", 20_000, 2),
     },
     studentWritesPerMinute: integerFrom(environment, "SKRINING_STUDENT_WRITES", 30, 1),
+    tokenlessReadsPerMinute: integerFrom(environment, "SKRINING_TOKENLESS_READS", 120, 1),
+    dataDocumentsPerMinute: integerFrom(environment, "SKRINING_DATA_SAYA_PER_MINUTE", 6, 1),
     diaryQuotaBytes: integerFrom(environment, "SKRINING_DIARY_QUOTA", 4 * 1024 * 1024, 1024),
     busyWaitMilliseconds: integerFrom(environment, "SKRINING_BUSY_WAIT", 1000, 0),
     corsOrigins: corsOriginsFrom(environment),

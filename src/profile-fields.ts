@@ -1,9 +1,10 @@
 import { parseDecimal, readInteger } from "./numbers";
 
 // The student profile's values (decisions §4 and §8), one rule for the profile route and
-// the account import. The route keeps accepting unknown `gender` and `angkatan` texts
-// (older clients send variants); the import, which writes whole rosters at once, refuses
-// what the prediction models cannot use.
+// the account import: both store a known spelling (`L`, `perempuan`) as the value the
+// models know. The route keeps accepting unknown `gender` and `angkatan` texts (older
+// clients send variants); the import, which writes whole rosters at once, refuses what the
+// prediction models cannot use.
 
 export const profileFieldMessages = {
   usiaNotNumber: "Usia harus berupa angka.",
@@ -56,6 +57,12 @@ const genderSpellings = new Map<string, Gender>([
 export function readGender(text: string): FieldReading<Gender> {
   const gender = genderSpellings.get(text.trim().toLowerCase());
   return gender ? { value: gender } : { error: `gender harus ${genders.join(" atau ")} (boleh L/P)` };
+}
+
+/** `gender` as the profile route stores it: a known spelling as the import stores it, any other text as given (trimmed). */
+export function genderAsStored(text: string): string {
+  const reading = readGender(text);
+  return "value" in reading ? reading.value : text.trim();
 }
 
 /** The first intake year a roster may name; no student enrolled earlier is still studying. */

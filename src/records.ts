@@ -94,11 +94,15 @@ export const CatatanRecord = t.Object(
     balasan_dibaca_dosen_pada: t.Nullable(
       t.String({ description: "UTC; when the note's lecturer first saw the reply as it stands (the student's page); null while unseen, and again after the student edits it" }),
     ),
+    nama_dosen: t.Nullable(t.String({ description: "the name of the lecturer who wrote the note (an addition); null when the lecturer has no name" })),
   },
   { additionalProperties: false },
 );
 
-export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Static<typeof CatatanRecord> {
+/** A note's row with the name of its lecturer (`dosen.nama_dosen`, empty or missing when unknown). */
+export type CatatanRow = typeof catatanKonseling.$inferSelect & { namaDosen: string | null };
+
+export function serializeCatatan(row: CatatanRow): Static<typeof CatatanRecord> {
   return {
     Id_catatan: row.id,
     NIM: row.nim,
@@ -110,6 +114,7 @@ export function serializeCatatan(row: typeof catatanKonseling.$inferSelect): Sta
     status: row.reply ? "sudah_dibalas" : "belum_dibalas",
     dibaca_mahasiswa_pada: row.dibacaMahasiswaPada,
     balasan_dibaca_dosen_pada: row.balasanDibacaDosenPada,
+    nama_dosen: row.namaDosen || null,
   };
 }
 

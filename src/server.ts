@@ -1,11 +1,15 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import packageJson from "../package.json";
-import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
-import { passwordHashing } from "./accounts/passwords";
 import { createApp, largestBodyBytes } from "./app";
+import { readArchive } from "./backup/archive";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
+import { BackupFolder } from "./backup/backup-folder";
+import { dataFolderIdentity } from "./backup/folder-identity";
+import { describeBuild } from "./build-info";
 import type { AdminWeb, Config } from "./config";
+import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
+import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
+import { passwordHashing } from "./accounts/passwords";
 import { closeContext, createContext } from "./context";
 import { checkDatabase } from "./db";
 import { StorageError, naming } from "./db/storage";
@@ -13,7 +17,7 @@ import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { routeByPath } from "./http/routing";
-import { webInterface } from "./http/web";
+import { builtWebAssets, webInterface } from "./http/web";
 
 interface ServeOptions {
   host: string;
@@ -22,6 +26,10 @@ interface ServeOptions {
   tlsKey?: string;
   /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`); none when absent. */
   backups?: { folder: string; everyMilliseconds: number; keep: number };
+  /** Stops the server as SIGTERM does (the command line's output was closed: `serve | head`). */
+  stop?: AbortSignal;
+  /** Whether the lines logged so far reached their reader (cli/pipes.ts); assumed when absent. */
+  outputWritten?: () => Promise<boolean>;
 }
 
 /** The addresses a student's phone or a lab PC on the LAN can open. */
@@ -79,6 +87,8 @@ function banner(start: {
   config: Config;
   options: ServeOptions;
   admin: { username: string; password: string; generated: boolean } | null;
+  /** How to set the password of an admin an earlier start created but never showed. */
+  reminder: string | null;
   bcrypt: Bcrypt;
   urls: string[];
   newInstallation: boolean;
@@ -86,7 +96,7 @@ function banner(start: {
   const { config, options, admin } = start;
   const loopback = (url: string) => /\/\/(127\.|\[::1\])/.test(url);
   const lines = [
-    `skrining ${packageJson.version} berjalan. Buka di peramban (browser) dari jaringan kampus:`,
+    `${describeBuild()} berjalan. Buka di peramban (browser) dari jaringan kampus:`,
     ...start.urls.filter((url) => !loopback(url)).map((url) => `  ${url}/`),
     ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
@@ -101,6 +111,7 @@ function banner(start: {
         : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
     );
   }
+  if (start.reminder) lines.push(start.reminder);
   if (start.newInstallation) {
     lines.push(
       "Langkah berikutnya:",
@@ -110,6 +121,17 @@ function banner(start: {
     );
   }
   return lines;
+}
+
+/**
+ * The backup folder, claimed for this data folder (decisions §17): refused when it is inside
+ * the data folder or another data folder owns it. A data folder copied by hand gets an
+ * identity of its own here, so the copy's backups never rotate the original's.
+ */
+function claimBackupFolder(config: Config, folder: string, logger: Logger): BackupFolder {
+  const identity = dataFolderIdentity(config.dataDir);
+  if (identity.changed === "copy") logger.info(`Folder data ${config.dataDir} adalah salinan folder data lain: mendapat identitas sendiri, jadi cadangan otomatisnya terpisah.`);
+  return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive)).manifest, logger);
 }
 
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
@@ -127,30 +149,39 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   if (swept && swept.movedAside > 0) {
     logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
   }
-  // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the
-  // start rather than a login. The first admin's hash runs on the thread pool while the
-  // app is built; the server listens only once the admin exists.
-  const bcrypt = await passwordHashing().catch((error: unknown) => {
+  let backupFolder: BackupFolder | undefined;
+  let bcrypt: Bcrypt;
+  try {
+    backupFolder = options.backups && claimBackupFolder(config, options.backups.folder, logger);
+    // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the start rather than a login.
+    bcrypt = await passwordHashing();
+  } catch (error) {
     closeContext(context);
     throw error;
-  });
-  const adminCreation = context.accounts.ensureAdmin(environment.SKRINING_ADMIN_PASSWORD);
+  }
   let server: ReturnType<typeof Bun.serve> | undefined;
   const clientAddress = (request: Request) => server?.requestIP(request)?.address ?? "unknown";
-  const web = webInterface(config.timeZone, { adminWeb: config.adminWeb, clientAddress });
-  const backups = options.backups ? new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), logger }) : null;
+  const assets = await builtWebAssets();
+  if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
+  const web = webInterface(config.timeZone, assets, { adminWeb: config.adminWeb, clientAddress });
+  // Made before the app, for the console's "Cadangan"; started once the server listens and the admin exists.
+  const backups =
+    options.backups && backupFolder ? new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), ownership: backupFolder, logger }) : null;
   const app = createApp(context, clientAddress, { backups });
-  const admin = await adminCreation;
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
+  // The web interface answers its own paths; everything else is the API's.
+  const answer = (request: Request) => web(request) ?? app.fetch(routeByPath(request));
+  // Requests that come while the first admin is being created wait for it (a login as admin then works).
+  let ready = false;
+  const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();
   try {
     server = Bun.serve({
       hostname: options.host,
       port: options.port,
       tls,
       maxRequestBodySize: largestBodyBytes(config),
-      // The web interface answers its own paths; everything else is the API's.
-      fetch: (request) => web(request) ?? app.fetch(routeByPath(request)),
+      fetch: (request) => (ready ? answer(request) : firstAdminCreated.then(() => answer(request))),
     });
   } catch (error) {
     closeContext(context);
@@ -159,20 +190,41 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     if (code === "EACCES") throw invalid(`Port ${options.port} hanya boleh dibuka oleh administrator sistem; pilih --port di atas 1023.`);
     throw error;
   }
+  // The first admin only once the server listens: a start refused before (a port in use) creates nobody.
+  const reminder = unshownPasswordReminder(context.accounts, config.dataDir);
+  let admin: Awaited<ReturnType<typeof createFirstAdmin>>;
+  try {
+    admin = await createFirstAdmin(context.accounts, config.dataDir, environment.SKRINING_ADMIN_PASSWORD);
+  } catch (error) {
+    await server.stop(true);
+    closeContext(context);
+    throw error;
+  }
+  ready = true;
+  admitWaiting();
   const scheme = tls ? "https" : "http";
-  for (const line of banner({ config, options, admin, bcrypt, urls: lanUrls(options.host, server.port ?? options.port, scheme), newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  const urls = lanUrls(options.host, server.port ?? options.port, scheme);
+  for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
   backups?.start();
 
   await new Promise<void>((resolve) => {
-    const stop = async (signal: string) => {
-      logger.info(`${signal} diterima, menghentikan server...`);
+    let stopping = false;
+    const stop = async (why: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`${why}, menghentikan server...`);
       await Promise.all([server!.stop(), backups?.stop()]);
       // The view rows still gathering are written before the database closes.
-      await context.audit.flush();
+      await context.audit.flushAll();
       closeContext(context);
       resolve();
     };
-    process.once("SIGINT", () => void stop("SIGINT"));
-    process.once("SIGTERM", () => void stop("SIGTERM"));
+    process.once("SIGINT", () => void stop("SIGINT diterima"));
+    process.once("SIGTERM", () => void stop("SIGTERM diterima"));
+    // The output may have closed while the server was starting.
+    const outputClosed = () => void stop("Keluaran standar ditutup (pembacanya berhenti)");
+    if (options.stop?.aborted) outputClosed();
+    else options.stop?.addEventListener("abort", outputClosed);
   });
 }

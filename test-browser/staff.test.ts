@@ -247,7 +247,9 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const motivation = page.getByRole("table", { name: "Jumlah mahasiswa per tingkat motivasi" });
     expect(await motivation.locator("tbody tr").allInnerTexts()).toEqual(["Rendah\t1\t25%", "Sedang\t2\t50%", "Tinggi\t1\t25%"]);
 
-    // All six screenings fall in this week, the last of the twelve rows.
+    // All six screenings fall in this week, the last of the twelve rows; the tables are folded away under the charts.
+    await page.getByText("Tabel per minggu: stres", { exact: true }).click();
+    await page.getByText("Tabel per minggu: motivasi", { exact: true }).click();
     const weekly = page.getByRole("table", { name: "Jumlah skrining per tingkat stres setiap minggu" });
     expect(await weekly.locator("tbody tr").count()).toBe(12);
     expect((await weekly.locator("tbody tr").last().locator("td").allTextContents()).map(Number).reduce((sum, value) => sum + value, 0)).toBe(6);
@@ -311,7 +313,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     // not of the lecturer chosen last for the list.
     await page.goto("/dosen/mahasiswa/2201006");
     await page.getByRole("heading", { level: 1, name: "Putri Ayu" }).waitFor();
-    // One full stop after "M.Kom.".
+    // The name ends with a full stop of its own (`M.Kom.`): the sentence keeps just that one.
     await page.getByText(`Catatan disimpan atas nama ${demo.otherLecturer.nama}`, { exact: true }).waitFor();
 
     // "— Pilih dosen —" forgets the choice: the prompt again, also after the menu.

@@ -29,6 +29,10 @@ export const viewports = {
 } as const;
 export type ViewportName = keyof typeof viewports;
 
+/** Every size a page is checked at: the two above and the narrowest phone the faculty supports. */
+export const sizes = { ...viewports, narrow: { width: 360, height: 740 } } as const;
+export type SizeName = keyof typeof sizes;
+
 export interface Served {
   base: string;
   dataDir: string;
@@ -94,9 +98,20 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A page of a fresh context (no storage shared with other tests) at one of the two sizes, in Indonesian. */
-export async function openPage(browser: Browser, served: Served, viewport: ViewportName): Promise<Page> {
-  const context = await browser.newContext({ viewport: viewports[viewport], locale: "id-ID", timezoneId: "Asia/Jakarta", baseURL: served.base });
+/**
+ * A page of a fresh context (no storage shared with other tests) at one of the sizes, in
+ * Indonesian. The service worker is blocked unless a test asks for it (test-browser/offline.test.ts):
+ * its requests run on after a test closes its context, which breaks the driver's connection,
+ * and pages ask the network first with or without it.
+ */
+export async function openPage(browser: Browser, served: Served, viewport: SizeName, options: { serviceWorker?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: sizes[viewport],
+    locale: "id-ID",
+    timezoneId: "Asia/Jakarta",
+    baseURL: served.base,
+    serviceWorkers: options.serviceWorker ? "allow" : "block",
+  });
   const page = await context.newPage();
   // A page that fails or loads anything from another origin is a test failure.
   page.on("pageerror", (error) => {
@@ -159,10 +174,62 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /**
+ * Every control that stands alone is at least 44 px high, a thumb's size (WCAG 2.5.5):
+ * buttons, fields, summaries, and links that are not words inside running text (a link with
+ * text beside it in its line). A radio button or a checkbox counts with its label row, and a
+ * link stretched over its card (its `::after` absolutely placed) with the card.
+ */
+export async function expectTouchTargets(page: Page, label: string): Promise<void> {
+  const small = await page.evaluate(() => {
+    const inline = (element: Element) => getComputedStyle(element).display.startsWith("inline");
+    /** A link among words: text beside it (or beside the inline element it sits in) in its line. */
+    const inRunningText = (link: Element) => {
+      let node: Element = link;
+      while (node.parentElement && getComputedStyle(node.parentElement).display === "inline") node = node.parentElement;
+      return [...(node.parentElement?.childNodes ?? [])].some(
+        (other) => other !== node && (other.nodeType === Node.TEXT_NODE ? Boolean(other.textContent?.trim()) : other instanceof Element && inline(other) && Boolean(other.textContent?.trim())),
+      );
+    };
+    const found: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>("a[href], button, input, select, textarea, summary")) {
+      const style = getComputedStyle(element);
+      if (element.getClientRects().length === 0 || style.visibility === "hidden" || style.opacity === "0") continue;
+      if (element instanceof HTMLAnchorElement && inRunningText(element)) continue;
+      let target: Element = element;
+      if (element instanceof HTMLInputElement && (element.type === "radio" || element.type === "checkbox")) target = element.closest("label") ?? element;
+      const after = getComputedStyle(element, "::after");
+      if (after.content !== "none" && after.position === "absolute" && element.offsetParent) target = element.offsetParent;
+      const height = target.getBoundingClientRect().height;
+      if (height < 44 - 0.01) found.push(`${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(" ").join(".")}` : ""} "${(element.textContent || element.getAttribute("aria-label") || element.getAttribute("name") || "").trim().slice(0, 40)}": ${height.toFixed(1)} px`);
+    }
+    return found;
+  });
+  expect({ page: label, small }).toEqual({ page: label, small: [] });
+}
+
+/**
+ * A table wider than its box scrolls inside it: the box is a region the keyboard reaches
+ * and a screen reader names, and a visible line above it says to scroll. Answers how many
+ * tables of the page are wider than their box.
+ */
+export async function expectScrollableTablesSaySo(page: Page): Promise<number> {
+  const tables = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>(".table-wrap")]
+      .filter((box) => box.getClientRects().length > 0 && box.scrollWidth > box.clientWidth)
+      .map((box) => {
+        const hint = box.getAttribute("aria-describedby") ? document.getElementById(box.getAttribute("aria-describedby")!) : null;
+        return { name: box.getAttribute("aria-label"), role: box.getAttribute("role"), tabIndex: box.tabIndex, hint: hint && hint.getClientRects().length > 0 ? hint.textContent : null };
+      }),
+  );
+  for (const table of tables) expect(table).toEqual({ name: expect.any(String), role: "region", tabIndex: 0, hint: expect.stringContaining("geser ke samping") });
+  return tables.length;
+}
+
+/**
  * The checks every page gets: accessible, no sideways scrolling, and a screenshot
  * (`test-browser/screenshots/<name>-<viewport>.png`) for the docs.
  */
-export async function checkPage(page: Page, name: string, viewport: ViewportName): Promise<void> {
+export async function checkPage(page: Page, name: string, viewport: SizeName): Promise<void> {
   await page.waitForLoadState("networkidle");
   await expectAccessible(page, `${name} (${viewport})`);
   await expectNoSidewaysScroll(page);

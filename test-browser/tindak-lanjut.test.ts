@@ -271,7 +271,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
       for (const text of notesWritten) expect(shown).not.toContain(text);
     }
     await page.goto("/dosen/tindak-lanjut");
-    await page.getByText("Halaman ini bukan untuk peran akun Anda.").waitFor();
+    await heading(page, "Halaman ini untuk dosen dan admin").waitFor();
 
     const token = await tokenOf(student);
     expect((await call("GET", "/api/dosen/tindak-lanjut", token)).status).toBe(403);

@@ -1,10 +1,10 @@
-import { and, asc, eq, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseClient } from "../db";
 import { dosen, mahasiswa, roles, users, type Role } from "../db/schema";
 import { adultAge, isMinor } from "../profile-fields";
 
 /** The states the console's account list filters by. */
-export const accountStates = ["aktif", "belum-aktif", "di-bawah-18"] as const;
+export const accountStates = ["aktif", "belum-aktif", "dinonaktifkan", "di-bawah-18"] as const;
 export type AccountState = (typeof accountStates)[number];
 
 export interface AccountFilter {
@@ -22,6 +22,8 @@ export interface AccountListItem {
   username: string;
   role: Role;
   activated: boolean;
+  /** Deactivated (decisions §14): no login, no activation, until an admin activates it. */
+  disabled: boolean;
   nim: string | null;
   nip: string | null;
   nama: string | null;
@@ -50,8 +52,10 @@ export function searchAccounts(db: DatabaseClient, filter: AccountFilter): Accou
   const nama = sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`;
   const conditions: SQL[] = [];
   if (filter.role) conditions.push(eq(users.role, filter.role));
-  if (filter.state === "aktif") conditions.push(eq(users.isActivated, true));
-  if (filter.state === "belum-aktif") conditions.push(eq(users.isActivated, false));
+  // Disabled (decisions §14) is a state of its own, whatever the activation says.
+  if (filter.state === "aktif") conditions.push(eq(users.isActivated, true), isNull(users.disabledAt));
+  if (filter.state === "belum-aktif") conditions.push(eq(users.isActivated, false), isNull(users.disabledAt));
+  if (filter.state === "dinonaktifkan") conditions.push(isNotNull(users.disabledAt));
   if (filter.state === "di-bawah-18") conditions.push(lt(mahasiswa.usia, adultAge));
   const q = filter.q?.trim().toLowerCase();
   if (q) {
@@ -72,6 +76,7 @@ export function searchAccounts(db: DatabaseClient, filter: AccountFilter): Accou
       username: users.username,
       role: users.role,
       activated: users.isActivated,
+      disabledAt: users.disabledAt,
       nim: mahasiswa.nim,
       nip: dosen.nip,
       nama,
@@ -88,7 +93,7 @@ export function searchAccounts(db: DatabaseClient, filter: AccountFilter): Accou
     .offset((filter.page - 1) * filter.perPage)
     .all();
   return {
-    data: rows.map(({ usia, ...account }) => ({ ...account, under_18: isMinor(usia) })),
+    data: rows.map(({ usia, disabledAt, ...account }) => ({ ...account, disabled: disabledAt !== null, under_18: isMinor(usia) })),
     total,
     page: filter.page,
     total_pages: Math.ceil(total / filter.perPage),

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import { appendAuditRows, type AuditEntry, type AuditSource } from "../audit/trail";
@@ -7,6 +7,7 @@ import type { WriteQueue } from "../db/write-queue";
 import { dosen, mahasiswa, users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
 import type { Role } from "../db/schema";
+import { nowIso } from "../records";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
 import { findConflicts } from "./conflicts";
 import { RosterProfiles } from "./profiles";
@@ -37,7 +38,7 @@ export interface ImportResult {
   unchanged: number;
   /** Existing accounts that got the row's password (`resetPasswords`); their sessions ended. */
   passwordsReset: number;
-  /** Existing accounts whose row says `activated` but that stay inactive: an import never changes activation. */
+  /** Existing accounts whose row says `activated` but that stay inactive or deactivated: an import never changes either. */
   leftInactive: number;
 }
 
@@ -46,6 +47,8 @@ interface AccountSummary {
   username: string;
   role: Role;
   activated: boolean;
+  /** Decisions §14: deactivated (`accounts deactivate`); no login or activation until `accounts activate`. */
+  disabled: boolean;
   nim: string | null;
   nip: string | null;
   nama: string | null;
@@ -147,7 +150,13 @@ export class AccountsService {
       const result: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
       const profiles = new RosterProfiles(this.db);
       // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
-      const current = new Map(this.db.select({ id: users.id, username: users.username, activated: users.isActivated }).from(users).all().map((row) => [row.username, row]));
+      const current = new Map(
+        this.db
+          .select({ id: users.id, username: users.username, activated: sql<boolean>`${users.isActivated} AND ${users.disabledAt} IS NULL`.mapWith(Boolean) })
+          .from(users)
+          .all()
+          .map((row) => [row.username, row]),
+      );
       for (const { account, hash } of ordered) {
         const user = current.get(account.username);
         if (!user) {
@@ -199,7 +208,14 @@ export class AccountsService {
    */
   previewImport(roster: ParsedRoster, resetPasswords = false): ImportPreview {
     const problems = [...roster.errors, ...this.findConflicts(roster.accounts)].sort((a, b) => a.line - b.line);
-    const existing = new Map(this.db.select({ username: users.username, activated: users.isActivated }).from(users).all().map((row) => [row.username, row.activated]));
+    // Activated as the import counts it: a disabled account is not (decisions §14).
+    const existing = new Map(
+      this.db
+        .select({ username: users.username, activated: sql<boolean>`${users.isActivated} AND ${users.disabledAt} IS NULL`.mapWith(Boolean) })
+        .from(users)
+        .all()
+        .map((row) => [row.username, row.activated]),
+    );
     const profiles = new RosterProfiles(this.db);
     const counts: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
     const rows = roster.accounts.map((account): PreviewRow => {
@@ -281,6 +297,7 @@ export class AccountsService {
         username: users.username,
         role: users.role,
         activated: users.isActivated,
+        disabledAt: users.disabledAt,
         nim: mahasiswa.nim,
         nip: dosen.nip,
         nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
@@ -291,7 +308,7 @@ export class AccountsService {
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id))
       .orderBy(asc(users.id));
-    return (role ? query.where(eq(users.role, role)) : query).all().map(({ usia, ...account }) => ({ ...account, under_18: isMinor(usia) }));
+    return (role ? query.where(eq(users.role, role)) : query).all().map(({ usia, disabledAt, ...account }) => ({ ...account, disabled: disabledAt !== null, under_18: isMinor(usia) }));
   }
 
   /** The students among these NIMs who are under 18 by their stored `usia`, by NIM. */
@@ -336,9 +353,10 @@ export class AccountsService {
   }
 
   /**
-   * Lets an account log in again (`true`) or makes it wait for a new activation (`false`);
-   * whether anything changed. Deactivating ends every session of the account, also when it
-   * was inactive already, because refreshing a token does not check activation.
+   * Decisions §14. `true` lets the account sign in without the activation step and lifts a
+   * deactivation; `false` disables it: every session ends at once, login and activation
+   * answer 403 until this is called with `true` again (a routine roster import keeps it).
+   * Whether anything changed; sessions end on `false` either way.
    */
   setActivated(username: string, activated: boolean, audit: CommandAudit): Promise<boolean> {
     return this.writes.run(() => {
@@ -347,11 +365,11 @@ export class AccountsService {
       const changed =
         this.db
           .update(users)
-          .set({ isActivated: activated })
-          .where(and(eq(users.id, userId), eq(users.isActivated, !activated)))
+          .set(activated ? { isActivated: true, disabledAt: null } : { disabledAt: nowIso() })
+          .where(and(eq(users.id, userId), activated ? or(eq(users.isActivated, false), isNotNull(users.disabledAt)) : isNull(users.disabledAt)))
           .returning({ id: users.id })
           .get() !== undefined;
-      const outcome = activated ? (changed ? "diaktifkan" : "sudah aktif") : changed ? "dinonaktifkan; semua sesinya berakhir" : "sudah tidak aktif; semua sesinya berakhir";
+      const outcome = activated ? (changed ? "diaktifkan" : "sudah aktif") : changed ? "dinonaktifkan; semua sesinya berakhir" : "sudah dinonaktifkan; semua sesinya berakhir";
       appendAuditRows(this.db.$client, [{ ...audit, action: "activate", nim: this.nimOf(userId), detail: `akun ${username} ${outcome}` }]);
       return changed;
     });
@@ -359,13 +377,18 @@ export class AccountsService {
 
   /**
    * On the first start there is no admin yet: create `admin`, activated, with the given
-   * password or a random one. Returns the password to show once, or null if nothing was done.
+   * password or a random one. Returns the password to show once, or null if nothing was
+   * done. `beforeCreating` runs just before the account is written (src/accounts/first-admin.ts).
    */
-  async ensureAdmin(givenPassword: string | undefined): Promise<{ username: string; password: string; generated: boolean } | null> {
+  async ensureAdmin(
+    givenPassword: string | undefined,
+    beforeCreating: (admin: { username: string; generated: boolean }) => void = () => {},
+  ): Promise<{ username: string; password: string; generated: boolean } | null> {
     const hasAdmin = this.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
     if (hasAdmin) return null;
     const password = givenPassword || randomBytes(12).toString("base64url");
     const passwordHash = await hashPassword(password, this.bcryptCost);
+    beforeCreating({ username: "admin", generated: !givenPassword });
     const inserted = await this.writes.run(() =>
       this.db.insert(users).values({ username: "admin", passwordHash, role: "admin", isActivated: true }).onConflictDoNothing().returning({ id: users.id }).get(),
     );

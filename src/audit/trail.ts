@@ -1,17 +1,21 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { userInfo } from "node:os";
 import type { WriteQueue } from "../db/write-queue";
 import type { AuditAction } from "../db/schema";
+import { ServiceError } from "../errors";
 import type { Logger } from "../logger";
+import { operatingSystemAccount } from "../os-account";
 
-/** Who acted: an account (from its token), a command on the PC, or nobody known (a failed login). */
+/**
+ * Who acted: an account (from its token), a command on the PC, or nobody known (a failed
+ * login, a read without a token). Named by account id and username only: a name is looked
+ * up when a row is shown, so erasing an account leaves no name in the trail (decisions §16).
+ */
 export interface AuditActor {
   userId: number | null;
   username: string | null;
   /** `mahasiswa`, `dosen`, `admin`, `cli` or `anonim`. */
   role: string;
-  name: string | null;
 }
 
 /**
@@ -29,78 +33,82 @@ export interface AuditEntry {
   actor: AuditActor;
   clientAddress?: string | null;
   action: AuditAction;
-  /** The student concerned, when there is one. */
+  /** The student concerned, when there is one (a shorthand for `students: [nim]`). */
   nim?: string | null;
+  /** The students concerned (a lecturer's page of advisees, a minute of reads without a token). */
+  students?: readonly string[];
   /** The route (`GET /api/dosen/mahasiswa/:nim`) or the command (`skrining privacy erase`). */
   target: string;
   detail?: string | null;
   /** When it happened, if not when the row is appended (a read's row is written a moment later). */
   at?: Date;
-  /** How many identical reads the row stands for: repeats of a read while its row waits are counted, not rowed. */
+  /** How many reads the row stands for: repeats of a read while its row waits are counted, not rowed. */
   reads?: number;
 }
 
+/** A row of audit_log as stored. */
 export interface AuditRow {
   id: number;
   at: string;
   actor_user_id: number | null;
   actor_username: string | null;
   actor_role: string;
+  /** Only in rows of format 1 (written before migration 0011). */
   actor_name: string | null;
   client_address: string | null;
   action: AuditAction;
+  /** Only in rows of format 1; the students of every row are in audit_subjects. */
   nim: string | null;
   target: string;
   detail: string | null;
   reads: number;
   previous_hash: string;
   hash: string;
+  format: number;
 }
 
 /** The `previous_hash` of the first row. */
 export const chainStart = "0".repeat(64);
 
-/** The actor of a command: the operating-system account that ran it (the one behind sudo, if any). */
+/** The format rows are written in now. */
+const currentFormat = 2;
+
+/**
+ * The actor of a command: the operating-system account that ran it (decisions §16), or the
+ * one behind sudo (`sudo -u skrining skrining …` names the administrator who typed it).
+ */
 export function commandActor(): AuditActor {
-  let username = process.env.SUDO_USER || null;
-  if (!username) {
-    try {
-      username = userInfo().username;
-    } catch {
-      username = null;
-    }
-  }
-  return { userId: null, username, role: "cli", name: null };
+  return { userId: null, username: process.env.SUDO_USER || operatingSystemAccount(), role: "cli" };
 }
+
+/** A row's students as its hash covers them: each once, in order. */
+export const studentsOf = (entry: Pick<AuditEntry, "nim" | "students">): string[] =>
+  [...new Set(entry.students ?? (entry.nim ? [entry.nim] : []))].sort();
 
 /**
  * SHA-256 over every column but the hash itself, the id included so that rows cannot be
- * reordered. `reads` joins the content only when it is not 1, so rows written before the
- * column existed (migration 0008) keep their hashes.
+ * reordered. Format 2 covers the row's students (audit_subjects); its `nim` and
+ * `actor_name` are null, and covered, so that filling them in shows too. Format 1 is
+ * the hash as written before migration 0011 (its `nim` and `actor_name`; `reads` only when
+ * it is not 1, as written before migration 0008), so earlier rows keep their hashes.
  */
-export function auditRowHash(row: Omit<AuditRow, "hash">): string {
-  const content: unknown[] = [
-    row.id,
-    row.at,
-    row.actor_user_id,
-    row.actor_username,
-    row.actor_role,
-    row.actor_name,
-    row.client_address,
-    row.action,
-    row.nim,
-    row.target,
-    row.detail,
-    row.previous_hash,
-  ];
-  if (row.reads !== 1) content.push(row.reads);
+export function auditRowHash(row: Omit<AuditRow, "hash">, students: readonly string[]): string {
+  const content: unknown[] =
+    row.format === 1
+      ? [row.id, row.at, row.actor_user_id, row.actor_username, row.actor_role, row.actor_name, row.client_address, row.action, row.nim, row.target, row.detail, row.previous_hash]
+      : ["v2", row.id, row.at, row.actor_user_id, row.actor_username, row.actor_role, row.actor_name, row.client_address, row.action, row.nim, row.target, row.detail, row.reads, students, row.previous_hash];
+  if (row.format === 1 && row.reads !== 1) content.push(row.reads);
   return createHash("sha256").update(JSON.stringify(content)).digest("hex");
 }
+
+/** What the service answers when a row did not land: something in the database (a trigger of someone's) swallowed it. */
+export const swallowedRow = "Jejak audit menolak baris baru (ada pemicu asing di audit_log?); perubahan dibatalkan. Jalankan skrining audit verify.";
 
 /**
  * Appends rows to the chain. Must run inside a write transaction (the write queue's, or an
  * IMMEDIATE one of a command), so that no other process appends between reading the last
- * hash and inserting.
+ * hash and inserting. A row that an unknown trigger ignores fails the whole transaction:
+ * the change it records is not made either.
  */
 export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[], now = new Date()): void {
   if (entries.length === 0) return;
@@ -109,30 +117,36 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
   let id = Math.max(last?.id ?? 0, sequence?.seq ?? 0);
   let previousHash = last?.hash ?? chainStart;
   const appendedAt = now.toISOString();
-  // query(), not prepare(): the statement is cached by the connection and finalized when it closes.
+  // query(), not prepare(): the statements are cached by the connection and finalized when it closes.
   const insert = sqlite.query(
-    `INSERT INTO audit_log (id, at, actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail, reads, previous_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit_log (id, at, actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail, reads, previous_hash, hash, format)
+     VALUES (?, ?, ?, ?, ?, NULL, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertStudent = sqlite.query("INSERT INTO audit_subjects (nim, audit_id) VALUES (?, ?)");
   for (const entry of entries) {
     id += 1;
+    const students = studentsOf(entry);
     const row = {
       id,
       at: entry.at ? entry.at.toISOString() : appendedAt,
       actor_user_id: entry.actor.userId,
       actor_username: entry.actor.username,
       actor_role: entry.actor.role,
-      actor_name: entry.actor.name,
+      actor_name: null,
       client_address: entry.clientAddress ?? null,
       action: entry.action,
-      nim: entry.nim ?? null,
+      nim: null,
       target: entry.target,
       detail: entry.detail ?? null,
       reads: entry.reads ?? 1,
       previous_hash: previousHash,
+      format: currentFormat,
     };
-    const hash = auditRowHash(row);
-    insert.run(row.id, row.at, row.actor_user_id, row.actor_username, row.actor_role, row.actor_name, row.client_address, row.action, row.nim, row.target, row.detail, row.reads, row.previous_hash, hash);
+    const hash = auditRowHash(row, students);
+    const inserted = insert.run(row.id, row.at, row.actor_user_id, row.actor_username, row.actor_role, row.client_address, row.action, row.target, row.detail, row.reads, row.previous_hash, hash, row.format);
+    let landed = inserted.changes === 1;
+    for (const nim of students) landed = insertStudent.run(nim, id).changes === 1 && landed;
+    if (!landed) throw new ServiceError("unavailable", swallowedRow);
     previousHash = hash;
   }
 }
@@ -140,34 +154,43 @@ export function appendAuditRows(sqlite: Database, entries: readonly AuditEntry[]
 /** How long the rows of reads wait for company before they are written, and how many may wait. */
 export const viewRowDelayMilliseconds = 100;
 const viewRowBatch = 1000;
+/** Reads without a token are rowed per client address and minute (decisions §16). */
+const anonymousWindowMilliseconds = 60_000;
+/** At most this many addresses get a row of their own in a minute; the rest share one. */
+const anonymousAddresses = 10_000;
 
-/** What a request did, the same for every student it concerns: its rows but for their `nim`. */
-export type AuditEvent = Omit<AuditEntry, "nim" | "at" | "reads">;
+/** What a request did: its row but for its students, time and count. */
+export type AuditEvent = Omit<AuditEntry, "nim" | "students" | "at" | "reads">;
 
 /** A value of a repeat key: each prefixed by its length, so that no two different sequences of values join to the same key. */
 const keyPart = (value: string | number | null | undefined) => (value === null || value === undefined ? "-" : `${String(value).length}:${value}`);
 
+type WaitingRead = AuditEntry & { reads: number };
+type AnonymousRead = WaitingRead & { students: string[]; seen: Set<string> };
+
 /**
- * The service's side of the trail. Writes are recorded before their answer is sent. The
- * rows of reads are not waited for: they gather for up to `viewRowDelayMilliseconds`
- * (or `viewRowBatch` rows) and are written in one job of the write queue, so that a busy
- * server flushes them to disk a few times a second instead of once per event-loop turn
- * (decisions: Audit trail). A read repeated while its row waits adds one to the row's
- * `reads` instead of a row of its own: every read is counted, and a client reading the same
- * thing in a loop costs a counter, not an insert. A crash can lose the view rows of that
- * last moment; a write's row is never lost, and takes the waiting view rows with it, in
- * their order.
+ * The service's side of the trail. Writes are recorded before their answer is sent. A read
+ * is one row, whatever number of students it showed (a lecturer's page: one row naming the
+ * page's students). The rows of reads are not waited for: they gather for up to
+ * `viewRowDelayMilliseconds` (or `viewRowBatch` rows) and are written in one job of the
+ * write queue, so that a busy server flushes them to disk a few times a second instead of
+ * once per event-loop turn (decisions: Audit trail). A read repeated while its row waits
+ * adds one to the row's `reads` instead of a row of its own. Reads without a token (the
+ * photo route) are rowed once per client address and minute, with their count and every
+ * student read (decisions §16), so no client makes the trail grow faster than that. A
+ * crash can lose the view rows of that last moment; a write's row is never lost, and takes
+ * the waiting view rows with it, in their order.
  */
 export class AuditTrail {
   private waiting: AuditEntry[] = [];
-  /**
-   * The waiting rows of reads by their repeat key: two reads with the same key (same
-   * caller, address, action, route, detail and student) are one read repeated.
-   */
-  private waitingReads = new Map<string, AuditEntry & { reads: number }>();
+  /** The waiting rows of reads by their repeat key: same caller, address, action, route, detail and students. */
+  private waitingReads = new Map<string, WaitingRead>();
+  /** The reads without a token of the current minute, by client address. */
+  private anonymous = new Map<string, AnonymousRead>();
   /** The part of the key an actor gives; actors are kept per caller (`principalActor`), so this is built once for each. */
   private readonly actorKeys = new WeakMap<AuditActor, string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private anonymousTimer: ReturnType<typeof setTimeout> | undefined;
   private written: Promise<void> = Promise.resolve();
 
   constructor(
@@ -182,24 +205,52 @@ export class AuditTrail {
     return this.writes.run(() => appendAuditRows(this.sqlite, rows));
   }
 
-  /** The rows of a read, one for each student (`null`: none): written soon, with others, and not waited for. */
-  note(event: AuditEvent, students: readonly (string | null)[]): void {
-    if (students.length === 0) return;
-    const at = new Date();
-    const prefix = `${this.actorKey(event.actor)}|${keyPart(event.clientAddress)}|${keyPart(event.action)}|${keyPart(event.target)}|${keyPart(event.detail)}|`;
-    for (const nim of students) {
-      const key = prefix + keyPart(nim);
-      const waiting = this.waitingReads.get(key);
-      if (waiting) {
-        waiting.reads += 1;
-        continue;
-      }
-      const row = { ...event, nim, at, reads: 1 };
+  /** The row of a read that showed `students` (none: an aggregate): written soon, with others, and not waited for. */
+  note(event: AuditEvent, students: readonly string[]): void {
+    const sorted = [...new Set(students)].sort();
+    const key = `${this.actorKey(event.actor)}|${keyPart(event.clientAddress)}|${keyPart(event.action)}|${keyPart(event.target)}|${keyPart(event.detail)}|${sorted.map(keyPart).join(",")}`;
+    const waiting = this.waitingReads.get(key);
+    if (waiting) waiting.reads += 1;
+    else {
+      const row = { ...event, students: sorted, at: new Date(), reads: 1 };
       this.waitingReads.set(key, row);
       this.waiting.push(row);
     }
     if (this.waiting.length >= viewRowBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), viewRowDelayMilliseconds);
+  }
+
+  /**
+   * A read without a token: counted into its address's row of the minute. The minute's
+   * rows are written when it ends; a student read again in it adds no second mention.
+   */
+  noteAnonymous(event: AuditEvent, nim: string): void {
+    const address = event.clientAddress ?? "";
+    const key = this.anonymous.has(address) || this.anonymous.size < anonymousAddresses ? address : "*";
+    let row = this.anonymous.get(key);
+    if (!row) {
+      row = { ...event, clientAddress: key === "*" ? null : event.clientAddress, detail: key === "*" ? "alamat lain" : event.detail, students: [], seen: new Set(), at: new Date(), reads: 0 };
+      this.anonymous.set(key, row);
+    }
+    row.reads += 1;
+    if (!row.seen.has(nim)) {
+      row.seen.add(nim);
+      row.students.push(nim);
+    }
+    // Not holding the process open: a stopping server writes the minute with flushAll().
+    this.anonymousTimer ??= setTimeout(() => void this.endMinute(), anonymousWindowMilliseconds).unref();
+  }
+
+  /** The minute of reads without a token is over: its rows join the waiting view rows. */
+  private endMinute(): Promise<void> {
+    if (this.anonymousTimer !== undefined) clearTimeout(this.anonymousTimer);
+    this.anonymousTimer = undefined;
+    for (const { seen, ...row } of this.anonymous.values()) {
+      void seen;
+      this.waiting.push(row);
+    }
+    this.anonymous = new Map();
+    return this.flush();
   }
 
   /** Writes the waiting view rows now; resolves once they (and any earlier batch) are on disk or reported lost. */
@@ -215,10 +266,15 @@ export class AuditTrail {
     return this.written;
   }
 
+  /** Everything waiting, the current minute's reads without a token included: for a stopping server. */
+  flushAll(): Promise<void> {
+    return this.endMinute();
+  }
+
   private actorKey(actor: AuditActor): string {
     let key = this.actorKeys.get(actor);
     if (key === undefined) {
-      key = [actor.userId, actor.username, actor.role, actor.name].map(keyPart).join("|");
+      key = [actor.userId, actor.username, actor.role].map(keyPart).join("|");
       this.actorKeys.set(actor, key);
     }
     return key;
@@ -232,51 +288,4 @@ export class AuditTrail {
     this.waitingReads = new Map();
     return rows;
   }
-}
-
-export interface AuditProblem {
-  id: number;
-  problem: string;
-}
-
-const idRange = (first: number, last: number) => (first === last ? `baris ${first}` : `baris ${first}–${last}`);
-
-/**
- * Walks the chain from the first row; every break is named by the row where it shows. A
- * gap in the ids is a removed row (AUTOINCREMENT never gives an id twice); a row whose
- * content no longer gives its hash was changed; a row whose `previous_hash` is not the
- * hash of the row before it, with no gap, follows a row that was changed and given a new
- * hash.
- */
-export function verifyAuditChain(sqlite: Database): { rows: number; lastHash: string; problems: AuditProblem[] } {
-  const problems: AuditProblem[] = [];
-  let previousHash = chainStart;
-  let previousId = 0;
-  let rows = 0;
-  for (const row of sqlite.query<AuditRow, []>("SELECT * FROM audit_log ORDER BY id").iterate()) {
-    rows += 1;
-    if (row.id !== previousId + 1) {
-      problems.push({ id: row.id, problem: `${idRange(previousId + 1, row.id - 1)} hilang sebelum baris ini` });
-    } else if (row.previous_hash !== previousHash) {
-      problems.push({ id: row.id, problem: `hash baris sebelumnya tidak cocok: baris ${previousId} diubah (dan hash-nya dihitung ulang) atau baris ini diubah` });
-    }
-    const { hash, ...content } = row;
-    if (auditRowHash(content) !== hash) problems.push({ id: row.id, problem: "isi baris tidak cocok dengan hash-nya: baris ini diubah" });
-    previousHash = row.hash;
-    previousId = row.id;
-  }
-  // AUTOINCREMENT remembers the highest id ever given, so removing the newest rows shows too.
-  const sequence = sqlite.query<{ seq: number }, []>("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'").get()?.seq ?? 0;
-  if (sequence > previousId) problems.push({ id: previousId + 1, problem: `${idRange(previousId + 1, sequence)} (yang terbaru) hilang` });
-  return { rows, lastHash: previousHash, problems };
-}
-
-/** The triggers that keep the table append-only (migration 0005); the names of those missing. */
-export const auditTriggers = ["audit_log_no_update", "audit_log_no_delete"] as const;
-
-export function missingAuditTriggers(sqlite: Database): string[] {
-  const present = new Set(
-    sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").all().map((row) => row.name),
-  );
-  return auditTriggers.filter((name) => !present.has(name));
 }

@@ -47,6 +47,12 @@ export interface BackupManifest {
   createdAt: string;
   /** The data folder it was taken from, for a person reading the manifest. */
   dataDir: string;
+  /**
+   * That folder's identity (folder-identity.ts): automatic backups rotate only the archives
+   * whose manifest names their own folder. Absent in archives of earlier versions, which
+   * name their folder by `dataDir` alone.
+   */
+  dataFolderId?: string;
   /** The database's schema: how many migrations, and the journal time of the last one (decides what a program can open). */
   schema: { migrations: number; lastMigrationCreatedAt: number | null };
   files: ManifestFile[];
@@ -178,6 +184,7 @@ export function parseManifest(text: string, archive: string): BackupManifest {
   const wellFormed =
     typeof value.program === "string" &&
     typeof value.createdAt === "string" &&
+    (value.dataFolderId === undefined || typeof value.dataFolderId === "string") &&
     isRecord(schema) &&
     typeof schema.migrations === "number" &&
     Array.isArray(files) &&
@@ -292,7 +299,7 @@ const temporaryNameOf = (target: string, purpose: string) => join(dirname(target
  * before it was packed, and the checksum proves the archive holds those very bytes. A
  * backup that fails anywhere (a full disk) leaves no file.
  */
-export async function writeBackup(options: { sqlite: Database; dataDir: string; target: string; now?: Date }): Promise<BackupManifest> {
+export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; now?: Date }): Promise<BackupManifest> {
   const target = resolve(options.target);
   if (existsSync(target)) throw invalid(`${target} sudah ada; pilih nama file lain.`);
   if (!statSync(dirname(target), { throwIfNoEntry: false })?.isDirectory()) throw invalid(`folder ${dirname(target)} tidak ada; cadangan tidak dibuat.`);
@@ -313,6 +320,7 @@ export async function writeBackup(options: { sqlite: Database; dataDir: string; 
       program: `skrining ${packageJson.version}`,
       createdAt: (options.now ?? new Date()).toISOString(),
       dataDir: options.dataDir,
+      ...(options.dataFolderId === undefined ? {} : { dataFolderId: options.dataFolderId }),
       schema,
       files: [],
     };

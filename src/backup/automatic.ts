@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { conflict } from "../errors";
 import type { Logger } from "../logger";
 import { fileTimestamp } from "./snapshot";
@@ -30,6 +30,14 @@ function beganAt(name: string): number | null {
   if (!match) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
   return Date.UTC(year, month - 1, day, hour, minute, second);
+}
+
+/** Whose the archives in the backup folder are, by their manifests (backup-folder.ts). */
+export interface ArchiveOwnership {
+  /** This server has just written `name`. */
+  written(name: string): void;
+  /** Of these names, the archives whose manifest names this data folder. */
+  own(names: readonly string[]): Promise<Set<string>>;
 }
 
 /** A timer source; tests pass one they advance by hand. */
@@ -98,6 +106,8 @@ export interface AutomaticBackupOptions {
   keep: number;
   /** Writes one complete, verified backup to `target`, or nothing when `stop` aborts it; rejects with the reason when it cannot. */
   write: (target: string, stop: AbortSignal) => Promise<void>;
+  /** Which automatic backups in the folder are this data folder's own (BackupFolder): only those are rotated. */
+  ownership: ArchiveOwnership;
   logger: Logger;
   clock?: Clock;
 }
@@ -107,8 +117,9 @@ export interface AutomaticBackupOptions {
  * is due one period after the newest automatic backup already there, or at once when there
  * is none or it is older: a server restarted every morning still gets its daily backup,
  * and one restarted often does not push good backups out with new ones. After each
- * backup that succeeded, only the newest `keep` automatic backups stay; a failed one is
- * logged and tried again one period later, and removes nothing.
+ * backup that succeeded, only the newest `keep` of this data folder's automatic backups
+ * stay (`ownership`: another folder's are never touched); a failed one is logged and
+ * tried again one period later, and removes nothing.
  */
 export class AutomaticBackups {
   private readonly clock: Clock;
@@ -212,7 +223,8 @@ export class AutomaticBackups {
     }
     let removed = 0;
     try {
-      removed = this.rotate();
+      this.options.ownership.written(basename(target));
+      removed = await this.rotate();
     } catch (error) {
       this.options.logger.error(`Cadangan otomatis lama di ${this.options.folder} tidak dapat dihapus: ${messageOf(error)}.`);
     }
@@ -220,7 +232,7 @@ export class AutomaticBackups {
     return { ok: true, target, removed };
   }
 
-  /** The automatic backups in the folder, newest first. */
+  /** The files named as automatic backups in the folder, newest first (whoever's they are). */
   private ownBackups(): { name: string; began: number }[] {
     let names: string[];
     try {
@@ -238,9 +250,15 @@ export class AutomaticBackups {
     return lstatSync(join(this.options.folder, name), { throwIfNoEntry: false })?.isFile() === true;
   }
 
-  /** Deletes the automatic backups beyond the newest `keep`; returns how many. */
-  private rotate(): number {
-    const surplus = this.ownBackups().slice(this.options.keep);
+  /**
+   * Deletes this data folder's automatic backups beyond its newest `keep`; returns how
+   * many. An archive whose manifest names another data folder (or none it can read) is
+   * neither counted nor deleted.
+   */
+  private async rotate(): Promise<number> {
+    const named = this.ownBackups();
+    const own = await this.options.ownership.own(named.map((backup) => backup.name));
+    const surplus = named.filter((backup) => own.has(backup.name)).slice(this.options.keep);
     for (const backup of surplus) rmSync(join(this.options.folder, backup.name), { force: true });
     return surplus.length;
   }

@@ -1,52 +1,27 @@
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { extract } from "tar";
 import { databaseFileName } from "../config";
+import { databaseFiles, processesHolding } from "../db/holders";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
 import { archiveRoot, databaseSchema, dataEntryPrefix, differencesFromManifest, manifestEntry, parseManifest, refuseBareDatabase, unreadableArchive, type BackupManifest, type FoundFiles } from "./archive";
+import { realPath, recordedIdentity, writeIdentity } from "./folder-identity";
 import { fileTimestamp, quickCheck } from "./snapshot";
 
 /**
- * The processes that hold one of `files` open, found through /proc (Linux): a server
- * running on the data folder, a command in progress, `sqlite3`. Processes of other users
- * are not visible to an ordinary user, and without /proc nothing is found.
+ * The restored folder's identity (folder-identity.ts): a folder restored over keeps its own,
+ * moved aside with its old contents; a folder restored at the path the backup was taken
+ * from (the same folder, rebuilt on a new disk) takes the backup's; anything else (a drill
+ * into another folder) gets a new one when it is first used, so that its automatic
+ * backups never rotate the original's.
  */
-export function processesHolding(files: readonly string[]): number[] {
-  let ids: string[];
-  try {
-    ids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
-  const wanted = new Set(files);
-  const holders: number[] = [];
-  for (const id of ids) {
-    let descriptors: string[];
-    try {
-      descriptors = readdirSync(`/proc/${id}/fd`);
-    } catch {
-      continue;
-    }
-    for (const descriptor of descriptors) {
-      try {
-        if (wanted.has(readlinkSync(`/proc/${id}/fd/${descriptor}`))) {
-          holders.push(Number(id));
-          break;
-        }
-      } catch {
-        // The descriptor closed while it was looked at.
-      }
-    }
-  }
-  return holders;
-}
-
-/** The database files of a data folder that a running program holds open. */
-function databaseFiles(dataDir: string): string[] {
-  const real = realpathSync(dataDir);
-  return ["", "-wal", "-shm"].map((suffix) => join(real, `${databaseFileName}${suffix}`));
+function keepIdentity(dataDir: string, aside: string | null, manifest: BackupManifest): void {
+  const here = realPath(dataDir);
+  const replaced = aside ? recordedIdentity(aside) : null;
+  if (replaced) writeIdentity(dataDir, { id: replaced.id, path: here });
+  else if (manifest.dataFolderId && realPath(manifest.dataDir) === here) writeIdentity(dataDir, { id: manifest.dataFolderId, path: here });
 }
 
 /**
@@ -128,7 +103,7 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
           "Pakai --force untuk memindahkan isinya ke samping lebih dulu, atau pilih --data yang lain.",
       );
     }
-    const holders = processesHolding(databaseFiles(dataDir));
+    const holders = processesHolding(databaseFiles(join(dataDir, databaseFileName)));
     if (holders.length > 0) {
       throw invalid(`${join(dataDir, databaseFileName)} sedang dibuka oleh proses ${holders.join(", ")} (server skrining yang berjalan?); hentikan dulu, lalu ulangi restore.`);
     }
@@ -207,6 +182,7 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
     throw invalid(`restore dibatalkan, folder data ${dataDir} tetap seperti semula: ${(error as Error).message}. Hentikan program yang membuka file di sana, lalu ulangi.`);
   }
   removeStaging(staging);
+  keepIdentity(dataDir, aside, manifest);
   if (aside) {
     syncFolder(aside);
     syncFolder(dirname(dataDir));

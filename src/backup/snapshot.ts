@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Logger } from "../logger";
-import { migrationsAfter, schemaLevel, type EmbeddedMigration } from "../db/migrate";
+import { migrationNumber, migrationsAfter, schemaLevel, type EmbeddedMigration } from "../db/migrate";
 import { StorageError, asStorageError } from "../db/storage";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
@@ -46,9 +46,6 @@ export function quickCheck(path: string): string[] {
 
 /** Where the copies taken before a migration are kept, inside the data folder. */
 export const safetyBackupsFolder = "backups";
-
-/** A migration's number as a file name shows it (`0003` of `0003_sessions`). */
-const migrationNumber = (tag: string | undefined) => tag?.split("_")[0] ?? "?";
 
 /**
  * Before a database that already holds data is migrated, a copy of it as it was goes to

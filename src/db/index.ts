@@ -1,9 +1,12 @@
 import { Database } from "bun:sqlite";
 import { chmodSync } from "node:fs";
+import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { backUpBeforeMigrating } from "../backup/snapshot";
+import { invalid, type ServiceError } from "../errors";
 import { consoleLogger, type Logger } from "../logger";
-import { applyMigrations, type EmbeddedMigration } from "./migrate";
+import { databaseFiles, processesHolding } from "./holders";
+import { applyMigrations, schemaChanges, type EmbeddedMigration } from "./migrate";
 import { migrations as embeddedMigrations } from "./migrations";
 import * as schema from "./schema";
 import { asStorageError } from "./storage";
@@ -14,34 +17,112 @@ export type DatabaseClient = BunSQLiteDatabase<typeof schema> & { $client: Datab
 const commandBusyTimeoutMilliseconds = 5000;
 
 /**
- * Opens the database with the settings every process must share: WAL so readers never
- * wait for the writer, `synchronous=FULL` so an acknowledged write survives a power cut,
- * foreign keys on, the file readable by its owner only, and a busy timeout so the CLI and
- * the server can write side by side. Pending migrations are applied before anything else
- * touches the data, a database that holds data copied first (`logger` says where).
- * `secure_delete` overwrites deleted and replaced content with zeros, so that a deleted
- * diary entry or an erased student (decisions: Privacy commands and restriction) stays in
- * no free space of the file. A file that is not a sound database is a StorageError
- * (`damaged`).
+ * How long a migration waits for the other connections to the database to close (a
+ * command that has it open for a moment) before it is refused as held by another program.
  */
-export function openDatabase(path: string, migrations: readonly EmbeddedMigration[] = embeddedMigrations, logger: Logger = consoleLogger): DatabaseClient {
-  let sqlite: Database | undefined;
+const migrationWaitMilliseconds = 3000;
+
+/**
+ * What opening a database may do to its schema (docs/operations.md, "Upgrade"):
+ * - `migrate`: apply what this version needs (`serve`, `skrining migrate`, `restore`); a
+ *   database that holds data is migrated only while no other process has it open;
+ * - `current`: every other command: a new database gets its schema (that is creating it,
+ *   not migrating), an older one is refused with what to run;
+ * - `as-is`: read any level this program knows and change nothing (`backup`, `check`).
+ */
+export type SchemaUse = "migrate" | "current" | "as-is";
+
+/** A connection with the settings every process shares (see openDatabase); `configure` runs before the first access. */
+function connect(path: string, configure: (sqlite: Database) => void = () => {}): Database {
+  const sqlite = new Database(path, { create: true, strict: true });
   try {
-    sqlite = new Database(path, { create: true, strict: true });
     // Owner only (decisions §9); SQLite gives the WAL and SHM files the database file's mode.
     if (path !== ":memory:") chmodSync(path, 0o600);
     sqlite.run(`PRAGMA busy_timeout = ${commandBusyTimeoutMilliseconds}`);
+    configure(sqlite);
     sqlite.run("PRAGMA journal_mode = WAL");
     sqlite.run("PRAGMA synchronous = FULL");
     sqlite.run("PRAGMA foreign_keys = ON");
     sqlite.run("PRAGMA secure_delete = ON");
-    if (path !== ":memory:") backUpBeforeMigrating(sqlite, path, migrations, logger);
-    applyMigrations(sqlite, migrations);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return sqlite;
+}
+
+/**
+ * Opens the database with the settings every process must share: WAL so readers never
+ * wait for the writer, `synchronous=FULL` so an acknowledged write survives a power cut,
+ * foreign keys on, the file readable by its owner only, and a busy timeout so the CLI and
+ * the server can write side by side. `secure_delete` overwrites deleted and replaced
+ * content with zeros, so that a deleted diary entry or an erased student (decisions:
+ * Privacy commands and restriction) stays in no free space of the file. What it may do to
+ * the schema is `use` (SchemaUse); a database that holds data is copied before it is
+ * migrated (`logger` says where). A file that is not a sound database is a StorageError
+ * (`damaged`).
+ */
+export function openDatabase(path: string, migrations: readonly EmbeddedMigration[] = embeddedMigrations, logger: Logger = consoleLogger, use: SchemaUse = "migrate"): DatabaseClient {
+  let sqlite: Database | undefined;
+  try {
+    sqlite = connect(path);
+    const changes = schemaChanges(sqlite, migrations);
+    if (changes.changes && changes.level.applied === 0) {
+      applyMigrations(sqlite, migrations);
+    } else if (changes.changes && use === "current") {
+      throw olderSchema(path, changes.from, changes.to);
+    } else if (changes.changes && use === "migrate") {
+      sqlite.close();
+      sqlite = undefined;
+      migrateAlone(path, migrations, logger, `${changes.from} → ${changes.to}`);
+      sqlite = connect(path);
+    }
   } catch (error) {
     sqlite?.close();
     throw asStorageError(error, path);
   }
   return drizzle(sqlite, { schema });
+}
+
+/** The one line a command says about a database it will not migrate, with what to run. */
+function olderSchema(path: string, from: string, to: string): ServiceError {
+  const why = from === to ? `pemicu ringkasannya berbeda dari versi ini (${to})` : `skemanya lebih lama (migrasi ${from}; program ini ${to})`;
+  return invalid(
+    `Basis data ${path} perlu dimigrasi: ${why}. Perintah ini tidak mengubah skema; hentikan server versi lama bila masih berjalan, ` +
+      `lalu jalankan 'skrining --data ${dirname(path)} migrate' (atau mulai 'skrining serve' versi ini).`,
+  );
+}
+
+/**
+ * Migrates a database that holds data on a connection of its own that takes SQLite's
+ * exclusive lock first and keeps it (`locking_mode = EXCLUSIVE`). Every other connection
+ * keeps a lock while it is open, so the lock is refused while any other process has the
+ * database open (an older server still serving it, a command, sqlite3), and nobody can
+ * open it until the migration is done. A refused lock is a refusal naming the holders.
+ */
+function migrateAlone(path: string, migrations: readonly EmbeddedMigration[], logger: Logger, levels: string): void {
+  let alone: Database | undefined;
+  try {
+    // The lock is asked for by the connection's first access (setting WAL), and kept.
+    alone = connect(path, (sqlite) => {
+      sqlite.run(`PRAGMA busy_timeout = ${migrationWaitMilliseconds}`);
+      sqlite.run("PRAGMA locking_mode = EXCLUSIVE");
+    });
+    alone.run("BEGIN EXCLUSIVE");
+    alone.run("COMMIT");
+    alone.run(`PRAGMA busy_timeout = ${commandBusyTimeoutMilliseconds}`);
+    backUpBeforeMigrating(alone, path, migrations, logger);
+    applyMigrations(alone, migrations);
+  } catch (error) {
+    if (!/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code))) throw error;
+    const holders = processesHolding(databaseFiles(path));
+    throw invalid(
+      `Basis data ${path} perlu dimigrasi (${levels}), tetapi sedang dibuka program lain${holders.length > 0 ? ` (proses ${holders.join(", ")})` : ""}: ` +
+        "server skrining versi lama yang masih berjalan, perintah lain, atau sqlite3. Hentikan program itu, lalu ulangi; migrasi tidak dijalankan.",
+    );
+  } finally {
+    alone?.close();
+  }
 }
 
 /**

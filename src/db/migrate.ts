@@ -47,6 +47,24 @@ function refuseNewerSchema(level: SchemaLevel, migrations: readonly EmbeddedMigr
   );
 }
 
+/** A migration's number as a file name and a message show it (`0003` of `0003_sessions`). */
+export const migrationNumber = (tag: string | undefined) => tag?.split("_")[0] ?? "?";
+
+/**
+ * What opening this database with this program's migrations would change: the migrations it
+ * has not had, and whether the summary triggers differ from this version's (they are
+ * installed again with every migration). `changes` is false for a database this program
+ * can use as it is. `from` and `to` name the levels for a person (`0005`, `0008`).
+ */
+export function schemaChanges(sqlite: Database, migrations: readonly EmbeddedMigration[]): { level: SchemaLevel; pending: EmbeddedMigration[]; changes: boolean; from: string; to: string } {
+  const level = schemaLevel(sqlite);
+  refuseNewerSchema(level, migrations);
+  const pending = migrationsAfter(level, migrations);
+  const summariesStale = level.applied > 0 && summaryTablesExist(sqlite) && !summariesCurrent(sqlite);
+  const from = level.applied === 0 ? "0000" : migrationNumber(migrations.find((migration) => migration.createdAt === level.lastCreatedAt)?.tag);
+  return { level, pending, changes: pending.length > 0 || summariesStale, from, to: migrationNumber(migrations.at(-1)?.tag) };
+}
+
 /**
  * Applies every migration newer than the last recorded one, all in one transaction, and
  * (re)installs the summary triggers around them (see summaries.ts).

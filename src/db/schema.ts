@@ -23,6 +23,8 @@ export const users = sqliteTable(
     role: text("role", { enum: roles }).notNull(),
     isActivated: integer("is_activated", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(nowIso),
+    /** Decisions §14: since when `accounts deactivate` shut the account out (no login, no activation); null while it may sign in. */
+    disabledAt: text("disabled_at"),
     /** A one-time password set by an admin's reset: the owner must replace it at the next sign-in. */
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
   },
@@ -263,9 +265,11 @@ import { auditActions } from "../audit/actions";
 
 /**
  * Append-only: triggers refuse UPDATE and DELETE (migration 0005). Each row's `hash` is
- * SHA-256 over its content and the previous row's hash, so a row changed or removed by
- * editing the file is found by `skrining audit verify`. No foreign keys: the trail outlives
- * the accounts and students it names.
+ * SHA-256 over its content, its students and the previous row's hash, so a row changed or
+ * removed by editing the file is found by `skrining audit verify`. No foreign keys: the
+ * trail outlives the accounts and students it names. Rows of `format` 2 (migration 0011)
+ * keep their students in audit_subjects and no actor name (looked up when shown, decisions
+ * §16); rows of format 1, written before, keep `nim` and `actor_name` as they were hashed.
  */
 export const auditLog = sqliteTable(
   "audit_log",
@@ -287,13 +291,29 @@ export const auditLog = sqliteTable(
     reads: integer("reads").notNull().default(1),
     previousHash: text("previous_hash").notNull(),
     hash: text("hash").notNull(),
+    /** 1: written before migration 0011 (`nim`, `actor_name`); 2: students in audit_subjects, no name. */
+    format: integer("format").notNull().default(1),
   },
   (table) => [
-    index("audit_log_nim_index").on(table.nim, table.id),
     index("audit_log_actor_index").on(table.actorUsername, table.id),
     index("audit_log_at_index").on(table.at),
     index("audit_log_action_index").on(table.action, table.id),
   ],
+);
+
+/**
+ * The students each audit row concerns, one row per student: what `data-saya` and
+ * `audit list --nim` read, by NIM. Append-only like the trail; a row of the trail hashes
+ * its students, so one added or removed here is found by `audit verify`. WITHOUT ROWID
+ * (its migration), so a student's rows sit together in primary-key order.
+ */
+export const auditSubjects = sqliteTable(
+  "audit_subjects",
+  {
+    nim: text("nim").notNull(),
+    auditId: integer("audit_id").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.nim, table.auditId] }), index("audit_subjects_row_index").on(table.auditId, table.nim)],
 );
 
 /** A student's acknowledgement of a version of the privacy notice. */

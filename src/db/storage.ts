@@ -29,10 +29,15 @@ export class StorageError extends ServiceError {
   }
 }
 
-/** What an admin reads: the problem, the file, the cause and what to do, in one line. */
-export function describeForAdmin(error: StorageError): string {
+/**
+ * What an admin reads: the problem, the file, the cause and what to do, in one line. The
+ * server recovers by itself once the storage works again; a command has ended, so it is
+ * told to run it again (`"command"`).
+ */
+export function describeForAdmin(error: StorageError, reader: "server" | "command" = "server"): string {
   const where = error.file ? ` (${error.file})` : "";
-  return `${adminSummaries[error.problem]}${where}: ${describeCause(error.cause)}. ${remedies[error.problem]}`;
+  const remedy = reader === "command" ? commandRemedies[error.problem] : remedies[error.problem];
+  return `${adminSummaries[error.problem]}${where}: ${describeCause(error.cause)}. ${remedy}`;
 }
 
 const adminSummaries: Record<StorageProblem, string> = {
@@ -49,6 +54,14 @@ const remedies: Record<StorageProblem, string> = {
   busy: "Tutup program lain yang membuka skrining.db (sqlite3, alat cadangan); skrining pulih sendiri.",
   damaged: "Hentikan skrining, jalankan 'skrining check --full', lalu pulihkan cadangan terakhir (docs/operations.md).",
   io: "Periksa disk (dmesg, SMART); bila berlanjut, pindahkan folder data dari cadangan ke disk lain.",
+};
+
+/** The same for a one-off command, which does not wait for the storage to recover. */
+const commandRemedies: Record<StorageProblem, string> = {
+  ...remedies,
+  full: "Kosongkan ruang disk (atau pilih tempat lain), lalu jalankan perintah ini lagi.",
+  readonly: "Periksa izin dan mount folder itu, lalu jalankan perintah ini lagi.",
+  busy: "Tutup program lain yang membuka skrining.db (sqlite3, alat cadangan), lalu jalankan perintah ini lagi.",
 };
 
 /** What a client is told; each says that the server cannot store data right now. */

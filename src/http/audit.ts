@@ -26,8 +26,6 @@ type Students = (request: AuditedRequest) => string | null | readonly string[];
  */
 export type AuditRule = {
   action: AuditAction | ((request: AuditedRequest) => AuditAction);
-  /** A route without a token (the photo): the caller is read from a token when one is sent, else `anonim`. */
-  tokenOptional?: true;
   detail?: (request: AuditedRequest) => string | null;
 } & (
   | { students: Students; studentsBefore?: never }
@@ -73,7 +71,7 @@ function fieldOf(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null && !(value instanceof Response) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
-const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim", name: null });
+const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim" });
 // A caller's principal is one object until a write changes it (the caller cache), so its actor is too.
 const actors = new WeakMap<Principal, AuditActor>();
 
@@ -82,7 +80,7 @@ export function principalActor(principal: Principal | undefined): AuditActor {
   if (!principal) return anonymous;
   let actor = actors.get(principal);
   if (!actor) {
-    actor = Object.freeze({ userId: principal.id, username: principal.username, role: principal.role, name: principal.nama });
+    actor = Object.freeze({ userId: principal.id, username: principal.username, role: principal.role });
     actors.set(principal, actor);
   }
   return actor;
@@ -96,7 +94,6 @@ function statusOf(answer: unknown, status: unknown): number {
 type Hooked = {
   request: Request;
   route: string;
-  headers: Record<string, string | undefined>;
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   body: unknown;
@@ -109,24 +106,24 @@ type Hooked = {
  * The `audit` route option. Its rows name the route by its pattern
  * (`GET /api/dosen/mahasiswa/:nim`), never the concrete path, and only a request that
  * succeeded leaves one: a refused request (401/403/404/422...) reaches `onError`, not here.
+ * A request is one row, naming every student it concerned. A read without a caller (a
+ * route with `tokenless`) is counted into its address's row of the minute (decisions §16).
  */
-export const auditRoutes = (options: {
-  trail: AuditTrail;
-  auth: AuthService;
-  clientAddress: (request: Request) => string;
-}) => {
+export const auditRoutes = (options: { trail: AuditTrail; auth: AuthService; clientAddress: (request: Request) => string }) => {
   const { trail, auth, clientAddress } = options;
   const before = new WeakMap<Request, string | null>();
   /** What a successful request did, to which students, and whether it was a read; null when it leaves no row (a student's own read, an empty page). */
-  const eventOf = (rule: AuditRule, hooked: Hooked, status: number, principal: Principal | undefined): { event: AuditEvent; students: (string | null)[]; reading: boolean } | null => {
+  const eventOf = (rule: AuditRule, hooked: Hooked, status: number): { event: AuditEvent; students: string[]; reading: boolean } | null => {
+    const { principal } = hooked;
     const request: AuditedRequest = { principal, params: hooked.params, query: hooked.query, body: hooked.body, answer: hooked.responseValue, status };
     const action = typeof rule.action === "function" ? rule.action(request) : rule.action;
     const found = rule.students ? rule.students(request) : (before.get(hooked.request) ?? null);
-    let students: (string | null)[] = found === null ? [null] : typeof found === "string" ? [found] : [...found];
+    // null: the request concerns no one student (an aggregate), and leaves a row naming none.
+    const named = found === null ? null : typeof found === "string" ? [found] : [...found];
     const reading = readActions.has(action);
     // A student reading their own data leaves no row; a page with nobody on it leaves none either.
-    if (reading && principal?.role === "mahasiswa") students = students.filter((nim) => nim !== principal.nim);
-    if (students.length === 0) return null;
+    const students = reading && principal?.role === "mahasiswa" ? (named ?? []).filter((nim) => nim !== principal.nim) : (named ?? []);
+    if (named !== null && students.length === 0) return null;
     const event = {
       actor: principalActor(principal),
       clientAddress: clientAddress(hooked.request),
@@ -149,17 +146,19 @@ export const auditRoutes = (options: {
           before.set(request, rule.studentsBefore!(params));
         },
       };
-      // A read of a route with a token notes its rows synchronously: an async hook would
-      // cost every read a promise, and reads wait for nothing (decisions: Audit trail).
-      if (typeof rule.action === "string" && readActions.has(rule.action) && !rule.tokenOptional) {
+      // A read notes its row synchronously: an async hook would cost every read a promise,
+      // and reads wait for nothing (decisions: Audit trail).
+      if (typeof rule.action === "string" && readActions.has(rule.action)) {
         return {
           ...remember,
           afterHandle(context: unknown) {
             const hooked = context as Hooked;
             const status = succeeded(hooked);
             if (status === null) return;
-            const done = eventOf(rule, hooked, status, hooked.principal);
-            if (done) trail.note(done.event, done.students);
+            const done = eventOf(rule, hooked, status);
+            if (!done) return;
+            if (hooked.principal === undefined && done.students.length === 1) trail.noteAnonymous(done.event, done.students[0]!);
+            else trail.note(done.event, done.students);
           },
         };
       }
@@ -169,17 +168,10 @@ export const auditRoutes = (options: {
           const hooked = context as Hooked;
           const status = succeeded(hooked);
           if (status === null) return;
-          let principal = hooked.principal;
-          if (!principal && rule.tokenOptional && hooked.headers.authorization) {
-            principal = await auth.authenticate(hooked.headers.authorization, "access").then(
-              (caller) => caller.principal,
-              () => undefined,
-            );
-          }
-          const done = eventOf(rule, hooked, status, principal);
+          const done = eventOf(rule, hooked, status);
           if (!done) return;
           if (done.reading) trail.note(done.event, done.students);
-          else await trail.record(...done.students.map((nim) => ({ ...done.event, nim })));
+          else await trail.record({ ...done.event, students: done.students });
         },
       };
     },

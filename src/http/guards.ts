@@ -68,12 +68,15 @@ type Caller = { principal: Principal; params: Record<string, string> };
  *   follow-up case they handle (403, AdvisorScope). Admins are not restricted.
  * - `restriction: "staff"`: for the `:nim` of the path, a lecturer or an admin is refused
  *   (403) while the student's processing is restricted (`privacy restrict`); the student
- *   passes. `restriction: "tokenless"` is the same for a route without a token (the photo):
- *   while the student is restricted, only the student's own access token passes.
+ *   passes.
+ * - `tokenless: true`: a route the interface leaves open (the photo). A token, when one is
+ *   sent and valid, names the caller (`principal`, else undefined); a request without one
+ *   counts against its client address's limit of reads (decisions §16, 429); while the
+ *   student of the path is restricted, only the student's own token passes (403).
  * - `audit: rule`: the audit rows the route leaves once it succeeded (src/http/audit.ts);
  *   written last in the options.
  */
-export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes) => {
+export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
   const scope = new AdvisorScope(db.$client);
   const restriction = new ProcessingRestriction(db);
   return new Elysia({ name: "route-guards", seed: auth.instanceId }).use(audit).macro({
@@ -123,18 +126,27 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
         },
       };
     },
-    restriction(kind: "staff" | "tokenless") {
+    restriction(kind: "staff") {
       return {
-        async beforeHandle(context) {
-          const { params, headers } = context as unknown as Caller & { headers: Record<string, string | undefined> };
+        beforeHandle(context) {
+          void kind;
+          const { principal, params } = context as unknown as Caller;
+          restriction.assertStaffMay(principal, params.nim!);
+        },
+      };
+    },
+    tokenless(enabled: true) {
+      return {
+        async resolve({ headers }): Promise<{ principal: Principal | undefined }> {
+          void enabled;
+          const caller = headers.authorization ? await auth.authenticate(headers.authorization, "access").catch(() => null) : null;
+          return { principal: caller?.principal };
+        },
+        beforeHandle(context) {
+          const { principal, params, request } = context as unknown as { principal: Principal | undefined; params: Record<string, string>; request: Request };
+          if (!principal) auth.readsWithoutToken.take(clientAddress(request));
           const nim = params.nim!;
-          if (kind === "staff") {
-            restriction.assertStaffMay((context as unknown as Caller).principal, nim);
-            return;
-          }
-          if (restriction.since(nim) === null) return;
-          const owner = headers.authorization ? await auth.authenticate(headers.authorization, "access").catch(() => null) : null;
-          if (owner?.principal.role !== "mahasiswa" || owner.principal.nim !== nim) throw forbidden(restrictionMessages.staffRefused);
+          if (restriction.since(nim) !== null && !(principal?.role === "mahasiswa" && principal.nim === nim)) throw forbidden(restrictionMessages.staffRefused);
         },
       };
     },

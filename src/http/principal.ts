@@ -10,6 +10,8 @@ export interface Principal {
   role: Role;
   isActivated: boolean;
   createdAt: string;
+  /** Decisions §14: when the account was deactivated; null while it may sign in. */
+  disabledAt: string | null;
   nim: string | null;
   nip: string | null;
   /** The student's or lecturer's name from the profile. */

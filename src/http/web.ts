@@ -3,10 +3,40 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import type { AdminWeb } from "../config";
 import { matchPage, pageRoutes } from "../web/routes";
 import { adminWebRefusal } from "./admin-web";
-import { assetFiles, pageFile } from "./web-assets.generated";
 
 // The web interface, served by the executable itself from the files embedded at build
-// time (scripts/build-web.ts): the page for every page path, its assets under /assets/.
+// time (scripts/build-web.ts): the page for every page path, its assets under /assets/,
+// its service worker at /sw.js.
+
+/** What scripts/build-web.ts writes to web-assets.generated.ts: the page and the assets by name, as embedded files. */
+export interface WebAssets {
+  pageFile: string;
+  assetFiles: Record<string, { path: string; gzip?: string; brotli?: string }>;
+  serviceWorkerFile: { path: string; gzip?: string; brotli?: string };
+}
+
+/**
+ * The built web interface, or null when it has not been built: `bun cli/main.ts` run from
+ * a fresh clone, before any `npm start`, `npm test` or build. Every command works then, and
+ * `serve` answers the API; its pages say what to run. The executable always has it: its
+ * build fails without the module.
+ */
+export async function builtWebAssets(): Promise<WebAssets | null> {
+  try {
+    return await import("./web-assets.generated");
+  } catch (error) {
+    if (/Cannot find module/.test((error as Error).message ?? "")) return null;
+    throw error;
+  }
+}
+
+/** What a page path answers while the web interface has not been built. */
+export const notBuiltPage = `<!doctype html>
+<html lang="id"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>skrining: antarmuka web belum dibangun</title></head>
+<body><main><h1>Antarmuka web belum dibangun</h1>
+<p>Server ini berjalan dari kode sumber tanpa antarmuka web. API tetap berjalan.</p>
+<p>Jalankan <code>npm run build:web</code> (atau <code>npm start</code>) di folder proyek, lalu mulai ulang server.</p></main></body></html>
+`;
 
 /**
  * The page may load only what this origin serves: no inline script, no other origin's
@@ -49,6 +79,19 @@ interface Encodings {
   brotli?: Body;
 }
 
+/**
+ * The service worker (src/web/worker/service-worker.ts) at the root, so that its scope is
+ * every page. Its name never changes, so it is checked on every visit: a new build's worker
+ * replaces the old one. It may fetch only this origin.
+ */
+const serviceWorkerPath = "/sw.js";
+const serviceWorkerHeaders = {
+  "content-type": "text/javascript; charset=utf-8",
+  "cache-control": "no-cache",
+  "content-security-policy": "default-src 'none'; connect-src 'self'",
+  "x-content-type-options": "nosniff",
+} as const;
+
 /** The smallest copy the client accepts: brotli, gzip, or the file as it is. */
 function encoded(request: Request, file: Encodings): { body: Body; encoding?: string } {
   const accepted = request.headers.get("accept-encoding") ?? "";
@@ -57,25 +100,25 @@ function encoded(request: Request, file: Encodings): { body: Body; encoding?: st
   return { body: file.plain };
 }
 
-function respond(request: Request, file: Encodings, headers: Record<string, string>): Response {
+function respond(request: Request, file: Encodings, headers: Record<string, string>, status = 200): Response {
   const chosen = encoded(request, file);
   const all: Record<string, string> = { ...headers, vary: "accept-encoding" };
   if (chosen.encoding) all["content-encoding"] = chosen.encoding;
   const body = typeof chosen.body === "string" ? Bun.file(chosen.body) : chosen.body;
-  return new Response(request.method === "HEAD" ? null : body, { headers: all });
+  return new Response(request.method === "HEAD" ? null : body, { status, headers: all });
 }
 
 /**
  * The page with the faculty's time zone in its `skrining-timezone` meta tag (the pages
  * show every time in it), compressed once when the server starts: a few kilobytes.
  */
-function pageIn(timeZone: string): Encodings {
+function pageIn(timeZone: string, pageFile: string | null): Encodings {
   const escaped = timeZone.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
-  const plain = new TextEncoder().encode(readFileSync(pageFile, "utf8").replaceAll("%TIMEZONE%", escaped));
+  const plain = new TextEncoder().encode(pageFile === null ? notBuiltPage : readFileSync(pageFile, "utf8").replaceAll("%TIMEZONE%", escaped));
   return { plain, gzip: gzipSync(plain, { level: 9 }), brotli: brotliCompressSync(plain) };
 }
 
-const assetEncodings = (file: (typeof assetFiles)[string]): Encodings => ({ plain: file.path, gzip: file.gzip, brotli: file.brotli });
+const assetEncodings = (file: WebAssets["assetFiles"][string]): Encodings => ({ plain: file.path, gzip: file.gzip, brotli: file.brotli });
 
 /** The page that says why the console did not open (`--admin-web`), as plain as the policy allows: no script, no style. */
 function consoleClosed(request: Request, message: string): Response {
@@ -91,13 +134,16 @@ export interface ConsoleAccess {
 }
 
 /**
- * The web interface for a faculty in `timeZone`: the answer to a request, or null when the
- * request is not for it (the API, the OpenAPI page, anything else): those go on to the API
- * app unchanged. The console's pages answer 403 to a client `--admin-web` keeps out, as
- * its routes do.
+ * The web interface for a faculty in `timeZone`, from `assets` (builtWebAssets): the
+ * answer to a request, or null when the request is not for it (the API, the OpenAPI page,
+ * anything else): those go on to the API app unchanged. Without assets every page answers
+ * 503 with notBuiltPage. The console's pages answer 403 to a client `--admin-web` keeps
+ * out, as its routes do.
  */
-export function webInterface(timeZone: string, consoleAccess?: ConsoleAccess): (request: Request) => Response | null {
-  const page = pageIn(timeZone);
+export function webInterface(timeZone: string, assets: WebAssets | null, consoleAccess?: ConsoleAccess): (request: Request) => Response | null {
+  const page = pageIn(timeZone, assets?.pageFile ?? null);
+  const assetFiles = assets?.assetFiles ?? {};
+  const pageStatus = assets ? 200 : 503;
   return (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
     const path = pathOf(request.url);
@@ -109,12 +155,13 @@ export function webInterface(timeZone: string, consoleAccess?: ConsoleAccess): (
       const extension = name.slice(name.lastIndexOf(".") + 1);
       return respond(request, assetEncodings(file), { "content-type": mediaTypes[extension] ?? "application/octet-stream", "cache-control": assetCacheControl, "x-content-type-options": "nosniff" });
     }
+    if (path === serviceWorkerPath && assets) return respond(request, assetEncodings(assets.serviceWorkerFile), serviceWorkerHeaders);
     const match = matchPage(path);
     if (!match) return null;
     if (consoleAccess && pageRoutes[match.name].role === "admin") {
       const refusal = adminWebRefusal(consoleAccess.adminWeb, consoleAccess.clientAddress(request));
       if (refusal !== null) return consoleClosed(request, refusal);
     }
-    return respond(request, page, pageHeaders);
+    return respond(request, page, pageHeaders, pageStatus);
   };
 }

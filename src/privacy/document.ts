@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { DatabaseClient } from "../db";
-import { auditLog, mahasiswa, privacyAcknowledgements, riwayatSkrining } from "../db/schema";
+import { actorName } from "../audit/names";
+import { auditLog, auditSubjects, mahasiswa, privacyAcknowledgements, riwayatSkrining } from "../db/schema";
 import { notFound } from "../errors";
 import type { StudentData } from "../modules/data-saya/model";
 import type { DiaryService } from "../modules/diary/service";
@@ -58,15 +59,16 @@ export class StudentDataDocuments {
       .prepare();
     // Rows naming the student whose actor is not the student's own account (a command has no account).
     this.accessesBy = db
-      .select({ waktu: auditLog.at, peran: auditLog.actorRole, nama: auditLog.actorName, aksi: auditLog.action, rute: auditLog.target, kali: auditLog.reads })
-      .from(auditLog)
+      .select({ waktu: auditLog.at, peran: auditLog.actorRole, nama: actorName, aksi: auditLog.action, rute: auditLog.target, kali: auditLog.reads })
+      .from(auditSubjects)
+      .innerJoin(auditLog, eq(auditLog.id, auditSubjects.auditId))
       .where(
         and(
-          eq(auditLog.nim, sql.placeholder("nim")),
+          eq(auditSubjects.nim, sql.placeholder("nim")),
           or(isNull(auditLog.actorUserId), ne(auditLog.actorUserId, sql.placeholder("userId"))),
         ),
       )
-      .orderBy(desc(auditLog.id))
+      .orderBy(desc(auditSubjects.auditId))
       .prepare();
   }
 

@@ -2,6 +2,7 @@
 // the refresh token is kept in the browser's storage so that a reload does not sign the
 // student out. A 401 is answered by one refresh and one retry; every other error keeps
 // the server's Indonesian text.
+import { noteAnswer } from "./connection";
 import { errors } from "./strings";
 
 /** An answer other than 2xx, or no answer at all (`status` 0). */
@@ -17,9 +18,10 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The server's text, with when to retry when the server said so. */
+  /** The server's text in the pages' words, with when to retry when the server said so. */
   get text(): string {
-    return this.retryAfter !== null && !/Coba lagi dalam/.test(this.message) ? `${this.message} ${errors.retryIn(this.retryAfter)}` : this.message;
+    const message = errors.serverWords[this.message] ?? this.message;
+    return this.retryAfter !== null && !/Coba lagi dalam/.test(message) ? `${message} ${errors.retryIn(this.retryAfter)}` : message;
   }
 }
 
@@ -60,6 +62,20 @@ export function forgetTokens(): void {
 
 export const hasStoredSession = () => storedRefreshToken() !== null;
 
+/**
+ * The account of the stored session, read from its refresh token (a JWT: its `sub`) without
+ * checking it: only to find this person's drafts while the server cannot be asked.
+ */
+export function storedSessionUserId(): number | null {
+  try {
+    const payload = JSON.parse(atob(storedRefreshToken()!.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: unknown };
+    const id = Number(payload.sub);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 interface RequestOptions {
   /** A JSON body. */
   json?: unknown;
@@ -86,8 +102,11 @@ async function send(method: string, path: string, options: RequestOptions, token
     body = options.form;
   }
   try {
-    return await fetch(path, { method, headers, body, cache: "no-store" });
+    const response = await fetch(path, { method, headers, body, cache: "no-store" });
+    noteAnswer(true);
+    return response;
   } catch {
+    noteAnswer(false);
     throw new ApiError(0, errors.offline);
   }
 }

@@ -7,11 +7,12 @@ import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
 import { GantiPassword } from "./pages/GantiPassword";
+import { OfflineBanner, OfflinePage } from "./pages/Offline";
 import { PrivacyGatePage } from "./pages/privasi/Notice";
 import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
-import { resumeSession, signOut, useSession } from "./session";
+import { resumeSession, retrySession, signOut, useSession } from "./session";
 import { admin, common, errors, staff, student } from "./strings";
 import type { PageProps, User } from "./types";
 import { useUnreadNotes } from "./unread-notes";
@@ -62,6 +63,13 @@ export function App() {
       </Shell>
     );
   }
+  if (session.status === "offline") {
+    return (
+      <Shell>
+        <OfflinePage onRetry={retrySession} />
+      </Shell>
+    );
+  }
   const match = matchPage(pathname);
 
   if (session.status === "signed-out") {
@@ -101,12 +109,17 @@ export function App() {
       navigate(pathOf(homeOf(user)), { replace: true });
       return null;
     }
+    // A page of the other kind of account (the guests' pages went home above) says whose it is; either way the link leads home.
+    const forOthers = match ? (pageRoutes[match.name].role as "mahasiswa" | "staff" | "admin") : null;
+    const home = user.role === "mahasiswa" ? "mahasiswa" : "staff";
     return (
       <Shell user={user} current={null}>
-        <Page title={common.notFoundTitle}>
-          <p>{match ? errors.wrongRole : common.notFoundText}</p>
+        <Page title={forOthers ? errors.wrongRoleTitle[forOthers] : common.notFoundTitle}>
+          <p>{forOthers ? errors.wrongRole[forOthers] : common.notFoundText}</p>
           <p>
-            <a href={pathOf(homeOf(user))}>{common.toHome}</a>
+            <a class="button button-primary" href={pathOf(homeOf(user))}>
+              {common.toHome[home]}
+            </a>
           </p>
         </Page>
       </Shell>
@@ -174,6 +187,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
           </>
         )}
       </header>
+      <OfflineBanner />
       <main id="isi" tabIndex={-1}>
         {props.children}
       </main>

@@ -24,11 +24,22 @@ export function formatDateTime(value: string): string {
   return dateTimeFormat.format(new Date(value));
 }
 
-/** Today as `YYYY-MM-DD` in the faculty's time zone: the date of today's mood. */
-export function todayLocal(): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(new Date());
+const calendarDate = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+const timeFormat = new Intl.DateTimeFormat("id-ID", { timeZone, hour: "2-digit", minute: "2-digit" });
+
+/** The calendar date `YYYY-MM-DD` of a moment in the faculty's time zone. */
+export function localDate(moment: Date): string {
+  const parts = calendarDate.formatToParts(moment);
   const part = (type: string) => parts.find((each) => each.type === type)!.value;
   return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+/** Today as `YYYY-MM-DD` in the faculty's time zone: the date of today's mood. */
+export const todayLocal = (): string => localDate(new Date());
+
+/** `14.15`: the time of day of a timestamp in the faculty's time zone. */
+export function formatTime(value: string): string {
+  return timeFormat.format(new Date(value));
 }
 
 /** `3.5` → `3,5`. */

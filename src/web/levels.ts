@@ -1,6 +1,7 @@
-// How the pages show a level: its colour says whether it is good news or a concern, which
-// depends on the measure (high stress is a concern, high motivation is good news), and the
-// charts' scales and bands come from the service's own rules (src/screening/scoring.ts).
+// How the pages show a level: its colour says how worrying it is, one meaning per colour
+// on every page and chart (green: not worrying, amber: to watch, red: needs attention). Which
+// level that is depends on the measure (high stress is a concern, high motivation is good
+// news). The charts' scales and bands come from the service's own rules (src/screening/scoring.ts).
 import { sdiScale, stressScale } from "../screening/scoring";
 import type { Scale } from "./components/charts";
 import { common } from "./strings";
@@ -20,8 +21,18 @@ const tones: Record<Measure, Record<Level, Tone>> = {
 /** The colour class of a level of a measure; an unknown level (not from this service) is neutral. */
 export const toneOf = (measure: Measure, level: string): Tone | "tone-neutral" => tones[measure][level as Level] ?? "tone-neutral";
 
-/** The levels of a measure as a chart's series (legend and bars), in the order of `levels`. */
-export const levelSeries = (measure: Measure) => levels.map((level) => ({ label: common.levels[level]!, tone: toneOf(measure, level) }));
+/** The level of a measure that needs attention: stress Tinggi, motivation Rendah. */
+export const concernLevel = (measure: Measure): Level => levels.find((level) => tones[measure][level] === "tone-concern")!;
+
+/**
+ * The levels of a measure as a chart's series, the most worrying first (a stacked bar puts it
+ * at the bottom, where weeks compare best), each with its colour's meaning in words.
+ */
+export const levelSeries = (measure: Measure) =>
+  (["tone-concern", "tone-watch", "tone-good"] as const).map((tone) => {
+    const level = levels.find((each) => tones[measure][each] === tone)!;
+    return { level, label: common.levels[level]!, meaning: common.toneWords[tone], tone };
+  });
 
 /** A measure's scale: its ticks at the ends and at the two level boundaries, one band per level. */
 function scaleOf(measure: Measure, min: number, sedangFrom: number, tinggiFrom: number, max: number): Scale {

@@ -19,6 +19,7 @@ export type PasswordGate = { temporary: string | null } | null;
 
 type State =
   | { status: "checking" }
+  | { status: "offline" }
   | { status: "signed-out"; notice?: string }
   | { status: "signed-in"; user: User; privacy: PrivacyGate; passwordChange?: PasswordGate };
 
@@ -42,7 +43,11 @@ export function useSession(): State {
   return current;
 }
 
-/** On a reload: a stored refresh token gives an access token and the user again. */
+/**
+ * On a reload: a stored refresh token gives an access token and the user again. Without a
+ * connection the session is kept and the page says it is offline until the connection is
+ * back (then it tries again by itself).
+ */
 export async function resumeSession(): Promise<void> {
   if (state.status !== "checking") return;
   try {
@@ -50,11 +55,19 @@ export async function resumeSession(): Promise<void> {
     const user = await api.get<User>("/api/auth/me");
     if (user.must_change_password) return set({ status: "signed-in", user, privacy: null, passwordChange: { temporary: null } });
     set({ status: "signed-in", user, privacy: await privacyGateOf(user) });
-  } catch {
-    // The server cannot be reached: the session is kept for the next try.
-    set({ status: "signed-out" });
+  } catch (error) {
+    // A server that answers with an error keeps the session for the next sign-in.
+    set(error instanceof ApiError && error.status === 0 ? { status: "offline" } : { status: "signed-out" });
   }
 }
+
+/** Tries the stored session again after the page was offline. */
+export function retrySession(): void {
+  if (state.status !== "offline") return;
+  set({ status: "checking" });
+  void resumeSession();
+}
+addEventListener("online", retrySession);
 
 /**
  * Signs in. `acknowledging` is the version of the privacy notice the student has just

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { adminWebMessages } from "../../src/http/admin-web";
 import { webInterface } from "../../src/http/web";
+import * as assets from "../../src/http/web-assets.generated";
 import { passwords } from "../helpers";
 import { consoleService, lanAddress, loopback } from "./support";
 
@@ -75,7 +76,7 @@ describe("the console's routes", () => {
 });
 
 describe("the console's pages", () => {
-  const pages = (mode: "local" | "lan" | "off", address: string) => webInterface("Asia/Jakarta", { adminWeb: mode, clientAddress: () => address });
+  const pages = (mode: "local" | "lan" | "off", address: string) => webInterface("Asia/Jakarta", assets, { adminWeb: mode, clientAddress: () => address });
   const get = (serve: ReturnType<typeof pages>, path: string) => serve(new Request(`http://192.168.10.20:5000${path}`))!;
 
   test("under local a LAN client gets 403 naming the option, the PC itself the page; other pages are not affected", async () => {

@@ -191,9 +191,16 @@ describe("activation and deactivation", () => {
     const before = opened.lastAuditId();
     expect((await opened.call("POST", "/api/admin/akun/dosen2/nonaktifkan")).status).toBe(403);
     const off = await opened.call("POST", "/api/admin/akun/dosen2/nonaktifkan", { headers: await opened.confirmed() });
-    expect(off).toMatchObject({ status: 200, body: { message: "Akun dosen2 dinonaktifkan; semua sesinya berakhir." } });
+    expect(off).toMatchObject({ status: 200, body: { message: "Akun dosen2 dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai akun diaktifkan lagi." } });
     expect((await opened.service.request("GET", "/api/auth/me", { token: session })).status).toBe(401);
-    expect((await opened.service.request("POST", "/api/auth/login", { body: { username: "dosen2", password: passwords.dosen2 } })).status).toBe(403);
+    expect(await opened.service.request("POST", "/api/auth/login", { body: { username: "dosen2", password: passwords.dosen2 } })).toMatchObject({
+      status: 403,
+      body: { error: "Akun dinonaktifkan. Hubungi admin fakultas." },
+    });
+    // Disabled is a state of its own in the list (decisions §14).
+    const disabled = await opened.call("GET", "/api/admin/akun?status=dinonaktifkan");
+    expect(disabled.body.data.map((account: { username: string; disabled: boolean }) => [account.username, account.disabled])).toEqual([["dosen2", true]]);
+    expect((await opened.call("GET", "/api/admin/akun?status=aktif")).body.data.map((account: { username: string }) => account.username)).not.toContain("dosen2");
     const on = await opened.call("POST", "/api/admin/akun/dosen2/aktifkan");
     expect(on).toMatchObject({ status: 200, body: { message: "Akun dosen2 diaktifkan." } });
     expect(await opened.call("POST", "/api/admin/akun/dosen2/aktifkan")).toMatchObject({ status: 200, body: { message: "Akun dosen2 sudah aktif." } });

@@ -26,6 +26,8 @@ beforeAll(async () => {
       everyMilliseconds: 24 * 3_600_000,
       keep: 2,
       logger: silentLogger,
+      // Every archive of the test's folder is this data folder's own.
+      ownership: { written: () => {}, own: async (names) => new Set(names) },
       // The command's own writer, in process: the child process is the subject of test/backup.
       write: async (target) => {
         if (failNext) throw new Error("Disk penuh (uji)");
@@ -122,12 +124,23 @@ describe("Jejak audit", () => {
     const intact = await opened.call("GET", "/api/admin/jejak/periksa");
     expect(intact.body).toMatchObject({ utuh: true, masalah: [] });
     expect(intact.body.jangkar).toMatch(/^\d+:[0-9a-f]{64}$/);
+    // audit verify --anchor: the anchor written down earlier is checked too.
+    const anchored = await opened.call("GET", `/api/admin/jejak/periksa?jangkar=${intact.body.jangkar}`);
+    expect(anchored.body).toMatchObject({ utuh: true, jangkar_diperiksa: intact.body.jangkar });
+    const [id] = intact.body.jangkar.split(":");
+    const forged = await opened.call("GET", `/api/admin/jejak/periksa?jangkar=${id}:${"0".repeat(64)}`);
+    expect(forged.body.utuh).toBe(false);
+    expect(forged.body.masalah).toEqual([`baris ${id}: baris jangkar ada, tetapi hash-nya bukan yang dicatat: jejak sampai baris ini ditulis ulang`]);
+    expect((await opened.call("GET", "/api/admin/jejak/periksa?jangkar=bukan")).status).toBe(400);
     const sqlite = opened.service.context.db.$client;
     sqlite.run("DROP TRIGGER audit_log_no_update");
     sqlite.run("UPDATE audit_log SET detail = 'diubah' WHERE id = 2");
     const broken = await opened.call("GET", "/api/admin/jejak/periksa");
     expect(broken.body.utuh).toBe(false);
-    expect(broken.body.masalah).toEqual(["pemicu audit_log_no_update tidak ada: tabel audit_log dapat diubah tanpa ditolak", "baris 2: isi baris tidak cocok dengan hash-nya: baris ini diubah"]);
+    expect(broken.body.masalah).toEqual([
+      "pemicu audit_log_no_update tidak ada: tabel jejak audit dapat diubah tanpa ditolak",
+      "baris 2: isi baris tidak cocok dengan hash-nya: baris ini (atau daftar mahasiswanya) diubah",
+    ]);
   });
 });
 
@@ -148,10 +161,10 @@ describe("Teks", () => {
     const help = await opened.call("PUT", "/api/admin/teks/bantuan", { body: { title: "Layanan konseling", text: "Datang ke ruang 101.", telepon: [{ label: "Konselor", nomor: "0812 3456 7890" }] } });
     expect(help).toMatchObject({ status: 200, body: { bantuan: { title: "Layanan konseling", telepon: [{ label: "Konselor", nomor: "0812 3456 7890", keterangan: "" }] } } });
     expect((await opened.service.request("GET", "/api/konten/bantuan")).body.title).toBe("Layanan konseling");
-    const notice = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-2", title: "Pemberitahuan", text: "Isi baru." } });
+    const notice = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-9", title: "Pemberitahuan", text: "Isi baru." } });
     expect(notice.body).toMatchObject({ versi_baru: true });
     expect(notice.body.message).toContain("diminta menyetujuinya");
-    const same = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-2", title: "Pemberitahuan", text: "Isi baru, salah ketik dibetulkan." } });
+    const same = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-9", title: "Pemberitahuan", text: "Isi baru, salah ketik dibetulkan." } });
     expect(same.body).toMatchObject({ versi_baru: false });
     expect(opened.auditAfter(before).map((row) => [row.action, row.detail])).toEqual([
       ["update", "teks tempat mencari bantuan diganti"],

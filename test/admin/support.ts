@@ -21,11 +21,13 @@ export async function consoleService(environment: Record<string, string> = {}, a
     if (answer.status !== 200) throw new Error(`confirmation: ${answer.status} ${JSON.stringify(answer.body)}`);
     return { "x-konfirmasi": answer.body.konfirmasi };
   };
-  /** The audit rows after `id`, as the trail keeps them. */
+  /** The audit rows after `id`, as the trail keeps them; `nim` the row's students (audit_subjects), space-separated. */
   const auditAfter = (id: number) =>
     service.context.db.$client
       .query<{ id: number; actor_role: string; actor_username: string | null; client_address: string | null; action: string; nim: string | null; target: string; detail: string | null }, [number]>(
-        "SELECT id, actor_role, actor_username, client_address, action, nim, target, detail FROM audit_log WHERE id > ? ORDER BY id",
+        `SELECT id, actor_role, actor_username, client_address, action, target, detail,
+           (SELECT group_concat(nim, ' ') FROM (SELECT nim FROM audit_subjects WHERE audit_id = audit_log.id ORDER BY nim)) AS nim
+         FROM audit_log WHERE id > ? ORDER BY id`,
       )
       .all(id);
   const lastAuditId = () => service.context.db.$client.query<{ id: number }, []>("SELECT coalesce(max(id), 0) AS id FROM audit_log").get()!.id;

@@ -54,8 +54,18 @@ function recorder() {
 
 const start = Date.UTC(2026, 10, 25, 8, 0, 0);
 
+/**
+ * Whose the archives are, as BackupFolder says it from their manifests: every file this
+ * server wrote, and those the test names as written by this data folder before; any other
+ * is another data folder's.
+ */
+function ownershipOf(ownedBefore: readonly string[] = []) {
+  const mine = new Set(ownedBefore);
+  return { written: (name: string) => void mine.add(name), own: async (names: readonly string[]) => new Set(names.filter((name) => mine.has(name))) };
+}
+
 /** Automatic backups into a fresh folder whose writes are recorded (and fail while `failing` is set). */
-function setUp(options: { every?: number; keep?: number; folder?: string } = {}) {
+function setUp(options: { every?: number; keep?: number; folder?: string; ownedBefore?: string[] } = {}) {
   const folder = options.folder ?? temporaryDir("skrining-auto-");
   const clock = new FakeClock(start);
   const log = recorder();
@@ -67,6 +77,7 @@ function setUp(options: { every?: number; keep?: number; folder?: string } = {})
     keep: options.keep ?? 3,
     logger: log.logger,
     clock,
+    ownership: ownershipOf(options.ownedBefore),
     write: async (target) => {
       if (state.failing) throw new Error("Disk penuh");
       writeFileSync(target, "arsip");
@@ -154,7 +165,7 @@ describe("automatic backups", () => {
     mkdirSync(join(folder, autoName(start - 10 * day)));
     symlinkSync(join(folder, "catatan.txt"), join(folder, autoName(start - 11 * day)));
 
-    const { clock, log, backups } = setUp({ folder, keep: 3 });
+    const { clock, log, backups } = setUp({ folder, keep: 3, ownedBefore: own });
     backups.start();
     await clock.advance(0);
     expect(readdirSync(folder).sort()).toEqual(
@@ -164,11 +175,25 @@ describe("automatic backups", () => {
     await backups.stop();
   });
 
+  test("an archive whose manifest names another data folder is neither counted nor deleted (decisions §17)", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const own = [5, 3, 1].map((daysAgo) => autoName(start - daysAgo * day));
+    const others = [6, 4, 2].map((daysAgo) => autoName(start - daysAgo * day - hour));
+    for (const name of [...own, ...others]) writeFileSync(join(folder, name), "arsip");
+    const { clock, log, backups } = setUp({ folder, keep: 2, ownedBefore: own });
+    backups.start();
+    await clock.advance(0);
+    // Its own: the new one and the newest before it stay; the two older ones go. Every other folder's stays.
+    expect(readdirSync(folder).sort()).toEqual([autoName(start), own[2]!, ...others].sort());
+    expect(log.info.at(-1)).toBe(`Cadangan otomatis tersimpan: ${join(folder, autoName(start))} (2 cadangan otomatis lama dihapus).`);
+    await backups.stop();
+  });
+
   test("a failed backup is logged once, deletes nothing, and is tried again one period later", async () => {
     const folder = temporaryDir("skrining-auto-");
     const own = [4, 3, 2, 1].map((daysAgo) => autoName(start - daysAgo * day - hour));
     for (const name of own) writeFileSync(join(folder, name), "arsip lama");
-    const { clock, log, written, state, backups } = setUp({ folder, keep: 2 });
+    const { clock, log, written, state, backups } = setUp({ folder, keep: 2, ownedBefore: own });
     state.failing = true;
     backups.start();
     await clock.advance(0);
@@ -210,6 +235,7 @@ describe("automatic backups", () => {
       keep: 2,
       logger: log.logger,
       clock,
+      ownership: ownershipOf(),
       write: (_target, stop) =>
         new Promise((_resolve, reject) => {
           stop.addEventListener("abort", () => {

@@ -291,7 +291,7 @@ mahasiswa,tiga,sandi-tiga-01,N3,false
 }
 
 describe("accounts activate and deactivate", () => {
-  test("deactivate ends every session of the account; login is refused until the owner activates again with the password", async () => {
+  test("deactivate (decisions §14) ends every session; login and activation answer 403 until an admin activates the account again", async () => {
     const { dataDir, service } = await threeStudents();
     try {
       const satu = await service.login("satu", "sandi-satu-01");
@@ -300,23 +300,35 @@ describe("accounts activate and deactivate", () => {
       const result = await cli(dataDir, ["accounts", "deactivate", "satu"]);
       expect(result.stderr).toBe("");
       expect(result.exitCode).toBe(0);
-      expect(outputLines(result.stdout)).toHaveLength(1);
-      expect(result.stdout).toStartWith("Akun satu dinonaktifkan; semua sesinya berakhir.");
-      expect(result.stdout).toContain("skrining accounts passwd satu");
-      expect(userRow(dataDir, "satu")!.is_activated).toBe(0);
+      expect(result.stdout).toBe('Akun satu dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "skrining accounts activate satu".\n');
+      expect(userRow(dataDir, "satu")!.disabled_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
       expect(await service.me(satu.access!)).toBe(401);
       expect(await service.refresh(satu.refresh!)).toBe(401);
-      const refused = await service.login("satu", "sandi-satu-01");
-      expect(refused).toMatchObject({ status: 403, error: "Akun belum diaktivasi. Silakan aktivasi terlebih dahulu." });
+      const disabled = { status: 403, error: "Akun dinonaktifkan. Hubungi admin fakultas." };
+      expect(await service.login("satu", "sandi-satu-01")).toMatchObject(disabled);
+      // The red team's way back in: activation with the account's own password re-enables nothing.
+      expect(await service.activate("satu", "sandi-satu-01")).toBe(403);
+      expect(await service.login("satu", "sandi-satu-01")).toMatchObject(disabled);
+      // A wrong password learns nothing of the state.
+      expect((await service.login("satu", "salah-sekali")).status).toBe(401);
       // Another account's session goes on.
       expect(await service.me(dua.access!)).toBe(200);
 
+      const listed = JSON.parse((await cli(dataDir, ["accounts", "list", "--json"])).stdout) as { username: string; activated: boolean; disabled: boolean }[];
+      expect(listed.find((account) => account.username === "satu")).toMatchObject({ activated: true, disabled: true });
+      expect(listed.find((account) => account.username === "dua")).toMatchObject({ activated: true, disabled: false });
+      expect((await cli(dataDir, ["accounts", "list"])).stdout).toMatch(/\bsatu\s+mahasiswa\s+nonaktif\b/);
+
       const again = await cli(dataDir, ["accounts", "deactivate", "satu"]);
       expect(again.exitCode).toBe(0);
-      expect(again.stdout).toBe("Akun satu sudah tidak aktif.\n");
+      expect(again.stdout).toBe("Akun satu sudah dinonaktifkan; semua sesinya berakhir.\n");
+      // A routine re-import of the roster keeps the deactivation.
+      expect((await cli(dataDir, ["accounts", "import", csvFile("role,username,password,nim,activated\nmahasiswa,satu,sandi-satu-01,N1,true\n")])).exitCode).toBe(0);
+      expect(await service.login("satu", "sandi-satu-01")).toMatchObject(disabled);
 
-      expect(await service.activate("satu", "sandi-satu-01")).toBe(200);
+      expect((await cli(dataDir, ["accounts", "activate", "satu"])).stdout).toBe("Akun satu diaktifkan.\n");
+      expect(userRow(dataDir, "satu")).toMatchObject({ is_activated: 1, disabled_at: null });
       expect((await service.login("satu", "sandi-satu-01")).status).toBe(200);
     } finally {
       service.close();

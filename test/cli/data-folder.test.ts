@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { buildProgram } from "../../cli/program";
 import { processIo } from "../../cli/common";
-import { defaultQuestions } from "../../src/screening/questions";
 import { runCli, temporaryDir } from "../helpers";
-import { constantModel } from "../models/support";
+import { inputFile, modelFile, needsExistingFolder } from "./commands";
 import { started, startServer, stop } from "../server-process";
 import { cli, csvFile, outputLines } from "./support";
 
@@ -16,45 +15,6 @@ import { cli, csvFile, outputLines } from "./support";
 afterEach(() => {
   for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
 });
-
-/** A file with `text` in a folder of its own (inputs the commands read before the data folder). */
-function inputFile(name: string, text: string): string {
-  const path = join(temporaryDir("skrining-input-"), name);
-  writeFileSync(path, text);
-  return path;
-}
-
-const modelFile = () => inputFile("model.json", JSON.stringify(constantModel("Tinggi", "Rendah")));
-
-/** Every command that needs an existing data folder, with arguments it would otherwise accept. */
-const needsExistingFolder: [string, () => string[], string?][] = [
-  ["accounts list", () => ["accounts", "list"]],
-  ["audit list", () => ["audit", "list"]],
-  ["audit verify", () => ["audit", "verify"]],
-  ["accounts passwd", () => ["accounts", "passwd", "admin"], "sandi-baru-123\n"],
-  ["accounts activate", () => ["accounts", "activate", "mhs1"]],
-  ["accounts deactivate", () => ["accounts", "deactivate", "mhs1"]],
-  ["backup", () => ["backup", join(temporaryDir("skrining-backup-"), "cadangan.tar.gz")]],
-  ["check", () => ["check"]],
-  ["model add", () => ["model", "add", "--type", "stress", "--file", modelFile()]],
-  ["model list", () => ["model", "list"]],
-  ["model activate", () => ["model", "activate", "1"]],
-  ["model deactivate", () => ["model", "deactivate", "1"]],
-  ["model remove", () => ["model", "remove", "1"]],
-  ["questions import", () => ["questions", "import", inputFile("questions.json", JSON.stringify(defaultQuestions))]],
-  ["questions export", () => ["questions", "export"]],
-  ["contact import", () => ["contact", "import", inputFile("help.json", JSON.stringify({ title: "Konseling", text: "Ruang B.104" }))]],
-  ["contact export", () => ["contact", "export"]],
-  ["notice import", () => ["notice", "import", inputFile("privacy-notice.json", JSON.stringify({ version: "2", title: "Privasi", text: "Isi." }))]],
-  ["notice export", () => ["notice", "export"]],
-  ["stats export", () => ["stats", "export"]],
-  ["followup report", () => ["followup", "report", "--week"]],
-  ["privacy export", () => ["privacy", "export", "--nim", "N001", "--out", join(temporaryDir("skrining-export-"), "N001.tar.gz")]],
-  ["privacy erase", () => ["privacy", "erase", "--nim", "N001"]],
-  ["privacy restrict", () => ["privacy", "restrict", "--nim", "N001"]],
-  ["privacy unrestrict", () => ["privacy", "unrestrict", "--nim", "N001"]],
-  ["privacy purge", () => ["privacy", "purge", "--before", "2020-01-01"]],
-];
 
 /** The commands that may start a data folder (restore: test/cli/backup.test.ts). */
 const mayCreate = ["serve", "restore", "accounts import", "accounts add"];

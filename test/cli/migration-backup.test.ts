@@ -2,38 +2,27 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db";
 import { migrations } from "../../src/db/migrations";
-import { silentLogger } from "../../src/logger";
 import { temporaryDir } from "../helpers";
-import { cli, outputLines, withDatabase } from "./support";
+import { cli, olderDataFolder, olderLevel, outputLines, withDatabase } from "./support";
 
-// Before a database that holds data is migrated, a copy of it as it was is kept in
-// <data>/backups, and the command or the server says where in one line.
+// Before a database that holds data is migrated (by `skrining migrate` or `serve`), a copy
+// of it as it was is kept in <data>/backups, and the command or the server says where in
+// one line.
 
-const olderLevel = migrations.length - 2;
 const number = (tag: string) => tag.split("_")[0]!;
 const from = number(migrations[olderLevel - 1]!.tag);
 const to = number(migrations.at(-1)!.tag);
 
-/** A data folder whose database stopped at an older migration and holds one account. */
-function olderDataFolder(): string {
-  const dataDir = temporaryDir("skrining-older-");
-  const db = openDatabase(join(dataDir, "skrining.db"), migrations.slice(0, olderLevel), silentLogger);
-  db.$client.run("INSERT INTO users (username, password_hash, role, is_activated) VALUES ('lama', 'x', 'admin', 1)");
-  db.$client.close();
-  return dataDir;
-}
-
 const journalLength = (db: Database) => db.query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations").get()!.n;
 
 describe("the copy taken before a migration", () => {
-  test("is written when a command opens a database at an older schema, before the migration, and said in one line on stderr", async () => {
+  test("is written when migrate opens a database at an older schema, before the migration, and said in one line on stderr", async () => {
     const dataDir = olderDataFolder();
-    const result = await cli(dataDir, ["accounts", "list", "--json"]);
+    const result = await cli(dataDir, ["migrate"]);
     expect(result.exitCode).toBe(0);
-    // The command's own output stays what it was.
-    expect(JSON.parse(result.stdout).map((account: { username: string }) => account.username)).toEqual(["lama"]);
+    // The command's own output is one line on stdout.
+    expect(outputLines(result.stdout)).toEqual([`Skema basis data ${join(dataDir, "skrining.db")} dimigrasi: ${from} → ${to}.`]);
 
     const copies = readdirSync(join(dataDir, "backups"));
     expect(copies).toEqual([expect.stringMatching(new RegExp(`^skrining-before-migration-${from}-to-${to}-\\d{8}-\\d{6}Z\\.db$`))]);
@@ -51,13 +40,16 @@ describe("the copy taken before a migration", () => {
       old.close();
     }
     expect(withDatabase(dataDir, journalLength)).toBe(migrations.length);
+    const listed = await cli(dataDir, ["accounts", "list", "--json"]);
+    expect(JSON.parse(listed.stdout).map((account: { username: string }) => account.username)).toEqual(["lama"]);
   });
 
   test("is not written again once the database is up to date", async () => {
     const dataDir = olderDataFolder();
-    expect((await cli(dataDir, ["check"])).exitCode).toBe(0);
-    const again = await cli(dataDir, ["check"]);
+    expect((await cli(dataDir, ["migrate"])).exitCode).toBe(0);
+    const again = await cli(dataDir, ["migrate"]);
     expect(again.stderr).toBe("");
+    expect(outputLines(again.stdout)).toEqual([`Skema basis data ${join(dataDir, "skrining.db")} sudah sesuai versi ini (${to}); tidak ada yang diubah.`]);
     expect(readdirSync(join(dataDir, "backups"))).toHaveLength(1);
   });
 
@@ -70,7 +62,7 @@ describe("the copy taken before a migration", () => {
   test("when it cannot be written, the migration does not run and the command says why", async () => {
     const dataDir = olderDataFolder();
     writeFileSync(join(dataDir, "backups"), "bukan folder");
-    const result = await cli(dataDir, ["accounts", "list"]);
+    const result = await cli(dataDir, ["migrate"]);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`Salinan sebelum migrasi skema (${from} → ${to}) tidak dapat dibuat di ${join(dataDir, "backups")}`);
     expect(result.stderr).toContain("Migrasi tidak dijalankan.");

@@ -77,7 +77,8 @@ describe("the banner", () => {
     const server = await startServer({ dataDir, env: { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" } });
     const lines = server.stdout().trimEnd().split("\n");
     const at = (start: string) => lines.findIndex((line) => line.startsWith(start));
-    expect(lines[at("skrining ")]).toBe(`skrining ${packageJson.version} berjalan. Buka di peramban (browser) dari jaringan kampus:`);
+    expect(lines[at("skrining ")]).toEndWith(" berjalan. Buka di peramban (browser) dari jaringan kampus:");
+    expect(lines[at("skrining ")]!.replace(" berjalan. Buka di peramban (browser) dari jaringan kampus:", "")).toMatch(fromSource);
     expect(lines).toContain(`  http://127.0.0.1:${server.port}/  (hanya dari PC ini)`);
     expect(lines).toContain(`Data: ${dataDir}; zona waktu Asia/Jakarta; cadangan otomatis tidak aktif (--backup-dir).`);
     expect(lines).toContain('Akun admin pertama dibuat: username "admin" dengan password dari SKRINING_ADMIN_PASSWORD.');
@@ -123,9 +124,15 @@ test("a port already in use: exit 1 with a sentence naming the port, no stack tr
   }
 });
 
-test("--version prints the package.json version", async () => {
-  const result = await runCli(["--version"]);
-  expect(result.exitCode).toBe(0);
-  expect(result.stdout).toBe(`${packageJson.version}\n`);
-  expect(result.stderr).toBe("");
+/** The commit the tests run from: from source, the program names it (with `-dirty` when files changed) instead of a build date. */
+const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"]).stdout.toString().trim();
+const fromSource = new RegExp(`^skrining ${packageJson.version.replaceAll(".", "\\.")} \\(commit ${head}(-dirty)?, dari kode sumber\\)$`);
+
+test("--version prints the package.json version and the commit (run from source: no build date)", async () => {
+  for (const flag of ["--version", "-V"]) {
+    const result = await runCli([flag]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trimEnd()).toMatch(fromSource);
+    expect(result.stderr).toBe("");
+  }
 });

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { closeContext, createContext } from "../../src/context";
+import { openDatabase } from "../../src/db";
+import { migrations } from "../../src/db/migrations";
 import { silentLogger } from "../../src/logger";
 import { runCli, spawnCli, temporaryDir, testEnvironment, type CliOptions, type CliResult, type InProcessCliOptions } from "../helpers";
 
@@ -15,6 +17,18 @@ export function cli(dataDir: string, args: string[], options: InProcessCliOption
 /** The same, as a child process `bun cli/main.ts`, for the tests whose subject is the process. */
 export function cliProcess(dataDir: string, args: string[], options: CliOptions & { umask?: string } = {}): Promise<CliResult> {
   return spawnCli(["--data", dataDir, ...args], options);
+}
+
+/** The migration level of olderDataFolder(): two migrations behind this version. */
+export const olderLevel = migrations.length - 2;
+
+/** A data folder whose database stopped at an older migration (as an older version left it) and holds one account, `lama`. */
+export function olderDataFolder(): string {
+  const dataDir = temporaryDir("skrining-older-");
+  const db = openDatabase(join(dataDir, "skrining.db"), migrations.slice(0, olderLevel), silentLogger);
+  db.$client.run("INSERT INTO users (username, password_hash, role, is_activated) VALUES ('lama', 'x', 'admin', 1)");
+  db.$client.close();
+  return dataDir;
 }
 
 /** Writes a CSV (text as UTF-8, or bytes as they are) into a fresh temporary folder and returns its path. */
@@ -54,6 +68,7 @@ export interface UserRow {
   password_hash: string;
   role: string;
   is_activated: number;
+  disabled_at: string | null;
 }
 
 /** A session row for `username`, as a login writes it; returns its id. */

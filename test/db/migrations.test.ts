@@ -2,7 +2,8 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { verifyAuditChain } from "../../src/audit/trail";
+import { appendAuditRows } from "../../src/audit/trail";
+import { verifyAuditChain } from "../../src/audit/verify";
 import { openDatabase } from "../../src/db";
 import { applyMigrations, type EmbeddedMigration } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
@@ -370,29 +371,34 @@ describe("migration 0003 (sessions) on a populated database of the previous vers
   });
 });
 
-describe("migration 0008 (audit reads) on a trail of the previous version", () => {
-  test("every row counts one read, and the chain hashed before the column existed stays whole", () => {
+describe("migrations 0008 (audit reads) and 0011 (audit subjects) on a trail of the version before", () => {
+  test("every row counts one read, names its student in audit_subjects, and the chain hashed before both stays whole", () => {
     const index = migrations.findIndex((migration) => migration.tag === "0008_audit_reads");
     const sqlite = openDatabase(join(temporaryDir("skrining-migration-0008-"), "skrining.db"), migrations.slice(0, index)).$client;
     try {
-      // Two rows as the previous version hashed them: SHA-256 of the JSON array of the twelve columns.
+      // Two rows as the version before 0008 hashed them: SHA-256 of the JSON array of the twelve columns.
       let previous = "0".repeat(64);
       for (const id of [1, 2]) {
-        const content = [id, `2026-03-0${id}T00:00:00.000Z`, 2, "dosen1", "dosen", "Dosen Satu", "10.0.0.5", "view", "N001", "GET /api/mahasiswa/hasil/:nim", null, previous];
+        const content = [id, `2026-03-0${id}T00:00:00.000Z`, 2, "dosen1", "dosen", "Dosen Satu", "10.0.0.5", "view", id === 1 ? "N001" : null, "GET /api/mahasiswa/hasil/:nim", null, previous];
         const hash = createHash("sha256").update(JSON.stringify(content)).digest("hex");
         sqlite.query("INSERT INTO audit_log (id, at, actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail, previous_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(...(content as never[]), hash);
         previous = hash;
       }
 
-      expect(applyMigrations(sqlite, migrations.slice(0, index + 1))).toEqual(["0008_audit_reads"]);
+      expect(applyMigrations(sqlite, migrations)).toEqual(migrations.slice(index).map((migration) => migration.tag));
 
-      expect(sqlite.query("SELECT id, reads FROM audit_log ORDER BY id").all()).toEqual([
-        { id: 1, reads: 1 },
-        { id: 2, reads: 1 },
+      expect(sqlite.query("SELECT id, reads, format FROM audit_log ORDER BY id").all()).toEqual([
+        { id: 1, reads: 1, format: 1 },
+        { id: 2, reads: 1, format: 1 },
       ]);
-      expect(verifyAuditChain(sqlite)).toEqual({ rows: 2, lastHash: previous, problems: [] });
-      // The triggers still refuse changes after the column was added.
+      expect(sqlite.query("SELECT audit_id, nim FROM audit_subjects").all()).toEqual([{ audit_id: 1, nim: "N001" }]);
+      expect(verifyAuditChain(sqlite)).toEqual({ rows: 2, anchor: { id: 2, hash: previous }, problems: [] });
+      // A row of the new format continues the chain.
+      sqlite.transaction(() => appendAuditRows(sqlite, [{ actor: { userId: 2, username: "dosen1", role: "dosen" }, action: "view", students: ["N002", "N001"], target: "GET /api/dosen/mahasiswa" }]))();
+      expect(verifyAuditChain(sqlite)).toMatchObject({ rows: 3, problems: [] });
+      // The triggers still refuse changes after the columns were added, in both tables.
       expect(() => sqlite.run("UPDATE audit_log SET reads = 2 WHERE id = 1")).toThrow("baris tidak boleh diubah");
+      expect(() => sqlite.run("DELETE FROM audit_subjects WHERE audit_id = 1")).toThrow("baris tidak boleh dihapus");
     } finally {
       sqlite.close();
     }

@@ -5,14 +5,18 @@ import packageJson from "../../package.json";
 import { TestService, standardAccounts, temporaryDir } from "../helpers";
 import { started, startServer, stop } from "../server-process";
 
-// GET /health, for monitoring: no token, no write, the package's version, the bcrypt in use, and a 503 that
-// says whether reads fail (error) or only writes (degraded), without a path, a cause or a
-// count. A poll that answers 200 leaves no line in the request log.
+// GET /health, for monitoring: no token, no write, the package's version with the commit and
+// the build date, the bcrypt in use, and a 503 that says whether reads fail (error) or only
+// writes (degraded), without a path, a cause or a count. A poll that answers 200 leaves no
+// line in the request log.
 
+/** The tests run from source: the working tree's commit (`-dirty` with changes), no build date. */
+const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"]).stdout.toString().trim();
 // The addon loads on Linux: test/auth/bcrypt-implementations.test.ts has the fallback.
-const ok = { status: "ok", version: packageJson.version, database: "ok", bcrypt: "native" };
-const degraded = { status: "degraded", version: packageJson.version, database: "error", bcrypt: "native" };
-const failed = { status: "error", version: packageJson.version, database: "error", bcrypt: "native" };
+const program = { version: packageJson.version, commit: expect.stringMatching(new RegExp(`^${head}(-dirty)?$`)), build_date: null };
+const ok = { status: "ok", ...program, database: "ok", bcrypt: "native" };
+const degraded = { status: "degraded", ...program, database: "error", bcrypt: "native" };
+const failed = { status: "error", ...program, database: "error", bcrypt: "native" };
 
 let service: TestService;
 let logged: string[] = [];
@@ -47,7 +51,7 @@ function damageUsersTable(): void {
 }
 
 describe("GET /health", () => {
-  test("answers 200 with the status, the package's version and the database, and nothing else", async () => {
+  test("answers 200 with the status, the version, commit and build date, and the database, and nothing else", async () => {
     await start();
     const answer = await service.request("GET", "/health");
     expect(answer.status).toBe(200);

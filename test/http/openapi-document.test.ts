@@ -289,7 +289,7 @@ describe("the document against the interface", () => {
     expect(health.security).toBeUndefined();
     for (const status of ["200", "503"]) {
       const schema = health.responses[status].content["application/json"].schema;
-      expect(schema.required.sort()).toEqual(["bcrypt", "database", "status", "version"]);
+      expect(schema.required.sort()).toEqual(["bcrypt", "build_date", "commit", "database", "status", "version"]);
     }
   });
 });

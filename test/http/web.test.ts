@@ -1,14 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { webInterface } from "../../src/http/web";
-import { assetFiles } from "../../src/http/web-assets.generated";
+import { assetFiles, pageFile, serviceWorkerFile } from "../../src/http/web-assets.generated";
 import { pageRoutes, pathOf } from "../../src/web/routes";
 
 // The web interface as the server serves it: the page for every page path (never cached,
 // with its Content Security Policy), assets by content-hashed name (cached a year,
-// compressed at build time), and nothing else: the API keeps its own paths and 404s.
+// compressed at build time), the service worker, and nothing else: the API keeps its own
+// paths and 404s.
 
-const webAnswer = webInterface("Asia/Jakarta");
+const webAnswer = webInterface("Asia/Jakarta", { assetFiles, pageFile, serviceWorkerFile });
 const get = (path: string, headers: Record<string, string> = {}, method = "GET") => webAnswer(new Request(`http://192.168.1.20:5000${path}`, { method, headers }));
 
 const script = Object.keys(assetFiles).find((name) => name.endsWith(".js"))!;
@@ -56,9 +57,9 @@ describe("the page", () => {
 
   test("the page names the faculty's time zone for the pages' dates (decisions §11), escaped", async () => {
     expect(await get("/")!.text()).toContain('<meta name="skrining-timezone" content="Asia/Jakarta" />');
-    const makassar = await webInterface("Asia/Makassar")(new Request("http://x/"))!.text();
+    const makassar = await webInterface("Asia/Makassar", { assetFiles, pageFile, serviceWorkerFile })(new Request("http://x/"))!.text();
     expect(makassar).toContain('<meta name="skrining-timezone" content="Asia/Makassar" />');
-    expect(await webInterface('x"><script>')(new Request("http://x/"))!.text()).toContain('content="x&#34;&#62;&#60;script&#62;"');
+    expect(await webInterface('x"><script>', { assetFiles, pageFile, serviceWorkerFile })(new Request("http://x/"))!.text()).toContain('content="x&#34;&#62;&#60;script&#62;"');
   });
 
   test("HEAD answers the headers alone", async () => {
@@ -101,6 +102,28 @@ describe("assets", () => {
     const manifest = (await get(`/assets/${name}`)!.json()) as { lang: string; start_url: string; display: string; icons: { src: string }[] };
     expect(manifest).toMatchObject({ lang: "id", start_url: "/", display: "standalone" });
     for (const icon of manifest.icons) expect(get(icon.src)!.status).toBe(200);
+  });
+});
+
+describe("the service worker", () => {
+  test("/sw.js: at the root, checked on every visit, allowed to fetch only this origin, compressed as accepted", async () => {
+    const response = get("/sw.js", { "accept-encoding": "gzip" })!;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; connect-src 'self'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await response.arrayBuffer())).toString()).toBe(await get("/sw.js")!.text());
+  });
+
+  test("it keeps the page and every asset of this build in a cache named by their hashes, and nothing of the API", async () => {
+    const worker = await get("/sw.js")!.text();
+    const cacheNames = [...new Set(worker.match(/skrining-[0-9a-f]{10}/g))];
+    expect(cacheNames).toHaveLength(1);
+    const precached = JSON.parse(worker.match(/\["\/",[^\]]*\]/)![0]) as string[];
+    expect(precached.sort()).toEqual(["/", ...Object.keys(assetFiles).map((name) => `/assets/${name}`)].sort());
+    expect(worker).toContain('"/api/"');
   });
 });
 

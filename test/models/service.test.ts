@@ -168,7 +168,7 @@ describe("the CLI changes the running service's models", () => {
 
 describe("the model commands as a person types them", () => {
   const sources = temporaryDir("skrining-model-typed-");
-  test("--type in any case; model list fits 100 columns, cutting only what is long, with the local time", async () => {
+  test("--type in any case; model list fits 100 columns, a long value over more lines of its column, with the local time", async () => {
     const file = join(sources, "panjang.json");
     const long = { ...constantModel("Sedang", "Sedang"), algorithm: `ColumnTransformer → ${"ClassifierChain(RandomForestClassifier) ".repeat(3)}`, version: "scikit-learn 1.6.1 dengan catatan versi yang panjang sekali" };
     writeFileSync(file, JSON.stringify(long));
@@ -184,7 +184,11 @@ describe("the model commands as a person types them", () => {
     const row = lines.find((line) => line.startsWith(`${id} `))!;
     expect(row).toContain("stress");
     expect(row).toContain("ColumnTransformer");
-    expect(row).toContain("…");
+    // Nothing is cut: the long version goes on over the lines after the row's first.
+    expect(listed.stdout).not.toContain("…");
+    const after = lines.slice(lines.indexOf(row));
+    const versionColumn = (line: string) => line.slice(lines[0]!.indexOf("VERSI"), lines[0]!.indexOf("FILE")).trim();
+    expect(after.map(versionColumn).filter(Boolean).join(" ")).toStartWith(long.version);
     // The time is the faculty's (WIB), to the minute.
     const record = (JSON.parse((await cli("list", "--json")).stdout) as { id: number; created_at: string }[]).find((each) => each.id === id)!;
     const wib = new Date(Date.parse(record.created_at) + 7 * 3600 * 1000).toISOString().slice(0, 16).replace("T", " ");

@@ -118,7 +118,7 @@ describe("GET /api/dosen/catatan/<nim>", () => {
     const response = await lecturers.service.request("GET", "/api/dosen/catatan/N001", { token: lecturers.tokens.dosen1 });
     expect(response.status).toBe(200);
     expect(response.body.length).toBeGreaterThan(0);
-    expect(Object.keys(response.body[0]).sort()).toEqual(["Id_catatan", "NIM", "NIP", "balasan_dibaca_dosen_pada", "dibaca_mahasiswa_pada", "isi_catatan", "reply", "status", "tanggal_catat", "tanggal_reply"]);
+    expect(Object.keys(response.body[0]).sort()).toEqual(["Id_catatan", "NIM", "NIP", "balasan_dibaca_dosen_pada", "dibaca_mahasiswa_pada", "isi_catatan", "nama_dosen", "reply", "status", "tanggal_catat", "tanggal_reply"]);
     expect(response.body[0]).toMatchObject({ reply: "", tanggal_reply: null, status: "belum_dibalas" });
   });
 

@@ -45,6 +45,7 @@ describe("GET /api/mahasiswa/catatan", () => {
       status: "sudah_dibalas",
       dibaca_mahasiswa_pada: null,
       balasan_dibaca_dosen_pada: null,
+      nama_dosen: "Dosen Satu",
     });
     expect(response.body[2]).toMatchObject({ reply: "", tanggal_reply: null, status: "belum_dibalas" });
   });

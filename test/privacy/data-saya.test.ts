@@ -12,11 +12,11 @@ beforeAll(async () => {
   // Accesses as the trail records them: the advisor's view, the student's own read (not
   // someone else's), an admin's change and a command's export; all but the student's own name N001.
   const base = { address: "203.0.113.9" } as const;
-  auditRow(service, { ...base, userId: userIdOf("dosen1"), username: "dosen1", role: "dosen", name: "Dosen Satu", action: "view", nim: "N001", target: "GET /api/dosen/mahasiswa/:nim" });
-  auditRow(service, { ...base, userId: userIdOf("mhs1"), username: "mhs1", role: "mahasiswa", name: "Mahasiswa Satu", action: "view", nim: "N001", target: "GET /api/mahasiswa/mood/:nim" });
-  auditRow(service, { ...base, userId: userIdOf("admin"), username: "admin", role: "admin", name: null, action: "update", nim: "N001", target: "PUT /api/mahasiswa/mood/:id" });
-  auditRow(service, { ...base, userId: userIdOf("dosen2"), username: "dosen2", role: "dosen", name: "Dosen Dua", action: "view", nim: "N002", target: "GET /api/dosen/mahasiswa/:nim" });
-  auditRow(service, { userId: null, username: "root", role: "cli", name: null, address: null, action: "export", nim: "N001", target: "skrining privacy export" });
+  auditRow(service, { ...base, userId: userIdOf("dosen1"), username: "dosen1", role: "dosen", action: "view", nim: "N001", target: "GET /api/dosen/mahasiswa/:nim" });
+  auditRow(service, { ...base, userId: userIdOf("mhs1"), username: "mhs1", role: "mahasiswa", action: "view", nim: "N001", target: "GET /api/mahasiswa/mood/:nim" });
+  auditRow(service, { ...base, userId: userIdOf("admin"), username: "admin", role: "admin", action: "update", nim: "N001", target: "PUT /api/mahasiswa/mood/:id" });
+  auditRow(service, { ...base, userId: userIdOf("dosen2"), username: "dosen2", role: "dosen", action: "view", nim: "N002", target: "GET /api/dosen/mahasiswa/:nim" });
+  auditRow(service, { userId: null, username: "root", role: "cli", address: null, action: "export", nim: "N001", target: "skrining privacy export" });
 });
 
 afterAll(() => service.close());

@@ -15,7 +15,12 @@ afterEach(() => service.close());
 
 const sqlite = () => service.context.db.$client;
 const photoOf = (nim: string) => sqlite().query<{ foto: string | null }, [string]>("SELECT foto_profil AS foto FROM mahasiswa WHERE NIM = ?").get(nim)?.foto ?? null;
-const auditRows = () => sqlite().query<{ action: string; nim: string | null; target: string; actor_role: string; detail: string | null }, []>("SELECT action, nim, target, actor_role, detail FROM audit_log ORDER BY id").all();
+const auditRows = () =>
+  sqlite()
+    .query<{ action: string; nim: string | null; target: string; actor_role: string; detail: string | null }, []>(
+      "SELECT action, (SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = id) AS nim, target, actor_role, detail FROM audit_log ORDER BY id",
+    )
+    .all();
 
 /**
  * Every byte offset where `text` occurs in `bytes` (UTF-8). The NIM and the username may
@@ -54,15 +59,17 @@ describe("skrining privacy erase", () => {
     const { diaryFirst: _replaced, ...othersTexts } = textsOf("N002");
     for (const value of ["N002", ...Object.values(othersTexts)]) expect(tables).toContain(value);
 
-    // The file itself: the texts nowhere; the NIM and username only in the audit trail's pages.
+    // The file itself: the texts and the student's name nowhere, the audit trail included (its
+    // rows name an actor by account id and username, decisions §16); the NIM and username only
+    // in the audit trail's pages.
     const database = join(service.dataDir, "skrining.db");
     const bytes = readFileSync(database);
-    for (const text of texts) expect({ text, at: occurrences(bytes, text) }).toEqual({ text, at: [] });
+    for (const text of [...texts, "Mahasiswa Satu"]) expect({ text, at: occurrences(bytes, text) }).toEqual({ text, at: [] });
     const pageSize = sqlite().query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
     const owners = pageOwners();
-    for (const name of ["N001", "mhs1", "Mahasiswa Satu"]) {
+    for (const name of ["N001", "mhs1"]) {
       const pages = new Set(occurrences(bytes, name).map((at) => owners.get(Math.floor(at / pageSize) + 1) ?? "free page"));
-      for (const owner of pages) expect({ name, owner }).toEqual({ name, owner: expect.stringMatching(/^(audit_log|audit_log_\w+_index)$/) });
+      for (const owner of pages) expect({ name, owner }).toEqual({ name, owner: expect.stringMatching(/^(audit_log|audit_subjects|audit_(log|subjects)_\w+_index)$/) });
     }
     // The WAL was copied into the database and truncated.
     const wal = `${database}-wal`;

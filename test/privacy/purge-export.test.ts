@@ -94,7 +94,7 @@ describe("skrining privacy purge --angkatan", () => {
     expect(tables).not.toContain("Lulus Lama");
     expect(tables).toContain("N020");
     expect(storedSummaries(sqlite())).toEqual(recountedSummaries(sqlite()));
-    expect(sqlite().query("SELECT nim, target FROM audit_log WHERE action = 'privacy'").all()).toEqual([{ nim: "N019", target: "skrining privacy purge" }]);
+    expect(sqlite().query("SELECT (SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = id) AS nim, target FROM audit_log WHERE action = 'privacy'").all()).toEqual([{ nim: "N019", target: "skrining privacy purge" }]);
   });
 });
 
@@ -125,7 +125,7 @@ describe("skrining privacy export", () => {
     const photo = sqlite().query<{ foto: string }, []>("SELECT foto_profil AS foto FROM mahasiswa WHERE NIM = 'N001'").get()!.foto;
     expect(readFileSync(join(unpacked, "data-saya-N001", "foto.jpg")).equals(readFileSync(join(service.dataDir, photo)))).toBe(true);
 
-    expect(sqlite().query("SELECT action, nim, target, actor_role FROM audit_log WHERE action = 'privacy'").all()).toEqual([
+    expect(sqlite().query(`SELECT action, (SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = id) AS nim, target, actor_role FROM audit_log WHERE action = 'privacy'`).all()).toEqual([
       { action: "privacy", nim: "N001", target: "skrining privacy export", actor_role: "cli" },
     ]);
     // The student sees the export among the accesses to their data.

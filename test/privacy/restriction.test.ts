@@ -50,7 +50,7 @@ describe("skrining privacy restrict / unrestrict", () => {
     expect(result.stdout).toMatch(/^Pemrosesan data mahasiswa N001 dibatasi sejak \d{4}-\d{2}-\d{2}T[\d:.]+Z; 1 skrining keluar dari statistik\.\n$/);
     const since = sqlite().query<{ since: string }, []>("SELECT dibatasi_sejak AS since FROM mahasiswa WHERE NIM = 'N001'").get()!.since;
     expect(result.stdout).toContain(since);
-    expect(sqlite().query("SELECT action, nim, target, actor_role, detail FROM audit_log WHERE action = 'privacy'").all()).toEqual([
+    expect(sqlite().query(`SELECT action, (SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = id) AS nim, target, actor_role, detail FROM audit_log WHERE action = 'privacy'`).all()).toEqual([
       { action: "privacy", nim: "N001", target: "skrining privacy restrict", actor_role: "cli", detail: `dibatasi_sejak=${since}` },
     ]);
   });

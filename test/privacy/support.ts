@@ -82,12 +82,12 @@ export const privacyCli = (service: TestService, args: readonly string[], env: R
   runCli(["--data", service.dataDir, "privacy", ...args], { env });
 
 /** Audit rows written straight into the trail, as the routes and commands write them. */
-export function auditRow(service: TestService, row: { userId: number | null; username: string | null; role: string; name: string | null; address: string | null; action: "view" | "export" | "update"; nim: string; target: string }): void {
+export function auditRow(service: TestService, row: { userId: number | null; username: string | null; role: string; address: string | null; action: "view" | "export" | "update"; nim: string; target: string }): void {
   const sqlite = service.context.db.$client;
   sqlite.transaction(() =>
     appendAuditRows(sqlite, [
       {
-        actor: { userId: row.userId, username: row.username, role: row.role, name: row.name },
+        actor: { userId: row.userId, username: row.username, role: row.role },
         clientAddress: row.address,
         action: row.action,
         nim: row.nim,
@@ -120,7 +120,7 @@ export function recountedSummaries(sqlite: Database) {
 /** Every value of every table but the audit trail, as one text. */
 export function everyTableButAudit(sqlite: Database): string {
   const tables = sqlite
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('audit_log') AND name NOT LIKE 'sqlite_%'")
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('audit_log', 'audit_subjects') AND name NOT LIKE 'sqlite_%'")
     .all()
     .map((row) => row.name);
   return tables.map((table) => `${table}: ${JSON.stringify(sqlite.query(`SELECT * FROM "${table}"`).all())}`).join("\n");

@@ -1,3 +1,4 @@
+import { actorNameSql } from "../../src/audit/names";
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { defaultPrivacyNotice } from "../../src/content/privacy-notice";
 import { TestService, passwords, standardAccounts } from "../helpers";
@@ -14,7 +15,12 @@ const acknowledgements = () =>
   sqlite().query("SELECT u.username, a.notice_version, a.acknowledged_at FROM privacy_acknowledgements a JOIN users u ON u.Id_User = a.Id_User ORDER BY a.rowid").all();
 const privacyAuditRows = () =>
   sqlite()
-    .query("SELECT actor_user_id, actor_username, actor_role, actor_name, client_address, action, nim, target, detail FROM audit_log WHERE action = 'privacy' ORDER BY id")
+    // The actor's name as shown (looked up by account id, decisions §16) and the row's students.
+    .query(
+      `SELECT actor_user_id, actor_username, actor_role, ${actorNameSql} AS actor_name, client_address, action,
+         (SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = audit_log.id) AS nim, target, detail
+       FROM audit_log WHERE action = 'privacy' ORDER BY id`,
+    )
     .all();
 const userId = (username: string) => (sqlite().query("SELECT Id_User AS id FROM users WHERE username = ?").get(username) as { id: number }).id;
 

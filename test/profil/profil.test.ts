@@ -126,6 +126,24 @@ describe("PUT /api/mahasiswa/profil", () => {
     expect(profileRow("N004")).toMatchObject(stored);
   });
 
+  // One rule with the account import: a known spelling is stored as the models know it.
+  test.each([
+    ["L", "Laki-laki"],
+    ["p", "Perempuan"],
+    [" laki-laki ", "Laki-laki"],
+    ["PEREMPUAN", "Perempuan"],
+    ["Pria", "Pria"],
+  ])("gender %j is accepted and stored as %j, as the import stores it", async (given, stored) => {
+    const response = await update({ gender: given });
+    expect(response.status).toBe(200);
+    expect(response.body.data.gender).toBe(stored);
+    expect(profileRow("N004")).toMatchObject({ gender: stored });
+    if (stored !== "Pria") {
+      await service.importAccounts(`role,username,password,nim,gender\nmahasiswa,mhs4,mhs-pass-4,N004,${given.trim()}\n`);
+      expect(profileRow("N004")).toMatchObject({ gender: stored });
+    }
+  });
+
   test("absent, null and empty fields leave the stored values alone", async () => {
     await update({ gender: "Laki-laki", usia: 22, IPK: 3 });
     const before = profileRow("N004");

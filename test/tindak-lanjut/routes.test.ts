@@ -14,8 +14,11 @@ afterEach(() => service.close());
 
 type Caller = keyof Lecturers["tokens"] | "none";
 const as = (caller: Caller) => (caller === "none" ? undefined : fixture.tokens[caller]);
+const studentsColumn = "(SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = audit_log.id) AS nim";
 const auditRows = () =>
-  service.context.db.$client.query<{ action: string; nim: string | null; target: string; actor_role: string }, []>("SELECT action, nim, target, actor_role FROM audit_log WHERE target LIKE '%tindak-lanjut%' ORDER BY id").all();
+  service.context.db.$client
+    .query<{ action: string; nim: string | null; target: string; actor_role: string }, []>(`SELECT action, ${studentsColumn}, target, actor_role FROM audit_log WHERE target LIKE '%tindak-lanjut%' ORDER BY id`)
+    .all();
 
 /** Who may act on D001's case, and what the others are told (the advisor scope of decisions §9). */
 const callers: [Caller, number, string | null][] = [
@@ -72,14 +75,14 @@ describe("GET /api/dosen/tindak-lanjut/:id", () => {
     ]);
   });
 
-  test("the other routes' rows: the list one view per student listed, the summary one without a student, a reassignment an update", async () => {
+  test("the other routes' rows: the list one view naming the students listed, the summary one without a student, a reassignment an update", async () => {
     await service.request("GET", "/api/dosen/tindak-lanjut", { token: fixture.tokens.dosen1 });
     await service.request("GET", "/api/dosen/tindak-lanjut/ringkasan", { token: fixture.tokens.dosen1 });
     await service.request("GET", "/api/dosen/tindak-lanjut/ringkasan", { token: fixture.tokens.admin });
     await service.request("PUT", `/api/dosen/tindak-lanjut/${fixture.caseId}/pemilik`, { token: fixture.tokens.admin, body: { NIP: "D002" } });
     await service.context.audit.flush();
     const rows = service.context.db.$client
-      .query<{ action: string; nim: string | null; target: string; detail: string | null }, []>("SELECT action, nim, target, detail FROM audit_log WHERE target LIKE '%tindak-lanjut%' ORDER BY id")
+      .query<{ action: string; nim: string | null; target: string; detail: string | null }, []>(`SELECT action, ${studentsColumn}, target, detail FROM audit_log WHERE target LIKE '%tindak-lanjut%' ORDER BY id`)
       .all();
     expect(rows).toEqual([
       { action: "view", nim: "N001", target: "GET /api/dosen/tindak-lanjut", detail: null },

@@ -11,7 +11,9 @@ import sql7 from "./0007_follow_up_cases.sql" with { type: "text" };
 import sql8 from "./0008_audit_reads.sql" with { type: "text" };
 import sql9 from "./0009_follow_up_reach.sql" with { type: "text" };
 import sql10 from "./0010_screening_probabilities.sql" with { type: "text" };
-import sql11 from "./0011_one_time_password.sql" with { type: "text" };
+import sql11 from "./0011_audit_subjects.sql" with { type: "text" };
+import sql12 from "./0012_account_disabled.sql" with { type: "text" };
+import sql13 from "./0013_one_time_password.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", createdAt: 1795317771075, sql: sql0 },
@@ -25,5 +27,7 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0008_audit_reads", createdAt: 1795581118676, sql: sql8 },
   { tag: "0009_follow_up_reach", createdAt: 1795703212882, sql: sql9 },
   { tag: "0010_screening_probabilities", createdAt: 1795705620994, sql: sql10 },
-  { tag: "0011_one_time_password", createdAt: 1795705956615, sql: sql11 },
+  { tag: "0011_audit_subjects", createdAt: 1795705825146, sql: sql11 },
+  { tag: "0012_account_disabled", createdAt: 1795707149878, sql: sql12 },
+  { tag: "0013_one_time_password", createdAt: 1795707897368, sql: sql13 },
 ];

@@ -14,7 +14,9 @@ export const accountMessages = {
     active ? `Akun ${username} dibuat dan sudah aktif.` : `Akun ${username} dibuat, belum aktif: pemiliknya mengaktifkan sendiri dengan password awal.`,
   activated: (username: string, changed: boolean) => (changed ? `Akun ${username} diaktifkan.` : `Akun ${username} sudah aktif.`),
   deactivated: (username: string, changed: boolean) =>
-    changed ? `Akun ${username} dinonaktifkan; semua sesinya berakhir.` : `Akun ${username} sudah tidak aktif; semua sesinya berakhir.`,
+    changed
+      ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai akun diaktifkan lagi.`
+      : `Akun ${username} sudah dinonaktifkan; semua sesinya berakhir.`,
   notYourself: "Akun Anda sendiri tidak dapat dinonaktifkan dari konsol.",
   reset: (username: string) => `Password sekali pakai untuk ${username} dibuat; semua sesinya berakhir. Pemiliknya harus menggantinya saat masuk berikutnya.`,
 } as const;

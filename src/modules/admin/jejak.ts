@@ -1,4 +1,5 @@
-import { auditCsv, auditPage, checkAuditFilter, checkAuditTrail, displayedAuditRow, selectAuditRows, type AuditFilter } from "../../audit/listing";
+import { auditCsv, auditPage, checkAuditFilter, displayedAuditRow, selectAuditRows, verificationLines, type AuditFilter } from "../../audit/listing";
+import { formatAnchor, parseAnchor, verifyAuditChain } from "../../audit/verify";
 import { readCsvDialect } from "../../csv";
 import { auditActions } from "../../db/schema";
 import { invalid } from "../../errors";
@@ -25,7 +26,8 @@ function filterOf(query: Record<string, string | undefined>): AuditFilter {
 
 /**
  * "Jejak audit": the trail filtered by student, user, action and local day, newest first
- * by page; the CSV of `audit list --format csv`; and `audit verify` with its anchor. Like
+ * by page; the CSV of `audit list --format csv`; and `audit verify` (with a recorded anchor
+ * when one is given) and the newest anchor to write down. Like
  * the commands, reading the trail leaves no row of its own.
  */
 export const jejakController = (guards: RouteGuards, dependencies: AdminDependencies) => {
@@ -51,10 +53,12 @@ export const jejakController = (guards: RouteGuards, dependencies: AdminDependen
     )
     .get(
       "/periksa",
-      () => {
-        // One snapshot, so that a write meanwhile is not taken for tampering.
-        const verdict = db.$client.transaction(() => checkAuditTrail(db.$client)).deferred();
-        return { utuh: verdict.problems.length === 0, baris: verdict.rows, jangkar: verdict.rows === 0 ? null : `${verdict.lastId}:${verdict.lastHash}`, masalah: verdict.problems };
+      ({ query }) => {
+        // `audit verify [--anchor ID:HASH]`: one snapshot, so that a write meanwhile is not taken for tampering.
+        const anchor = query.jangkar?.trim() ? parseAnchor(query.jangkar) : undefined;
+        const { rows, anchor: newest, problems } = verifyAuditChain(db.$client, anchor);
+        const masalah = verificationLines(problems);
+        return { utuh: masalah.length === 0, baris: rows, jangkar: newest ? formatAnchor(newest) : null, jangkar_diperiksa: anchor ? formatAnchor(anchor) : null, masalah };
       },
       { access: adminOnly, response: { 200: AuditVerdict } },
     );

@@ -20,6 +20,7 @@ export const AccountItem = t.Object(
     username: t.String(),
     role: t.Union([t.Literal("mahasiswa"), t.Literal("dosen"), t.Literal("admin")]),
     activated: t.Boolean(),
+    disabled: t.Boolean(),
     nim: t.Nullable(t.String()),
     nip: t.Nullable(t.String()),
     nama: t.Nullable(t.String()),
@@ -120,7 +121,7 @@ export const AuditPage = t.Object(
 );
 
 export const AuditVerdict = t.Object(
-  { utuh: t.Boolean(), baris: Integer(), jangkar: t.Nullable(t.String()), masalah: t.Array(t.String()) },
+  { utuh: t.Boolean(), baris: Integer(), jangkar: t.Nullable(t.String()), jangkar_diperiksa: t.Nullable(t.String()), masalah: t.Array(t.String()) },
   { additionalProperties: false },
 );
 

@@ -19,7 +19,7 @@ export const statistikController = (guards: RouteGuards, dependencies: AdminDepe
       "",
       ({ principal, request, route }) => {
         const rows = exporter.lecturerRows();
-        context.audit.note({ ...consoleSource(dependencies, principal, request, route), action: "view", detail: "semua dosen" }, [null]);
+        context.audit.note({ ...consoleSource(dependencies, principal, request, route), action: "view", detail: "semua dosen" }, []);
         return { per_dosen: rows, csv_bawaan: context.config.csvDialect };
       },
       { access: adminOnly, response: { 200: FacultyStatistics } },

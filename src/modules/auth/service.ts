@@ -13,13 +13,14 @@ import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenti
 import type { JsonObject } from "../../http/body";
 import { endAllSessions, SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
-import { StudentWriteLimit } from "../../http/write-limit";
+import { RateLimit } from "../../http/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 
 const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
   badCredentials: "Username atau password salah.",
   notActivated: "Akun belum diaktivasi. Silakan aktivasi terlebih dahulu.",
+  disabled: "Akun dinonaktifkan. Hubungi admin fakultas.",
   alreadyActivated: "Akun sudah diaktivasi sebelumnya. Silakan login.",
   unknownAccount: "Akun tidak ditemukan. Pastikan username Anda sudah terdaftar.",
   wrongActivationPassword: "Password salah. Periksa kembali.",
@@ -40,6 +41,7 @@ const principalColumns = {
   role: users.role,
   isActivated: users.isActivated,
   createdAt: users.createdAt,
+  disabledAt: users.disabledAt,
   nim: mahasiswa.nim,
   nip: dosen.nip,
   nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
@@ -53,12 +55,12 @@ export interface RequestOrigin {
 }
 
 /** An account as its own audit actor (login, activation, a password change). */
-function accountActor(account: Pick<Principal, "id" | "username" | "role" | "nama">): AuditActor {
-  return { userId: account.id, username: account.username, role: account.role, name: account.nama };
+function accountActor(account: Pick<Principal, "id" | "username" | "role">): AuditActor {
+  return { userId: account.id, username: account.username, role: account.role };
 }
 
 /** An unknown username is not written down: it may be a password typed in the wrong field. */
-const unknownActor: AuditActor = { userId: null, username: null, role: "anonim", name: null };
+const unknownActor: AuditActor = { userId: null, username: null, role: "anonim" };
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -79,7 +81,9 @@ export class AuthService {
   private readonly sessions: SessionStore;
   private readonly throttle: LoginThrottle;
   /** Fair use of student writes (decisions §10), checked by the `studentWrite` route option. */
-  readonly studentWrites: StudentWriteLimit;
+  readonly studentWrites: RateLimit<number>;
+  /** Decisions §16: reads without a token (the photo route), per client address. */
+  readonly readsWithoutToken: RateLimit<string>;
   private readonly principalById;
   private readonly principals: ReadCache<number, Principal | undefined>;
   private readonly principalByUsername;
@@ -95,7 +99,8 @@ export class AuthService {
     this.tokens = new TokenService(config);
     this.sessions = new SessionStore(db, config.refreshTokenSeconds);
     this.throttle = new LoginThrottle(config.throttle);
-    this.studentWrites = new StudentWriteLimit(config.studentWritesPerMinute);
+    this.studentWrites = new RateLimit(config.studentWritesPerMinute);
+    this.readsWithoutToken = new RateLimit(config.tokenlessReadsPerMinute);
     const principals = db
       .select(principalColumns)
       .from(users)
@@ -121,7 +126,8 @@ export class AuthService {
     const id = Number(claims.sub);
     const principal = Number.isSafeInteger(id) ? this.findPrincipal(id) : undefined;
     if (!principal) throw unauthenticated(tokenErrors.unknownUser);
-    if (!this.sessions.isActive(claims.sid, principal.id)) throw unauthenticated(tokenErrors.revoked);
+    // A deactivation ends every session; a disabled account's token is refused all the same.
+    if (principal.disabledAt !== null || !this.sessions.isActive(claims.sid, principal.id)) throw unauthenticated(tokenErrors.revoked);
     return { claims, principal };
   }
 
@@ -159,6 +165,11 @@ export class AuthService {
     const badCredentials = unauthenticated(authMessages.badCredentials);
     if (!account) return this.refuseCredentials(origin, unknownActor, null, "username tidak dikenal", badCredentials);
     if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "password salah", badCredentials);
+    // Decisions §14: a disabled account is told so, once its password is known to be right.
+    if (account.disabledAt !== null) {
+      attempt.release();
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "akun dinonaktifkan", forbidden(authMessages.disabled));
+    }
     if (!account.isActivated) {
       attempt.release();
       return this.refuseCredentials(origin, accountActor(account), account.nim, "akun belum diaktivasi", forbidden(authMessages.notActivated));
@@ -199,6 +210,11 @@ export class AuthService {
 
     const account = this.principalByUsername.get({ username });
     if (!account) return this.refuseCredentials(origin, unknownActor, null, "aktivasi: username tidak dikenal", notFound(authMessages.unknownAccount));
+    // Decisions §14: activation never lifts a deactivation; said where the interface says "already activated", before the password.
+    if (account.disabledAt !== null) {
+      attempt.release();
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "aktivasi: akun dinonaktifkan", forbidden(authMessages.disabled));
+    }
     if (account.isActivated) {
       attempt.release();
       throw invalid(authMessages.alreadyActivated);

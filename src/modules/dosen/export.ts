@@ -108,10 +108,10 @@ export class StatisticsExporter {
 }
 
 /**
- * The rows an export leaves, once it is out: one per student for `students`, else one row
- * of aggregates. `destination` says where it went (` ke <file>`, or nothing for the screen).
+ * The row an export leaves, once it is out, naming every student it holds (none for
+ * aggregates). `destination` says where it went (` ke <file>`, or nothing for the screen).
  */
 export function statisticsExportAudit(source: AuditSource, request: StatisticsExportRequest, result: StatisticsExport, destination: string): AuditEntry[] {
   const detail = `${request.nip === undefined ? "semua dosen" : `NIP ${request.nip.trim()}`}; ${request.format}${destination}`;
-  return (result.students ?? [null]).map((nim) => ({ ...source, action: "export", nim, detail }));
+  return [{ ...source, action: "export", students: result.students ?? [], detail }];
 }

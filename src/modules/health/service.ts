@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Static } from "elysia";
-import type { Bcrypt } from "../../accounts/bcrypt";
 import type { DatabaseClient } from "../../db";
 import { users } from "../../db/schema";
 import { StorageError, asStorageError, type StorageHealth } from "../../db/storage";
+import type { Bcrypt } from "../../accounts/bcrypt";
+import type { BuildInfo } from "../../build-info";
 import type { Logger } from "../../logger";
 import type { HealthyResponse, UnhealthyResponse } from "./model";
 
@@ -13,22 +14,24 @@ type Health = Static<typeof HealthyResponse> | Static<typeof UnhealthyResponse>;
  * The state a monitor polls. Cheap and without writes: one prepared read of one row, and
  * what the storage last reported (StorageHealth: a write refused for space, a read-only
  * disk, a lock, damage), which stays until a write succeeds again. The answer names no
- * file, cause or count: the route needs no token, and the log has the details. It also
- * names the bcrypt in use, since a service on the slower one logs people in more slowly.
+ * file, cause or count: the route needs no token, and the log has the details.
  */
 export class HealthService {
   private readonly probe;
   /** A failure of the probe that is not the storage's is logged when it starts, not on every poll. */
   private failing = false;
+  /** Which program answers: after an upgrade a monitor sees the new version, commit and build date. */
+  private readonly program: { version: string; commit: string; build_date: string | null };
 
   constructor(
     db: DatabaseClient,
     private readonly storage: StorageHealth,
     private readonly logger: Logger,
-    private readonly version: string,
+    build: BuildInfo,
     private readonly passwordHashing: () => Promise<Bcrypt>,
   ) {
     this.probe = db.select({ one: sql<number>`1` }).from(users).limit(1).prepare();
+    this.program = { version: build.version, commit: build.commit, build_date: build.builtAt };
   }
 
   async check(): Promise<Health> {
@@ -41,10 +44,10 @@ export class HealthService {
       if (failure instanceof StorageError) this.storage.failed(failure);
       else if (!this.failing) this.logger.error(`Pemeriksaan kesehatan gagal membaca basis data: ${error instanceof Error ? error.message : String(error)}`);
       this.failing = true;
-      return { status: "error", version: this.version, database: "error", bcrypt };
+      return { status: "error", ...this.program, database: "error", bcrypt };
     }
     this.failing = false;
-    if (this.storage.problem !== null) return { status: "degraded", version: this.version, database: "error", bcrypt };
-    return { status: "ok", version: this.version, database: "ok", bcrypt };
+    if (this.storage.problem !== null) return { status: "degraded", ...this.program, database: "error", bcrypt };
+    return { status: "ok", ...this.program, database: "ok", bcrypt };
   }
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { catatanKonseling, dosen, mahasiswa } from "../../db/schema";
 import { StorageError } from "../../db/storage";
@@ -52,13 +52,13 @@ export class NotesService {
   ) {
     this.studentByNim = db.select({ nim: mahasiswa.nim, nipDoswal: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
-    this.notesOf = db
-      .select()
-      .from(catatanKonseling)
+    // Each note with its lecturer's name, which the pages sign it with.
+    const withLecturer = () => db.select({ ...getTableColumns(catatanKonseling), namaDosen: dosen.nama }).from(catatanKonseling).leftJoin(dosen, eq(dosen.nip, catatanKonseling.nip));
+    this.notesOf = withLecturer()
       .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
       .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
       .prepare();
-    this.noteById = db.select().from(catatanKonseling).where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
+    this.noteById = withLecturer().where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
     this.restriction = new ProcessingRestriction(db);
     this.scope = new AdvisorScope(db.$client);
   }
@@ -112,7 +112,7 @@ export class NotesService {
     const ownLecturer = principal.role === "dosen" && principal.nip === note.nip;
     if (!(principal.role === "admin" || ownStudent || ownLecturer)) throw forbidden(guardMessages.denied);
     this.restriction.assertStaffMay(principal, note.nim);
-    if (ownStudent && note.dibacaMahasiswaPada === null) return serializeCatatan(await this.markRead(note));
+    if (ownStudent && note.dibacaMahasiswaPada === null) return serializeCatatan({ ...(await this.markRead(note)), namaDosen: note.namaDosen });
     if (ownLecturer && note.reply !== "" && note.balasanDibacaDosenPada === null) await this.markSeen(eq(catatanKonseling.id, note.id));
     return serializeCatatan(note);
   }
@@ -191,7 +191,7 @@ export class NotesService {
         .get();
       return {
         message: mode === "first" ? "Balasan berhasil dikirim." : "Balasan berhasil diperbarui.",
-        data: serializeCatatan(updated!),
+        data: serializeCatatan({ ...updated!, namaDosen: note.namaDosen }),
       };
     });
   }

@@ -74,7 +74,7 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
       if (matches(headers["if-none-match"], photo.etag)) return new Response(null, { status: 304, headers: common });
       return new Response(Bun.file(photo.path), { headers: { ...common, "content-type": photo.mediaType } });
     }, {
-      restriction: "tokenless",
+      tokenless: true,
       detail: {
         summary: "The student's profile photo (no token needed, except the student's own while their processing is restricted)",
         responses: {
@@ -83,13 +83,14 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
             refusals(
               { status: 403, when: "the student's processing is restricted (`privacy restrict`) and the request carries no access token of that student" },
               { status: 404, when: "the student does not exist, has no photo, or its file is missing on the server" },
+              { status: 429, when: "without a token: more reads from this client address than its limit a minute (120 by default, decisions §16)" },
               reading,
             ),
           ),
         },
       },
       // No token is needed (the mobile app sends none; the web interface does): a caller without one is noted as `anonim`.
-      audit: { action: "view", students: auditStudents.path, tokenOptional: true },
+      audit: { action: "view", students: auditStudents.path },
     })
     .delete("/profil/foto/:nim", ({ params }) => photos.remove(params.nim), {
       access: access.mahasiswaOnly(),

@@ -11,7 +11,7 @@ const profileText = (description: string) => t.Optional(t.String({ minLength: 1,
 export const ProfilBody = t.Object(
   {
     angkatan: profileText("the intake year, e.g. \"2023\" (a number is accepted)"),
-    gender: profileText("known values: Laki-laki, Perempuan"),
+    gender: profileText("known values: Laki-laki, Perempuan; L and P (any case) are stored as those, as the account import stores them"),
     usia: t.Optional(Type.Integer({ minimum: 10, maximum: 100, description: "a string of digits is accepted" })),
     freq_olahraga: profileText("known values: Tidak pernah, 1-3 kali, 4-6 kali, >7 kali"),
     durasi_tidur: profileText("known values: < 4 Jam, 4-5 Jam, 6-7 Jam, > 7 Jam"),

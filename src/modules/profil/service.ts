@@ -5,7 +5,7 @@ import { dosen, jurusan, mahasiswa } from "../../db/schema";
 import type { JsonObject } from "../../http/body";
 import { invalid, notFound } from "../../errors";
 import { exceedsCharacters, isBlank } from "../../http/values";
-import { readIpk, readUsia } from "../../profile-fields";
+import { genderAsStored, readIpk, readUsia } from "../../profile-fields";
 import { serializeMahasiswa } from "../../records";
 import type { Principal } from "../../http/principal";
 
@@ -73,7 +73,7 @@ export class ProfilService {
       if (typeof text !== "string" || exceedsCharacters(text.trim(), textMaxLength) || text.trim() === "") {
         throw invalid(`${key} harus berupa teks 1-${textMaxLength} karakter.`);
       }
-      changes[column] = text.trim();
+      changes[column] = key === "gender" ? genderAsStored(text) : text.trim();
     }
 
     const updated =

@@ -3,7 +3,9 @@
 // drawn at the width its box has on the screen, so that its labels keep their size on a
 // phone instead of shrinking with a scaled picture.
 import type { ComponentChildren } from "preact";
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { common, sentence } from "../strings";
+import "./charts.css";
 
 export interface Band {
   /** The band's values: from `from` (inclusive) to `to`. */
@@ -38,14 +40,14 @@ const margin = { top: 12, right: 12, bottom: 32, left: 44 };
 const bandLabelWidth = 56;
 
 /** A label under the axis stays inside the picture: the first and last ones lean inwards. */
-function anchorAt(x: number, width: number): "start" | "middle" | "end" {
+export function anchorAt(x: number, width: number): "start" | "middle" | "end" {
   if (x < 30) return "start";
   if (x > width - 30) return "end";
   return "middle";
 }
 
 /** The width of the chart's box in CSS pixels, followed as the window changes; a guess until it is known. */
-function useBoxWidth() {
+export function useBoxWidth() {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(640);
   useLayoutEffect(() => {
@@ -112,113 +114,77 @@ export function LineChart(props: { title: string; points: readonly LinePoint[]; 
         </svg>
       </div>
       <figcaption>
-        <span class="visually-hidden">{props.title}. </span>
+        <span class="visually-hidden">{sentence(props.title)} </span>
         {props.scale.note && <span class="chart-note">{props.scale.note}</span>}
       </figcaption>
     </figure>
   );
 }
 
-export interface BarGroup {
-  label: string;
-  /** One value per series, in the order of `series`. */
-  values: readonly number[];
-}
-
-/**
- * Groups of bars side by side (a distribution, or the weeks of a trend), each series in
- * its own colour with a legend, and the value above each bar so that it reads without colour.
- */
-export function BarChart(props: { title: string; series: readonly { label: string; tone: string }[]; groups: readonly BarGroup[] }) {
-  const { box, width } = useBoxWidth();
-  const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
-  const top = Math.max(1, ...props.groups.flatMap((group) => group.values));
-  const groupWidth = plotWidth / Math.max(1, props.groups.length);
-  const barWidth = Math.max(2, (groupWidth * 0.8) / props.series.length);
-  // A week's label takes about 56 px: as many as fit, so that they never overlap.
-  const labelEvery = Math.max(1, Math.ceil(props.groups.length / Math.max(2, Math.floor(plotWidth / 56))));
-  // A count above each bar while the bars are wide enough to carry one.
-  const countsFit = barWidth >= 14;
-  return (
-    <figure class="chart-figure">
-      <ul class="legend" aria-hidden="true">
-        {props.series.map((each) => (
-          <li key={each.label}>
-            <span class={`swatch ${each.tone}`} />
-            {each.label}
-          </li>
-        ))}
-      </ul>
-      <div ref={box}>
-        <svg class="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
-          <line class="grid" x1={margin.left} x2={width - margin.right} y1={margin.top + plotHeight} y2={margin.top + plotHeight} />
-          {props.groups.map((group, groupIndex) => (
-            <g key={group.label}>
-              {group.values.map((value, seriesIndex) => {
-                const barHeight = (value / top) * plotHeight;
-                const x = margin.left + groupIndex * groupWidth + groupWidth * 0.1 + seriesIndex * barWidth;
-                return (
-                  <g key={seriesIndex}>
-                    <rect class={`bar ${props.series[seriesIndex]!.tone}`} x={x} width={barWidth - 1} y={margin.top + plotHeight - barHeight} height={barHeight} />
-                    {countsFit && value > 0 && (
-                      <text class="axis" x={x + barWidth / 2} y={margin.top + plotHeight - barHeight - 3} text-anchor="middle">
-                        {value}
-                      </text>
-                    )}
-                  </g>
-                );
-              })}
-              {groupIndex % labelEvery === 0 && (
-                <text class="axis" x={margin.left + groupIndex * groupWidth + groupWidth / 2} y={height - 10} text-anchor={anchorAt(margin.left + groupIndex * groupWidth + groupWidth / 2, width)}>
-                  {group.label}
-                </text>
-              )}
-            </g>
-          ))}
-        </svg>
-      </div>
-      <figcaption class="visually-hidden">{props.title}</figcaption>
-    </figure>
-  );
+/** Whether a box's content is wider than the box, followed as either changes. */
+function useOverflow() {
+  const box = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => setOverflows(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { box, overflows };
 }
 
 /**
  * The numbers of a chart as a table with a caption, headers and row headers. A table wider
- * than a phone scrolls inside its box, which the keyboard can reach and a screen reader names.
+ * than its box (a phone) scrolls inside it: the box is a region the keyboard can reach and a
+ * screen reader names, and a line above it says so while the table is wider.
  */
 export function DataTable(props: { caption: string; columns: readonly string[]; rows: readonly (readonly ComponentChildren[])[]; numeric?: readonly boolean[] }) {
+  const { box, overflows } = useOverflow();
+  const hintId = useId();
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.caption}>
-      <table>
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            {props.columns.map((column, index) => (
-              <th key={column} scope="col" class={props.numeric?.[index] ? "number" : undefined}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row, rowIndex) => (
-            <tr key={rowIndex}>
-              {row.map((cell, index) =>
-                index === 0 ? (
-                  <th key={index} scope="row">
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={index} class={props.numeric?.[index] ? "number" : undefined}>
-                    {cell}
-                  </td>
-                ),
-              )}
+    <>
+      {overflows && (
+        <p class="scroll-hint" id={hintId}>
+          <span aria-hidden="true">↔ </span>
+          {common.scrollHint}
+        </p>
+      )}
+      <div class="table-wrap" ref={box} tabIndex={0} role="region" aria-label={props.caption} aria-describedby={overflows ? hintId : undefined}>
+        <table>
+          <caption>{props.caption}</caption>
+          <thead>
+            <tr>
+              {props.columns.map((column, index) => (
+                <th key={column} scope="col" class={props.numeric?.[index] ? "number" : undefined}>
+                  {column}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {props.rows.map((row, rowIndex) => (
+              <tr key={rowIndex}>
+                {row.map((cell, index) =>
+                  index === 0 ? (
+                    <th key={index} scope="row">
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={index} class={props.numeric?.[index] ? "number" : undefined}>
+                      {cell}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

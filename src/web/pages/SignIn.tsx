@@ -1,11 +1,15 @@
 import { useState } from "preact/hooks";
-import { Button, ErrorNotice, Field, Notice, Page } from "../components/ui";
+import { ApiError } from "../api";
+import { Button, describeError, ErrorNotice, Field, Notice, Page } from "../components/ui";
 import { navigate } from "../router";
 import { pathOf } from "../routes";
 import { signIn as startSession } from "../session";
 import { signIn } from "../strings";
 
-/** Masuk: username and password; a 429 says when to try again. */
+/** The interface's answer to signing in before the activation (its error table): the way on is the activation page. */
+const notActivatedAnswer = "Akun belum diaktivasi. Silakan aktivasi terlebih dahulu.";
+
+/** Masuk: username and password; a 429 says when to try again; an account not yet activated is offered its activation. */
 export function SignIn(props: { notice?: string; returnTo: string | null }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -29,7 +33,18 @@ export function SignIn(props: { notice?: string; returnTo: string | null }) {
     <Page title={signIn.title}>
       <p>{signIn.intro}</p>
       {props.notice && <Notice kind="info">{props.notice}</Notice>}
-      {error !== null && <ErrorNotice error={error} />}
+      {error instanceof ApiError && error.status === 403 && error.message === notActivatedAnswer ? (
+        <Notice kind="error">
+          <p>{describeError(error)}</p>
+          <p>
+            <a class="button button-primary" href={pathOf("aktivasi")}>
+              {signIn.activateNow}
+            </a>
+          </p>
+        </Notice>
+      ) : (
+        error !== null && <ErrorNotice error={error} />
+      )}
       <form class="form narrow" onSubmit={submit} noValidate>
         <Field label={signIn.username}>
           {({ id, describedBy }) => (

@@ -1,5 +1,8 @@
 // Texts of the whole interface, in Indonesian: the shell, signing in, errors, shared parts.
 
+/** Ends a sentence with one full stop: a name may end with one already (`Budi Santoso M.Kom.`). */
+export const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 export const common = {
   appName: "skrining",
   appTitle: "Skrining Stres dan Motivasi",
@@ -25,16 +28,26 @@ export const common = {
   retry: "Coba lagi",
   notFoundTitle: "Halaman tidak ditemukan",
   notFoundText: "Alamat ini tidak ada di skrining.",
-  toHome: "Ke halaman utama",
+  /** The home page of each kind of account, for a link from a page that is not theirs. */
+  toHome: { mahasiswa: "Ke Beranda", staff: "Ke daftar mahasiswa bimbingan" } as Record<"mahasiswa" | "staff", string>,
   signedInAs: (name: string, role: string) => `Masuk sebagai ${name} (${role})`,
   roles: { mahasiswa: "mahasiswa", dosen: "dosen", admin: "admin" } as Record<string, string>,
   page: (page: number, pages: number) => `Halaman ${page} dari ${pages}`,
   levels: { Rendah: "Rendah", Sedang: "Sedang", Tinggi: "Tinggi" } as Record<string, string>,
+  /** What a level's colour means, the same on every page and chart (src/web/levels.ts). */
+  toneWords: { "tone-good": "tidak mengkhawatirkan", "tone-watch": "perlu dipantau", "tone-concern": "perlu perhatian" },
   /** Under a chart with level bands: the bands are the score rules; a model may decide otherwise. */
-  bandsNote: "Warna latar: batas tingkat menurut aturan skor. Tingkat yang tercatat (dapat ditentukan model prediksi) ada di tabel.",
+  bandsNote:
+    "Warna latar menunjukkan batas tingkat menurut skor. Tingkat di tabel adalah hasil yang tercatat untuk skrining itu; hasil itu dihitung dari seluruh jawaban, sehingga sesekali berbeda dari warna latar.",
   table: "Tabel",
+  scrollHint: "Tabel ini lebih lebar dari layar: geser ke samping untuk melihat semua kolom.",
   chart: "Grafik",
   noData: "Belum ada data.",
+  offlineBanner: "Anda sedang offline: skrining tidak dapat dihubungi. Isian yang belum terkirim tetap tersimpan di perangkat ini.",
+  offlineTitle: "Sedang offline",
+  offlineText: "skrining belum dapat dihubungi, jadi sesi Anda belum dapat diperiksa. Halaman ini dimuat lagi sendiri begitu koneksi kembali; Anda juga dapat menekan Coba lagi.",
+  offlineQuestionnaire: (answers: number) => `Jawaban kuesioner Anda yang belum terkirim (${answers} pertanyaan) tetap tersimpan di perangkat ini.`,
+  offlineDiary: "Tulisan jurnal Anda yang belum tersimpan tetap ada di perangkat ini.",
 } as const;
 
 export const errors = {
@@ -42,7 +55,21 @@ export const errors = {
   unexpected: "Terjadi kesalahan yang tidak terduga. Coba lagi sebentar lagi.",
   sessionEnded: "Sesi Anda berakhir. Silakan masuk lagi.",
   retryIn: (seconds: number) => (seconds >= 120 ? `Coba lagi dalam ${Math.ceil(seconds / 60)} menit.` : `Coba lagi dalam ${seconds} detik.`),
-  wrongRole: "Halaman ini bukan untuk peran akun Anda.",
+  /** A page of the other kind of account: whose it is, and where this account's pages start. */
+  wrongRoleTitle: { mahasiswa: "Halaman ini untuk mahasiswa", staff: "Halaman ini untuk dosen dan admin", admin: "Halaman ini untuk admin fakultas" } as Record<
+    "mahasiswa" | "staff" | "admin",
+    string
+  >,
+  wrongRole: {
+    mahasiswa: "Anda masuk dengan akun dosen atau admin, sedangkan halaman ini hanya untuk mahasiswa. Halaman Anda dimulai dari daftar mahasiswa bimbingan.",
+    staff: "Anda masuk dengan akun mahasiswa, sedangkan halaman ini hanya untuk dosen wali dan admin fakultas. Halaman Anda dimulai dari Beranda.",
+    admin: "Konsol admin hanya untuk akun admin fakultas. Halaman Anda dimulai dari halaman utama akun Anda.",
+  } as Record<"mahasiswa" | "staff" | "admin", string>,
+  /**
+   * The server's words where the interface fixes a text that says "login" (the interface's
+   * error table), as the pages say it: they say "masuk".
+   */
+  serverWords: { "Akun sudah diaktivasi sebelumnya. Silakan login.": "Akun ini sudah diaktivasi sebelumnya. Silakan masuk." } as Record<string, string>,
 } as const;
 
 export const signIn = {
@@ -54,6 +81,7 @@ export const signIn = {
   submitting: "Sedang masuk…",
   notActivatedHint: "Akun baru harus diaktivasi sekali sebelum dipakai.",
   toActivation: "Aktivasi akun",
+  activateNow: "Aktivasi akun sekarang",
   showPassword: "Tampilkan password",
 } as const;
 

@@ -1,9 +1,8 @@
 // Texts of the advisor's (and the admin's) pages.
+import { sentence } from "./common";
 
 const count = new Intl.NumberFormat("id-ID");
 
-/** A sentence that ends with a name: one full stop, also after "M.Kom.". */
-const ending = (name: string) => (name.endsWith(".") ? name : `${name}.`);
 
 export const staff = {
   nav: {
@@ -18,7 +17,7 @@ export const staff = {
     option: (name: string, advisees: number) => `${name} (${count.format(advisees)} mahasiswa)`,
     prompt: "Pilih dosen terlebih dahulu untuk melihat mahasiswa bimbingannya.",
     promptStatistik: "Pilih dosen terlebih dahulu untuk melihat statistik mahasiswa bimbingannya.",
-    actingAs: (name: string) => `Catatan disimpan atas nama ${ending(name)}`,
+    actingAs: (name: string) => sentence(`Catatan disimpan atas nama ${name}`),
   },
   list: {
     search: "Cari mahasiswa",
@@ -107,7 +106,10 @@ export const staff = {
     motivationDist: "Tingkat motivasi",
     stressDistTable: "Jumlah mahasiswa per tingkat stres",
     motivationDistTable: "Jumlah mahasiswa per tingkat motivasi",
-    students: "Mahasiswa",
+    colours:
+      "Warna di setiap grafik menunjukkan seberapa mengkhawatirkan suatu tingkat: hijau tidak mengkhawatirkan, kuning perlu dipantau, merah perlu perhatian (stres Tinggi, motivasi Rendah). Setiap batang juga bertuliskan tingkatnya.",
+    /** After a level's bar: how many, and their share of the screened students. */
+    barValue: (amount: number, share: string) => `${count.format(amount)} · ${share}`,
     level: "Tingkat",
     amount: "Jumlah mahasiswa",
     share: "Persentase",
@@ -118,6 +120,12 @@ export const staff = {
     stressTrendTable: "Jumlah skrining per tingkat stres setiap minggu",
     motivationTrendTable: "Jumlah skrining per tingkat motivasi setiap minggu",
     week: "Minggu mulai",
+    weekTable: (measure: string) => `Tabel per minggu: ${measure}`,
+    /** The twelve weeks in a sentence: how many screenings, how many at the worrying level, and the last week. */
+    trendSummary: (total: number, concern: number, level: string, lastTotal: number, lastConcern: number) =>
+      total === 0
+        ? "Belum ada skrining dalam 12 minggu terakhir."
+        : `Dalam 12 minggu terakhir ada ${count.format(total)} skrining; ${count.format(concern)} di antaranya ${level} (${Math.round((concern / total) * 100)}%). Minggu terakhir: ${count.format(lastTotal)} skrining, ${count.format(lastConcern)} ${level}.`,
   },
   followUp: {
     status: {
@@ -214,8 +222,8 @@ export const staff = {
     reassignYes: "Ya, serahkan",
     reassignSubmitting: "Menyerahkan…",
     reassignMissing: "Pilih dosen yang akan menangani tindak lanjut ini.",
-    reassigned: (name: string) => `Tindak lanjut sekarang ditangani ${ending(name)}`,
-    readOnlyOpen: (handler: string) => `Tindak lanjut ini ditangani ${ending(handler)} Hanya penangan dan admin yang dapat mengubah statusnya; Anda tetap dapat membacanya.`,
+    reassigned: (name: string) => sentence(`Tindak lanjut sekarang ditangani ${name}`),
+    readOnlyOpen: (handler: string) => `${sentence(`Tindak lanjut ini ditangani ${handler}`)} Hanya penangan dan admin yang dapat mengubah statusnya; Anda tetap dapat membacanya.`,
     readOnlyClosed: "Tindak lanjut ini sudah selesai. Hanya dosen wali mahasiswa saat ini dan admin yang dapat membukanya kembali.",
     closedForYou: "Anda pernah menangani tindak lanjut ini. Karena mahasiswa ini bukan lagi bimbingan Anda, hasil skrining yang ditampilkan berhenti pada saat tindak lanjut ditutup.",
     onStudent: "Tindak lanjut",

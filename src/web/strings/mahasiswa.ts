@@ -1,9 +1,18 @@
 // Texts of the student's pages.
+import { sentence } from "./common";
 
 const moodWords = ["Sangat buruk", "Buruk", "Biasa saja", "Baik", "Sangat baik"] as const;
 
 /** The words of a mood value (1–5), with the number so that it reads without the word's tone. */
 const moodLabel = (value: number) => `${value} · ${moodWords[value - 1] ?? ""}`;
+
+/**
+ * Who besides the student reads a kind of their data (decisions §9, §13): the advisor, the
+ * lecturer handling an open follow-up case of theirs, and the faculty's admins; each read is
+ * on Data saya. Said the same way on every page that holds such data.
+ */
+const readers = (what: string) =>
+  `${what} dapat dibaca oleh dosen wali Anda, oleh dosen yang menangani tindak lanjut Anda selama tindak lanjut itu masih terbuka, dan oleh admin fakultas. Setiap kali mereka membukanya, hal itu tercatat di halaman Data saya.`;
 
 export const student = {
   nav: {
@@ -29,7 +38,7 @@ export const student = {
   unreadNotes: (count: number) => ` (${count} belum dibaca)`,
 
   beranda: {
-    greeting: (name: string) => `Halo, ${name.endsWith(".") ? name : `${name}.`}`,
+    greeting: (name: string) => sentence(`Halo, ${name}`),
     intro: "Isi kuesioner mingguan, lihat hasilnya, dan catat mood Anda setiap hari.",
     questionnaireTitle: "Kuesioner minggu ini",
     canSubmit: "Anda dapat mengisi kuesioner sekarang.",
@@ -129,6 +138,8 @@ export const student = {
     stressTitle: "Skor stres",
     stressChart: "Grafik skor stres dari waktu ke waktu; angkanya ada di tabel riwayat.",
     motivationTitle: "Indeks motivasi (SDI)",
+    motivationExplained: (min: string, max: string) =>
+      `SDI (Self-Determination Index) merangkum jawaban motivasi Anda dalam satu angka dari ${min} sampai ${max}: makin tinggi, makin besar dorongan belajar dari dalam diri (minat, nilai pribadi); makin rendah, makin besar dorongan dari luar (tuntutan, nilai, rasa bersalah) atau hilangnya dorongan.`,
     motivationChart: "Grafik indeks motivasi dari waktu ke waktu; angkanya ada di tabel riwayat.",
     tableTitle: "Tabel riwayat",
     caption: (count: number) => `${count} skrining, yang terbaru di atas`,
@@ -138,7 +149,7 @@ export const student = {
   },
 
   mood: {
-    intro: "Catat mood Anda setiap hari. Satu tanggal berisi satu mood; mengisi lagi tanggal yang sama menggantinya.",
+    intro: `Catat mood Anda setiap hari. Satu tanggal berisi satu mood; mengisi lagi tanggal yang sama menggantinya. ${readers("Mood Anda")}`,
     addTitle: "Catat mood",
     date: "Tanggal",
     value: "Mood",
@@ -158,7 +169,7 @@ export const student = {
   },
 
   jurnal: {
-    intro: "Jurnal ini hanya untuk Anda: dosen wali tidak dapat membacanya.",
+    intro: `Tulislah apa saja yang ingin Anda catat. Jurnal ini bukan rahasia: ${readers("jurnal Anda")}`,
     writeTitle: "Tulis jurnal",
     editTitle: (title: string) => `Ubah jurnal: ${title}`,
     date: "Tanggal",
@@ -182,10 +193,11 @@ export const student = {
   },
 
   catatan: {
-    intro: "Catatan dari dosen wali Anda. Anda dapat membalas setiap catatan sekali, lalu mengubah balasan itu.",
-    empty: "Belum ada catatan dari dosen wali.",
+    intro: `Catatan konseling dari dosen untuk Anda. Anda dapat membalas setiap catatan sekali, lalu mengubah balasan itu. ${readers("Catatan dan balasan Anda")}`,
+    empty: "Belum ada catatan dari dosen.",
     from: (name: string, date: string) => `Dari ${name}, ${date}`,
-    lecturer: "dosen wali",
+    /** A note of a lecturer without a name is signed with the NIP. */
+    lecturerNip: (nip: string) => `dosen dengan NIP ${nip}`,
     replied: "Sudah dibalas",
     notReplied: "Belum dibalas",
     yourReply: "Balasan Anda",
@@ -221,7 +233,8 @@ export const student = {
     noPhoto: "Belum ada foto profil.",
     photoInput: "Pilih foto",
     noFile: "Belum ada file yang dipilih.",
-    photoHint: "JPG, PNG, GIF, atau WebP, paling besar 2 MB. Data lokasi dan kamera di dalam foto dihapus saat diunggah.",
+    photoHint:
+      "JPG, PNG, GIF, atau WebP, paling besar 2 MB. Data lokasi dan kamera di dalam foto dihapus saat diunggah. Foto profil dapat dibuka tanpa masuk oleh siapa pun di jaringan kampus yang mengetahui NIM Anda (aplikasi ponsel memuatnya begitu); setiap pembukaan tercatat di halaman Data saya.",
     previewAlt: "Pratinjau foto yang dipilih",
     previewTitle: "Pratinjau",
     upload: "Unggah foto",

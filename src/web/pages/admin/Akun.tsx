@@ -160,7 +160,9 @@ function AccountState(props: { account: AccountItem }) {
   const notes = [account.under_18 ? text.minor : "", account.password_sementara ? text.temporary : ""].filter(Boolean);
   return (
     <>
-      <span class={`badge ${account.activated ? "badge-info" : "badge-warning"}`}>{account.activated ? text.active : text.inactive}</span>
+      <span class={`badge ${account.disabled ? "badge-danger" : account.activated ? "badge-info" : "badge-warning"}`}>
+        {account.disabled ? text.disabled : account.activated ? text.active : text.inactive}
+      </span>
       {notes.length > 0 && <span class="aside"> ({notes.join(", ")})</span>}
     </>
   );
@@ -172,15 +174,14 @@ function AccountActions(props: { account: AccountItem; self: boolean; onReset: (
       <Button variant="secondary" onClick={props.onReset}>
         {text.reset}
       </Button>
-      {props.account.activated ? (
-        !props.self && (
-          <Button variant="danger" onClick={props.onDeactivate}>
-            {text.deactivate}
-          </Button>
-        )
-      ) : (
+      {(!props.account.activated || props.account.disabled) && (
         <Button variant="secondary" onClick={props.onActivate}>
           {text.activate}
+        </Button>
+      )}
+      {!props.account.disabled && !props.self && (
+        <Button variant="danger" onClick={props.onDeactivate}>
+          {text.deactivate}
         </Button>
       )}
     </div>

@@ -1,10 +1,11 @@
 import type { PageProps } from "../../types";
 import { api } from "../../api";
-import { BarChart, DataTable } from "../../components/charts";
+import { DataTable } from "../../components/charts";
+import { LevelBars, StackedBars } from "../../components/level-charts";
 import { Loading, Notice, Page } from "../../components/ui";
 import { formatNumber, formatShortDate } from "../../format";
 import { useResource } from "../../hooks";
-import { levelSeries, levels, type Measure } from "../../levels";
+import { concernLevel, levelSeries, levels, toneOf, type Measure } from "../../levels";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
@@ -14,7 +15,6 @@ import { LecturerPicker, ResourceError, useActingNip, withQuery, type Statistik 
 const text = staff.stats;
 type Counts = Record<Level, number>;
 type Trend = Extract<StatistikAnswer, { trend: unknown }>["trend"];
-
 
 /** Statistik: how many have screened, the latest levels, and the last 12 weeks. */
 export function Statistik(props: PageProps) {
@@ -57,6 +57,7 @@ export function Statistik(props: PageProps) {
             </div>
           </dl>
           <p class="aside">{text.basis}</p>
+          <p class="aside">{text.colours}</p>
           <Distribution measure="stres" heading={text.stressDist} caption={text.stressDistTable} counts={data.stress_dist} screened={data.sudah_skrining} />
           <Distribution measure="motivasi" heading={text.motivationDist} caption={text.motivationDistTable} counts={data.motivasi_dist} screened={data.sudah_skrining} />
           <h2>{text.trend}</h2>
@@ -69,13 +70,21 @@ export function Statistik(props: PageProps) {
   );
 }
 
-/** The latest levels of the screened students: a bar per level and the same numbers with shares. */
+/** The latest levels of the screened students: a labelled bar per level with its count and share, and the same numbers as a table. */
 function Distribution(props: { measure: Measure; heading: string; caption: string; counts: Counts; screened: number }) {
   const share = (value: number) => `${formatNumber(props.screened === 0 ? 0 : (value / props.screened) * 100)}%`;
   return (
     <section class="compact-table">
       <h2>{props.heading}</h2>
-      <BarChart title={props.caption} series={levelSeries(props.measure)} groups={[{ label: text.students, values: levels.map((level) => props.counts[level]) }]} />
+      <LevelBars
+        title={props.caption}
+        bars={levels.map((level) => ({
+          label: common.levels[level]!,
+          share: props.screened === 0 ? 0 : props.counts[level] / props.screened,
+          value: text.barValue(props.counts[level], share(props.counts[level])),
+          tone: toneOf(props.measure, level),
+        }))}
+      />
       <DataTable
         caption={props.caption}
         columns={[text.level, text.amount, text.share]}
@@ -89,22 +98,34 @@ function Distribution(props: { measure: Measure; heading: string; caption: strin
 /** `23 Nov 2026`: short enough for four columns on a phone. */
 const weekStart = (start: string) => `${formatShortDate(start)} ${start.slice(0, 4)}`;
 
-/** Screenings per week and level, oldest week left. */
+/**
+ * Screenings per week: a stacked bar a week (the worrying level at the bottom), oldest left,
+ * a sentence of what they add up to, and the table folded away.
+ */
 function WeeklyTrend(props: { measure: Measure; heading: string; caption: string; trend: Trend; counts: (week: Trend[number]) => Counts }) {
+  const series = levelSeries(props.measure);
+  const concern = concernLevel(props.measure);
+  /** Screenings of some weeks, of one level or of all. */
+  const sum = (weeks: Trend, only?: Level) => weeks.reduce((total, week) => total + (only ? [only] : levels).reduce((all, level) => all + props.counts(week)[level], 0), 0);
+  const lastWeek = props.trend.slice(-1);
   return (
     <section class="compact-table">
       <h3>{props.heading}</h3>
-      <BarChart
+      <p>{text.trendSummary(sum(props.trend), sum(props.trend, concern), `${props.measure} ${common.levels[concern]}`, sum(lastWeek), sum(lastWeek, concern))}</p>
+      <StackedBars
         title={props.caption}
-        series={levelSeries(props.measure)}
-        groups={props.trend.map((week) => ({ label: formatShortDate(week.start), values: levels.map((level) => props.counts(week)[level]) }))}
+        series={series}
+        stacks={props.trend.map((week) => ({ label: formatShortDate(week.start), values: series.map((each) => props.counts(week)[each.level]) }))}
       />
-      <DataTable
-        caption={props.caption}
-        columns={[text.week, ...levels.map((level) => common.levels[level]!)]}
-        numeric={[false, true, true, true]}
-        rows={props.trend.map((week) => [weekStart(week.start), ...levels.map((level) => formatNumber(props.counts(week)[level]))])}
-      />
+      <details class="table-details">
+        <summary>{text.weekTable(props.measure)}</summary>
+        <DataTable
+          caption={props.caption}
+          columns={[text.week, ...levels.map((level) => common.levels[level]!)]}
+          numeric={[false, true, true, true]}
+          rows={props.trend.map((week) => [weekStart(week.start), ...levels.map((level) => formatNumber(props.counts(week)[level]))])}
+        />
+      </details>
     </section>
   );
 }

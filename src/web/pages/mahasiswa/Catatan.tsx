@@ -6,21 +6,18 @@ import { formatDate, formatDateTime } from "../../format";
 import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Catatan } from "../../types";
-import type { Profile } from "./Profil";
 import { countUnreadNotes } from "../../unread-notes";
-import { characters, focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
+import { characters, focusSoon, OutcomeNotice, useAction } from "./shared";
 
 const text = student.catatan;
 /** The server's limit for a reply (decisions §4). */
 const replyMax = 5000;
 
-/** Catatan dosen: the advisor's notes to the student, each answered once and the answer changed later. */
+/** Catatan dosen: the lecturers' notes to the student (signed with their names), each answered once and the answer changed later. */
 export function CatatanPage({ user }: PageProps) {
   const notes = useResource(() => api.get<Catatan[]>("/api/mahasiswa/catatan"), [user.NIM]);
   useMarkRead(notes.data, user.Id_User);
-  // Only for the advisor's name beside the notes: without it they read "dosen wali".
-  const profile = useResource(() => api.get<Profile>(`/api/mahasiswa/profil/data/${nimPath(user)}`).catch(() => null), [user.NIM]);
-  const authorOf = (note: Catatan) => (profile.data && profile.data.nip_doswal === note.NIP && profile.data.nama_dosen_wali) || text.lecturer;
+  const authorOf = (note: Catatan) => note.nama_dosen ?? text.lecturerNip(note.NIP);
   return (
     <Page title={student.nav.catatan}>
       <p>{text.intro}</p>

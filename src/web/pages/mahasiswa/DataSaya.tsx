@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, formatNumber, todayLocal } from "../../form
 import { usePhotoUrl, useResource } from "../../hooks";
 import { privacy, student } from "../../strings";
 import type { StudentData } from "../../types";
+import { AccessList } from "./AccessList";
 
 const text = privacy.dataSaya;
 
@@ -182,8 +183,7 @@ function NotesSection({ notes }: { notes: StudentData["catatan"] }) {
         <ul class="entry-list">
           {notes.map((note) => (
             <li key={note.Id_catatan} class="entry">
-              <h3>{text.noteHeading(formatDate(note.tanggal_catat))}</h3>
-              <p class="entry-date">{text.noteFrom(note.NIP)}</p>
+              <h3>{text.noteHeading(note.nama_dosen, note.NIP, formatDate(note.tanggal_catat))}</h3>
               <p class="entry-content">{note.isi_catatan}</p>
               {note.reply ? (
                 <>
@@ -223,18 +223,7 @@ function AccessSection({ accesses }: { accesses: StudentData["dilihat_oleh"] }) 
     <section class="card" aria-labelledby="data-akses">
       <h2 id="data-akses">{text.accessTitle}</h2>
       <p>{text.accessIntro}</p>
-      {accesses.length === 0 ? (
-        <p>{text.accessEmpty}</p>
-      ) : (
-        <ul class="entry-list" aria-label={text.accessCaption(accesses.reduce((sum, access) => sum + access.kali, 0))}>
-          {accesses.map((access, index) => (
-            <li key={index} class="entry">
-              <p class="entry-date">{formatDateTime(access.waktu)}</p>
-              <p>{text.access(text.who(access.peran, access.nama), text.action(access.aksi), text.part(access.rute), access.kali)}</p>
-            </li>
-          ))}
-        </ul>
-      )}
+      {accesses.length === 0 ? <p>{text.accessEmpty}</p> : <AccessList accesses={accesses} />}
     </section>
   );
 }

@@ -148,6 +148,22 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
     }
   }
 
+  /**
+   * Enter on a choice never sends the step (a browser would, and the focus would jump to
+   * the step's heading): it moves on to the next item, at its chosen answer or its first,
+   * then to the habits and the step's button, as Tab would but one item at a time.
+   */
+  function onKeyDown(event: KeyboardEvent) {
+    const choice = event.target;
+    if (event.key !== "Enter" || !(choice instanceof HTMLInputElement) || choice.type !== "radio") return;
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const items = [...form.querySelectorAll("fieldset.question")];
+    const next = items[items.indexOf(choice.closest("fieldset.question")!) + 1];
+    const target = next ? (next.querySelector("input:checked") ?? next.querySelector("input")) : (form.querySelector(".habits select") ?? form.querySelector("button[type=submit]"));
+    (target as HTMLElement | null)?.focus();
+  }
+
   function onSubmit(event: Event) {
     event.preventDefault();
     if (!step) return;
@@ -213,7 +229,7 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
   const last = draft.step === steps.length - 1;
   const stillMissing = gapsOf(missing);
   return (
-    <form class="questionnaire" onSubmit={onSubmit} noValidate>
+    <form class="questionnaire" onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
       <div class="progress-box">
         <h2 ref={stepHeading} tabIndex={-1}>
           {text.step(draft.step + 1, steps.length)}: {text.groupTitle[step.group] ?? step.group}

@@ -67,6 +67,7 @@ function HistoryView(props: { records: Skrining[] }) {
         </section>
         <section aria-labelledby="riwayat-motivasi">
           <h2 id="riwayat-motivasi">{text.motivationTitle}</h2>
+          <p class="hint">{text.motivationExplained(formatNumber(scales.motivasi.min), formatNumber(scales.motivasi.max))}</p>
           <LineChart title={text.motivationChart} points={pointsOf((record) => record.score_sdi)} scale={scales.motivasi} />
         </section>
       </div>

@@ -7,7 +7,7 @@ import { timeZone } from "../../format";
 import type { Hasil, User } from "../../types";
 
 /** A draft's place in the browser's storage: per kind and per user, so that two students on one PC never see each other's. */
-export const draftKey = (kind: "kuesioner" | "jurnal", user: User) => `skrining.draft.${kind}.${user.Id_User}`;
+export const draftKey = (kind: "kuesioner" | "jurnal", user: Pick<User, "Id_User">) => `skrining.draft.${kind}.${user.Id_User}`;
 
 export function readDraft(key: string): Record<string, unknown> | null {
   try {

@@ -1,0 +1,102 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Option } from "commander";
+import { processIo } from "../../cli/common";
+import { buildProgram } from "../../cli/program";
+import { parseDuration } from "../../src/backup/automatic";
+import { repositoryRoot } from "../helpers";
+
+// The shipped service files (docs/operations.md, "Running as a service") run serve with
+// automatic backups into a folder outside the data folder that the service may write, one
+// option a line so that adding one (an encryption passphrase, TLS) is adding a line.
+
+const deployFile = (name: string) => readFileSync(join(repositoryRoot, "deploy", name), "utf8");
+
+/** The options serve takes, by their long flag, and whether they take a value. */
+const serveOptions = new Map(
+  (buildProgram(processIo).commands.find((command) => command.name() === "serve")!.options as Option[]).map((option) => [option.long!, option.required || option.optional]),
+);
+const globalOptions = new Map([["--data", true]]);
+
+/** The arguments as `option → value`, every one checked to be an option of the program at its place. */
+function parsed(args: string[]): Map<string, string | true> {
+  const options = new Map<string, string | true>();
+  let known = globalOptions;
+  for (let index = 0; index < args.length; index++) {
+    const argument = args[index]!;
+    if (argument === "serve") {
+      known = serveOptions;
+      continue;
+    }
+    expect({ argument, known: known.has(argument) }).toEqual({ argument, known: true });
+    options.set(argument, known.get(argument) ? args[++index]! : true);
+  }
+  return options;
+}
+
+/** What a service file must ask for: backups outside the data folder, every day, two weeks kept. */
+function expectBackups(options: Map<string, string | true>, inside: (folder: string, dataDir: string) => boolean) {
+  const dataDir = options.get("--data") as string;
+  const backupDir = options.get("--backup-dir") as string;
+  expect(typeof backupDir).toBe("string");
+  expect(inside(backupDir, dataDir)).toBe(false);
+  expect(parseDuration(options.get("--backup-every") as string)).toBe(24 * 3_600_000);
+  expect(options.get("--backup-keep")).toBe("14");
+  return { dataDir, backupDir };
+}
+
+describe("deploy/skrining.service (systemd)", () => {
+  const unit = deployFile("skrining.service");
+  const lines = unit.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("ExecStart="));
+  const continued: string[] = [lines[start]!];
+  while (continued.at(-1)!.endsWith("\\")) continued.push(lines[start + continued.length]!);
+  const args = continued.map((line) => line.replace(/^ExecStart=/, "").replace(/\\$/, "").trim()).join(" ").split(/\s+/).filter(Boolean);
+  const setting = (name: string) => lines.filter((line) => line.startsWith(`${name}=`)).flatMap((line) => line.slice(name.length + 1).split(/\s+/));
+
+  test("runs serve with automatic backups into a folder beside the data folder, never inside it", () => {
+    expect(args[0]).toBe("/usr/local/bin/skrining");
+    const { dataDir, backupDir } = expectBackups(parsed(args.slice(1)), (folder, data) => folder === data || folder.startsWith(`${data}/`));
+    expect(dataDir).toBe("/var/lib/skrining");
+    expect(backupDir).toBe("/var/lib/skrining-backup");
+  });
+
+  test("systemd creates both folders for the service's user and lets it write them under ProtectSystem=strict", () => {
+    expect(setting("ProtectSystem")).toEqual(["strict"]);
+    // StateDirectory names folders under /var/lib, created 0700 for User= and writable by it.
+    expect(setting("StateDirectory").map((name) => `/var/lib/${name}`).sort()).toEqual(["/var/lib/skrining", "/var/lib/skrining-backup"]);
+    expect(setting("StateDirectoryMode")).toEqual(["0700"]);
+  });
+
+  test("one option a line after the command, so that adding one is adding one line", () => {
+    expect(continued.length).toBeGreaterThan(3);
+    for (const line of continued.slice(1)) expect(line.trim().replace(/\s*\\$/, "")).toMatch(/^--[a-z-]+( \S+)?$/);
+  });
+});
+
+describe("deploy/skrining-service.xml (WinSW)", () => {
+  const xml = deployFile("skrining-service.xml");
+  const argumentLines = xml.split("\n").filter((line) => line.includes("<argument>"));
+  const args = [...xml.matchAll(/<argument>([^<]*)<\/argument>/g)].map((match) => match[1]!);
+  const windowsInside = (folder: string, data: string) => {
+    const [inner, outer] = [folder, data].map((path) => path.toLowerCase().replace(/\\+$/, ""));
+    return inner === outer || inner!.startsWith(`${outer}\\`);
+  };
+
+  test("runs serve with automatic backups into a folder beside the data folder, never inside it", () => {
+    expect(xml).not.toContain("<arguments>");
+    const { dataDir, backupDir } = expectBackups(parsed(args), windowsInside);
+    expect(dataDir).toBe("C:\\ProgramData\\skrining\\data");
+    expect(backupDir).toBe("C:\\ProgramData\\skrining\\cadangan");
+    expect(windowsInside("C:\\ProgramData\\skrining\\DATA\\cadangan", dataDir)).toBe(true);
+  });
+
+  test("one option (with its value) a line", () => {
+    for (const line of argumentLines) {
+      const onLine = [...line.matchAll(/<argument>([^<]*)<\/argument>/g)].map((match) => match[1]!);
+      expect(onLine[0] === "serve" || onLine[0]!.startsWith("--")).toBe(true);
+      expect(onLine.slice(1).every((value) => !value.startsWith("--"))).toBe(true);
+    }
+  });
+});
