@@ -1,8 +1,8 @@
 // The shell: who is signed in decides which pages exist; the path decides which one shows.
 import type { ComponentChildren, FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { Button, Page } from "./components/ui";
-import { adminPages } from "./pages/admin";
+import { ApiError } from "./api";
+import { Button, ErrorNotice, Loading, Page } from "./components/ui";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
@@ -13,12 +13,31 @@ import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
 import { resumeSession, retrySession, signOut, useSession } from "./session";
-import { admin, common, errors, staff, student } from "./strings";
+import { common, consoleLink, errors, staff, student } from "./strings";
 import type { PageProps, User } from "./types";
 import { useUnreadNotes } from "./unread-notes";
 
 /** The pages of each kind of account, by name. */
-const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages, ...adminPages };
+const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages };
+
+/** The console's pages, a chunk of their own: fetched the first time an admin opens one. */
+let consolePages: Promise<Partial<Record<PageName, FunctionComponent<PageProps>>>> | null = null;
+
+function ConsolePageLoader(props: PageProps & { name: PageName }) {
+  const [pages, setPages] = useState<Partial<Record<PageName, FunctionComponent<PageProps>>> | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
+  useEffect(() => {
+    consolePages ??= import("./pages/admin").then((module) => module.adminPages);
+    consolePages.then(setPages, (error: unknown) => {
+      // A chunk that did not arrive (the connection) is asked for again next time.
+      consolePages = null;
+      setFailed(error);
+    });
+  }, []);
+  if (failed) return <ErrorNotice error={new ApiError(0, errors.offline)} />;
+  const Current = pages?.[props.name];
+  return Current ? <Current user={props.user} params={props.params} search={props.search} /> : <Loading />;
+}
 
 const studentNav: [PageName, string][] = [
   ["beranda", student.nav.beranda],
@@ -37,7 +56,7 @@ const staffNav: [PageName, string][] = [
   ["statistik", staff.nav.statistik],
 ];
 /** An admin's menu: the lecturer pages, and the console (whose own menu lists its pages). */
-const adminNav: [PageName, string][] = [...staffNav, ["konsol", admin.nav.konsol]];
+const adminNav: [PageName, string][] = [...staffNav, ["konsol", consoleLink]];
 
 /** Whether a page is for this user: students theirs, lecturers and admins the staff pages, admins the console too. */
 function mayOpen(user: User, name: PageName): boolean {
@@ -125,10 +144,10 @@ export function App() {
       </Shell>
     );
   }
-  const Current = signedInPages[match.name]!;
+  const Current = signedInPages[match.name];
   return (
     <Shell user={user} current={match.name}>
-      <Current user={user} params={match.params} search={search} />
+      {Current ? <Current user={user} params={match.params} search={search} /> : <ConsolePageLoader name={match.name} user={user} params={match.params} search={search} />}
     </Shell>
   );
 }

@@ -1,11 +1,11 @@
-// Texts of the admin console (for the role admin) and of the one-time password's replacement.
+// Texts of the admin console (for the role admin). Only the console's chunk imports them
+// (src/web/pages/admin/): students and lecturers never download them.
 
 const count = new Intl.NumberFormat("id-ID");
 const number = (value: number) => count.format(value);
 
 export const admin = {
   nav: {
-    konsol: "Konsol admin",
     label: "Halaman konsol admin",
     adminAkun: "Akun",
     adminCadangan: "Cadangan",
@@ -271,16 +271,4 @@ export const admin = {
     download: "Unduh CSV",
     auditNote: "Setiap unduhan tercatat di jejak audit, seperti stats export.",
   },
-} as const;
-
-export const passwordChange = {
-  title: "Ganti password sekali pakai",
-  intro: "Anda masuk dengan password sekali pakai dari admin fakultas. Buat password baru yang hanya Anda ketahui sebelum melanjutkan.",
-  temporary: "Password sekali pakai",
-  newPassword: "Password baru",
-  newPasswordHint: "8 sampai 72 karakter, berbeda dari password sekali pakai.",
-  repeat: "Ulangi password baru",
-  submit: "Simpan password baru",
-  submitting: "Menyimpan…",
-  same: "Password baru harus berbeda dari password sekali pakai.",
 } as const;

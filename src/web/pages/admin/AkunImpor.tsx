@@ -3,7 +3,7 @@ import { ApiError, request } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, ErrorNotice, Field, Notice } from "../../components/ui";
 import { useResource } from "../../hooks";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import { CommandHint, formOf, megabytes, uploadLimits, type ImportAnswer, type ImportPreview } from "./shared";
 
 const text = admin.impor;

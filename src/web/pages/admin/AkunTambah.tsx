@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { request } from "../../api";
 import { Button, Field } from "../../components/ui";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import { CommandHint, Outcome } from "./shared";
 
 const text = admin.tambah;

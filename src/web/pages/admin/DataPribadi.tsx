@@ -6,7 +6,7 @@ import { formatDateTime, formatNumber } from "../../format";
 import { useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
 import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, Outcome, useFollowUrl, type Erased, type StudentRequest } from "./shared";

@@ -4,7 +4,7 @@ import { DataTable } from "../../components/charts";
 import { Button, Field, Loading } from "../../components/ui";
 import { formatDateTime } from "../../format";
 import { useResource } from "../../hooks";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
 import { ModelCoba } from "./ModelCoba";

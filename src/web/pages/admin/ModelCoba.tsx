@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { request } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, ErrorNotice, Field } from "../../components/ui";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import { CommandHint, formOf, type ModelItem, type ModelTry } from "./shared";
 
 const text = admin.model;

@@ -4,7 +4,7 @@ import { DataTable } from "../../components/charts";
 import { Field, Loading } from "../../components/ui";
 import { formatNumber } from "../../format";
 import { useResource } from "../../hooks";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
 import { CommandHint, ConsolePage, DownloadButton, type FacultyStatistics } from "./shared";

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { ApiError, api, request } from "../../api";
 import { Button, Field, Loading } from "../../components/ui";
 import { useResource } from "../../hooks";
-import { admin } from "../../strings";
+import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import type { HelpContact } from "../../../content/help";
 import type { PrivacyNotice } from "../../../content/privacy-notice";

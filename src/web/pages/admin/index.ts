@@ -1,5 +1,6 @@
 // The admin console's pages, by the name of their route (routes.ts): for the role admin,
-// served only where `serve --admin-web` allows.
+// served only where `serve --admin-web` allows. A chunk of its own, loaded by app.tsx when
+// an admin opens the console (its stylesheet is in the one stylesheet: main.tsx).
 import type { FunctionComponent } from "preact";
 import type { PageName } from "../../routes";
 import type { PageProps } from "../../types";
@@ -10,7 +11,6 @@ import { JejakAudit } from "./JejakAudit";
 import { Model } from "./Model";
 import { StatistikFakultas } from "./StatistikFakultas";
 import { Teks } from "./Teks";
-import "./admin.css";
 
 export const adminPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
   adminAkun: Akun,

@@ -6,7 +6,8 @@ import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { ApiError, request, saveDownload } from "../../api";
 import { Button, ErrorNotice, Field, Notice, Page } from "../../components/ui";
 import { pathOf, type PageName } from "../../routes";
-import { admin, common } from "../../strings";
+import { admin } from "../../strings/admin";
+import { common } from "../../strings";
 import type * as answers from "../../../modules/admin/model";
 
 export type AccountPage = Static<typeof answers.AccountPage>;
