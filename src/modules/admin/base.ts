@@ -52,8 +52,8 @@ export function assertConfirmed(dependencies: AdminDependencies, caller: { princ
 }
 
 /** A file the console hands out: no cache, never shown inline, named for saving. */
-export function download(bytes: Uint8Array | string, fileName: string, mediaType: string): Response {
-  return new Response(bytes, {
+export function download(body: Uint8Array | string | Blob, fileName: string, mediaType: string): Response {
+  return new Response(body, {
     headers: {
       "content-type": mediaType,
       "content-disposition": `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, "_")}"`,

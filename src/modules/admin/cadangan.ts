@@ -48,7 +48,8 @@ export const cadanganController = (guards: RouteGuards, dependencies: AdminDepen
         if (!found) throw notFound(backupMessages.unknown(params.name));
         // The archive holds every student's data: handing it to a browser is an export, and the trail shows it first.
         await dependencies.context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "export", detail: `cadangan ${found.name} diunduh (${found.size} byte)` });
-        return download(new Uint8Array(await Bun.file(join(schedule.folder, found.name)).arrayBuffer()), found.name, "application/gzip");
+        // Streamed from the disk: an archive with every photo is too large to hold in memory.
+        return download(Bun.file(join(schedule.folder, found.name)), found.name, "application/gzip");
       },
       { access: adminOnly },
     );

@@ -11,7 +11,7 @@ import type { PageProps } from "../../types";
 import { ListHeading, Pager, withQuery } from "../dosen/shared";
 import { AkunImpor } from "./AkunImpor";
 import { AkunTambah } from "./AkunTambah";
-import { CommandHint, ConfirmAct, ConsolePage, Outcome, useFollowUrl, type AccountItem, type AccountPage } from "./shared";
+import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, useAct, useFollowUrl, type AccountItem, type AccountPage } from "./shared";
 
 const text = admin.akun;
 
@@ -34,21 +34,19 @@ export function Akun(props: PageProps) {
   const accounts = useResource(() => api.get<AccountPage>(withQuery("/api/admin/akun", { q, peran: role, status: state, page })), [q, role, state, page]);
   const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("adminAkun"), { q, peran: role, status: state, page: page > 1 ? page : "", ...changes });
   const [pending, setPending] = useState<Pending>(null);
-  const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text?: string; error?: unknown } | null>(null);
+  const { outcome, setOutcome, run } = useAct();
   const [oneTime, setOneTime] = useState<{ username: string; password: string } | null>(null);
 
   const result = accounts.data;
   const summary = accounts.loading ? common.loading : result ? (result.total === 0 ? text.none : `${text.found(result.total)} · ${common.page(result.page, result.total_pages)}`) : "";
 
-  const activate = async (username: string) => {
-    setOutcome(null);
+  const activate = (username: string) => {
     setOneTime(null);
-    try {
-      setOutcome({ kind: "success", text: (await api.post<{ message: string }>(`/api/admin/akun/${encodeURIComponent(username)}/aktifkan`)).message });
+    return run(async () => {
+      const answer = await api.post<{ message: string }>(`/api/admin/akun/${encodeURIComponent(username)}/aktifkan`);
       accounts.reload();
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-    }
+      return answer.message;
+    });
   };
 
   return (
@@ -64,30 +62,8 @@ export function Akun(props: PageProps) {
         <Field label={text.search} hint={text.searchHint}>
           {({ id, describedBy }) => <input id={id} type="search" value={draft.q} aria-describedby={describedBy} onInput={(event) => setDraft({ ...draft, q: event.currentTarget.value })} />}
         </Field>
-        <Field label={text.role}>
-          {({ id }) => (
-            <select id={id} value={draft.role} onChange={(event) => setDraft({ ...draft, role: event.currentTarget.value })}>
-              <option value="">{text.any}</option>
-              {Object.entries(text.roles).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={text.state}>
-          {({ id }) => (
-            <select id={id} value={draft.state} onChange={(event) => setDraft({ ...draft, state: event.currentTarget.value })}>
-              <option value="">{text.any}</option>
-              {Object.entries(text.states).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label={text.role} value={draft.role} options={text.roles} any={text.any} onChange={(role) => setDraft({ ...draft, role })} />
+        <SelectField label={text.state} value={draft.state} options={text.states} any={text.any} onChange={(state) => setDraft({ ...draft, state })} />
         <div class="button-row">
           <Button type="submit">{text.filter}</Button>
         </div>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { request } from "../../api";
 import { Button, Field } from "../../components/ui";
 import { admin } from "../../strings/admin";
-import { CommandHint, Outcome } from "./shared";
+import { CommandHint, Outcome, SelectField, useAct } from "./shared";
 
 const text = admin.tambah;
 
@@ -12,8 +12,7 @@ type Form = typeof emptyForm;
 /** One new account, with the fields of a roster row that fit its role (`accounts add`). */
 export function AkunTambah(props: { onAdded: () => void }) {
   const [form, setForm] = useState<Form>(emptyForm);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text?: string; error?: unknown } | null>(null);
+  const { busy, outcome, run } = useAct();
   const student = form.role === "mahasiswa";
   const field = (name: keyof Form, label: string, options: { hint?: string; type?: string; autocomplete?: string } = {}) => (
     <Field label={label} hint={options.hint}>
@@ -30,41 +29,25 @@ export function AkunTambah(props: { onAdded: () => void }) {
     </Field>
   );
 
-  async function submit(event: Event) {
+  function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setOutcome(null);
     // Only the fields of the chosen role: a student's NIM is no lecturer's.
     const body: Record<string, string | boolean> = { role: form.role, username: form.username, password: form.password, nama: form.nama, activated: form.activated };
     if (student) Object.assign(body, { nim: form.nim, jurusan: form.jurusan, angkatan: form.angkatan, kelas: form.kelas, nip_doswal: form.nip_doswal });
     if (form.role === "dosen") body.nip = form.nip;
-    try {
+    void run(async () => {
       const answer = await request<{ message: string }>("POST", "/api/admin/akun", { json: body });
-      setOutcome({ kind: "success", text: answer.message });
       setForm(emptyForm);
       props.onAdded();
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-    } finally {
-      setBusy(false);
-    }
+      return answer.message;
+    });
   }
 
   return (
     <section aria-labelledby="akun-tambah">
       <h2 id="akun-tambah">{text.heading}</h2>
       <form class="form console-form" onSubmit={submit} noValidate>
-        <Field label={text.role}>
-          {({ id }) => (
-            <select id={id} value={form.role} onChange={(event) => setForm({ ...form, role: event.currentTarget.value })}>
-              {Object.entries(admin.akun.roles).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label={text.role} value={form.role} options={admin.akun.roles} onChange={(role) => setForm({ ...form, role })} />
         {field("username", text.username, { hint: text.usernameHint })}
         {field("password", text.password, { hint: text.passwordHint, type: "password", autocomplete: "new-password" })}
         {student && field("nim", text.nim)}

@@ -1,4 +1,3 @@
-import { useState } from "preact/hooks";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Loading, Notice } from "../../components/ui";
@@ -7,7 +6,7 @@ import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
-import { ConsolePage, DownloadButton, Outcome, megabytes, type BackupsAnswer } from "./shared";
+import { ConsolePage, DownloadButton, Outcome, megabytes, useAct, type BackupsAnswer } from "./shared";
 
 const text = admin.cadangan;
 
@@ -29,23 +28,11 @@ function period(milliseconds: number): string {
  */
 export function Cadangan(_props: PageProps) {
   const backups = useResource(() => api.get<BackupsAnswer>("/api/admin/cadangan"));
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text?: string; error?: unknown } | null>(null);
+  const { busy, outcome, run } = useAct();
   const data = backups.data;
   const schedule = data?.jadwal;
-
-  async function backUpNow() {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      setOutcome({ kind: "success", text: (await api.post<{ message: string }>("/api/admin/cadangan")).message });
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-    } finally {
-      setBusy(false);
-      backups.reload();
-    }
-  }
+  // The list is read again whatever the outcome: a failed backup may have removed nothing, or been the last one.
+  const backUpNow = () => run(() => api.post<{ message: string }>("/api/admin/cadangan").then((answer) => answer.message)).finally(backups.reload);
 
   return (
     <ConsolePage current="adminCadangan" intro={text.intro}>

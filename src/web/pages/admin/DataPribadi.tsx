@@ -9,7 +9,7 @@ import { pathOf } from "../../routes";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
-import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, Outcome, useFollowUrl, type Erased, type StudentRequest } from "./shared";
+import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, Outcome, useAct, useFollowUrl, type Erased, type StudentRequest } from "./shared";
 
 const text = admin.dataPribadi;
 
@@ -47,8 +47,7 @@ export function DataPribadi(props: PageProps) {
 
 function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
   const student = useResource(() => api.get<StudentRequest>(`/api/admin/privasi/${encodeURIComponent(props.nim)}`), [props.nim]);
-  const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text?: string; error?: unknown } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, outcome, run } = useAct();
   const [erasing, setErasing] = useState(false);
   const [typed, setTyped] = useState("");
   const data = student.data;
@@ -56,18 +55,12 @@ function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
   if (!data) return <Loading />;
   const path = `/api/admin/privasi/${encodeURIComponent(data.nim)}`;
 
-  async function restriction() {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      setOutcome({ kind: "success", text: (await api.post<{ message: string }>(`${path}/${data!.dibatasi_sejak ? "akhiri-pembatasan" : "batasi"}`)).message });
+  const restriction = () =>
+    run(async () => {
+      const answer = await api.post<{ message: string }>(`${path}/${data.dibatasi_sejak ? "akhiri-pembatasan" : "batasi"}`);
       student.reload();
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-    } finally {
-      setBusy(false);
-    }
-  }
+      return answer.message;
+    });
 
   return (
     <section aria-labelledby="data-pribadi-mahasiswa">

@@ -8,7 +8,7 @@ import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
 import { ModelCoba } from "./ModelCoba";
-import { CommandHint, ConfirmAct, ConsolePage, Outcome, formOf, megabytes, uploadLimits, type ModelItem } from "./shared";
+import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, formOf, useAct, megabytes, uploadLimits, type ModelItem } from "./shared";
 
 const text = admin.model;
 type Pending = { kind: "activate" | "remove"; model: ModelItem } | null;
@@ -21,7 +21,7 @@ export function Model(_props: PageProps) {
   const models = useResource(() => api.get<ModelItem[]>("/api/admin/model"));
   const [pending, setPending] = useState<Pending>(null);
   const [force, setForce] = useState(false);
-  const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text?: string; error?: unknown } | null>(null);
+  const { outcome, setOutcome, run } = useAct();
   const list = models.data;
   const ask = (asked: Pending) => {
     setOutcome(null);
@@ -29,15 +29,12 @@ export function Model(_props: PageProps) {
     setPending(asked);
   };
 
-  async function deactivate(model: ModelItem) {
-    setOutcome(null);
-    try {
-      setOutcome({ kind: "success", text: (await api.post<{ message: string }>(`/api/admin/model/${model.id}/nonaktifkan`)).message });
+  const deactivate = (model: ModelItem) =>
+    run(async () => {
+      const answer = await api.post<{ message: string }>(`/api/admin/model/${model.id}/nonaktifkan`);
       models.reload();
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-    }
-  }
+      return answer.message;
+    });
 
   return (
     <ConsolePage current="adminModel" intro={text.intro}>
@@ -115,8 +112,7 @@ function Upload(props: { onAdded: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [type, setType] = useState("stress");
   const [activate, setActivate] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ kind: "success" | "error"; text?: string; error?: unknown } | null>(null);
+  const { busy, outcome, setOutcome, run } = useAct();
   const [confirming, setConfirming] = useState(false);
 
   const upload = async (headers: Record<string, string>) => {
@@ -137,30 +133,16 @@ function Upload(props: { onAdded: () => void }) {
           event.preventDefault();
           setOutcome(null);
           if (activate) return setConfirming(true);
-          setBusy(true);
-          try {
+          await run(async () => {
             await upload({});
-          } catch (error) {
-            setOutcome({ kind: "error", error });
-          } finally {
-            setBusy(false);
-          }
+            return undefined;
+          });
         }}
       >
         <Field label={text.file} hint={text.fileHint(limits.data ? megabytes(limits.data.model) : "50 MB")}>
           {({ id, describedBy }) => <input id={id} type="file" accept=".joblib,.json,.pkl" aria-describedby={describedBy} onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)} />}
         </Field>
-        <Field label={text.type}>
-          {({ id }) => (
-            <select id={id} value={type} onChange={(event) => setType(event.currentTarget.value)}>
-              {Object.entries(text.types).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label={text.type} value={type} options={text.types} onChange={setType} />
         <label class="choice">
           <input type="checkbox" checked={activate} onChange={(event) => setActivate(event.currentTarget.checked)} />
           {text.activateNow}

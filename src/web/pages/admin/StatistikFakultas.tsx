@@ -7,7 +7,7 @@ import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
-import { CommandHint, ConsolePage, DownloadButton, type FacultyStatistics } from "./shared";
+import { CommandHint, ConsolePage, DownloadButton, SelectField, type FacultyStatistics } from "./shared";
 
 const text = admin.statistik;
 
@@ -55,25 +55,13 @@ export function StatistikFakultas(_props: PageProps) {
           <section aria-labelledby="statistik-unduh">
             <h2 id="statistik-unduh">{text.downloadHeading}</h2>
             <div class="form console-form">
-              <Field label={text.dialect}>
-                {({ id }) => (
-                  <select id={id} value={chosenDialect} onChange={(event) => setDialect(event.currentTarget.value)}>
-                    {Object.entries(text.dialects).map(([value, label]) => (
-                      <option key={value} value={value}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field label={text.scope}>
-                {({ id }) => (
-                  <select id={id} value={scope} onChange={(event) => setScope(event.currentTarget.value === "students" ? "students" : "all")}>
-                    <option value="all">{text.allLecturers}</option>
-                    <option value="students">{text.lecturerStudents}</option>
-                  </select>
-                )}
-              </Field>
+              <SelectField label={text.dialect} value={chosenDialect} options={text.dialects} onChange={setDialect} />
+              <SelectField
+                label={text.scope}
+                value={scope}
+                options={{ all: text.allLecturers, students: text.lecturerStudents }}
+                onChange={(chosen) => setScope(chosen === "students" ? "students" : "all")}
+              />
               {scope === "students" && (
                 <Field label={text.lecturer}>
                   {({ id }) => (

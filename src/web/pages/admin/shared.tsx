@@ -179,8 +179,51 @@ export function DownloadButton(props: { path: string; label: string; describedBy
   );
 }
 
+/** How the last act of a form or a button ended: its message, or its error. */
+export type ActOutcome = { kind: "success" | "error"; text?: string; error?: unknown } | null;
+
+/**
+ * An act of the page (a save, a switch): `run` marks it busy, and keeps the success message
+ * it returns, or its error, for Outcome to show.
+ */
+export function useAct() {
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<ActOutcome>(null);
+  const run = async (work: () => Promise<string | undefined>) => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const text = await work();
+      if (text !== undefined) setOutcome({ kind: "success", text });
+    } catch (error) {
+      setOutcome({ kind: "error", error });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, outcome, setOutcome, run };
+}
+
+/** A labelled choice among fixed values (`options`: value → words); `any` adds an empty first choice. */
+export function SelectField(props: { label: string; value: string; options: Record<string, string>; onChange: (value: string) => void; any?: string }) {
+  return (
+    <Field label={props.label}>
+      {({ id }) => (
+        <select id={id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
+          {props.any !== undefined && <option value="">{props.any}</option>}
+          {Object.entries(props.options).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 /** A message of the last act, as a notice that is read out. */
-export function Outcome(props: { outcome: { kind: "success" | "error"; text?: string; error?: unknown } | null }) {
+export function Outcome(props: { outcome: ActOutcome }) {
   if (!props.outcome) return null;
   if (props.outcome.kind === "error") return <ErrorNotice error={props.outcome.error} />;
   return (
