@@ -3,6 +3,7 @@ import { jpegWith, jfifSegment } from "../photos/fixtures";
 import { actorNameSql } from "../../src/audit/names";
 import { verifyAuditChain } from "../../src/audit/verify";
 import { TestService, fourthStudent, jawaban, passwords, standardAccounts } from "../helpers";
+import { consoleRoutesWithRows, consoleRoutesWithoutRows } from "../admin/audit-rules";
 
 // The audit rows every route leaves (decisions: Audit trail), through app.handle(): a
 // lecturer's or admin's read of a student's data leaves one `view` row per student, any
@@ -394,41 +395,10 @@ describe("every route is covered", () => {
     ["GET /openapi", "the API's description"],
     ["GET /openapi/json", "the API's description"],
     ["GET /openapi/style.css", "the description page's style"],
-    // The admin console: where its command leaves no row, neither does it (test/admin/).
-    ["GET /api/admin/batas", "the upload limits"],
-    ["POST /api/admin/konfirmasi", "a confirmation changes nothing; a wrong password leaves login_failed (test/admin/confirmation.test.ts)"],
-    ["GET /api/admin/akun", "accounts list leaves none"],
-    ["POST /api/admin/akun/impor/pratinjau", "a preview writes nothing"],
-    ["GET /api/admin/cadangan", "the schedule and the archives' names"],
-    ["POST /api/admin/cadangan", "backup leaves none"],
-    ["GET /api/admin/jejak", "audit list leaves none"],
-    ["GET /api/admin/jejak/csv", "audit list leaves none"],
-    ["GET /api/admin/jejak/periksa", "audit verify leaves none"],
-    ["GET /api/admin/privasi/:nim", "the dry run of erase writes nothing"],
-    ["GET /api/admin/model", "model list leaves none"],
-    ["POST /api/admin/model/coba", "model predict leaves none"],
-    ["GET /api/admin/teks", "contact export and notice export leave none"],
+    ...consoleRoutesWithoutRows,
   ]);
   const covered = new Set([
-    // The admin console: the rows of its commands, tested in test/admin/.
-    "POST /api/admin/akun",
-    "POST /api/admin/akun/impor",
-    "POST /api/admin/akun/:username/reset-password",
-    "POST /api/admin/akun/:username/aktifkan",
-    "POST /api/admin/akun/:username/nonaktifkan",
-    "GET /api/admin/cadangan/:name",
-    "GET /api/admin/privasi/:nim/ekspor",
-    "POST /api/admin/privasi/:nim/batasi",
-    "POST /api/admin/privasi/:nim/akhiri-pembatasan",
-    "POST /api/admin/privasi/:nim/hapus",
-    "POST /api/admin/model",
-    "POST /api/admin/model/:id/aktifkan",
-    "POST /api/admin/model/:id/nonaktifkan",
-    "DELETE /api/admin/model/:id",
-    "PUT /api/admin/teks/bantuan",
-    "PUT /api/admin/teks/pemberitahuan",
-    "GET /api/admin/statistik",
-    "GET /api/admin/statistik/ekspor",
+    ...consoleRoutesWithRows,
     // Issue 18: their rows are tested in test/tindak-lanjut/routes.test.ts.
     "GET /api/dosen/tindak-lanjut",
     "GET /api/dosen/tindak-lanjut/ringkasan",
