@@ -3,6 +3,7 @@ import { StorageError, asStorageError, describeForAdmin } from "../src/db/storag
 import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
 import { adminWebModes, type AdminWeb } from "../src/config";
+import { readHostNames } from "../src/http/host-names";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
@@ -61,6 +62,7 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupDirOption())
     .addOption(backupEveryOption())
     .addOption(backupKeepOption())
+    .option("--hostname <nama>", "nama lain PC ini yang boleh dipakai peramban, mis. skrining.fakultas.ac.id (boleh berulang; juga SKRINING_HOSTNAMES)", (name: string, names: string[] = []) => [...names, name])
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
     .addOption(
       choiceOption(
@@ -70,13 +72,14 @@ export function buildProgram(io: CommandIo): Command {
       ),
     )
     .action(async (options: ServeFlags, command: Command) => {
+      const hostnames = readHostNames(options.hostname ?? []);
       const backups = automaticBackupsOf(options, dataDirOf(command, io));
       const log = serveLogger(options, ioLogger(io), io);
       const outputClosed = new AbortController();
       io.onOutputClosed?.(() => outputClosed.abort());
       try {
         const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
-        await serve(config, { ...options, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
+        await serve(config, { ...options, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
       } finally {
         log.close();
       }
@@ -95,7 +98,8 @@ export function buildProgram(io: CommandIo): Command {
   return program;
 }
 
-type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string; adminWeb?: AdminWeb } & LogFileFlags & AutomaticBackupFlags;
+type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string; hostname?: string[]; adminWeb?: AdminWeb } & LogFileFlags &
+  AutomaticBackupFlags;
 
 /**
  * Runs the program and turns whatever it throws into a message and an exit code: the one

@@ -4,6 +4,7 @@ import { passwordHashing } from "./accounts/passwords";
 import type { AutomaticBackups } from "./backup/automatic";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
+import { withChangeRow } from "./audit/change-row";
 import { databaseStamp } from "./db/read-cache";
 import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
@@ -110,6 +111,10 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(privasiController(guards, context.auth, context.privasi, clientAddress))
     .use(adminConsole(guards, adminDependencies(context, clientAddress, options)));
   allowedMethods = routeMethodIndex(app.routes);
+  // Every request has the audit row of its change at hand (src/audit/change-row.ts);
+  // `handle` is what the server and the tests call.
+  const handle = app.handle;
+  app.handle = (request) => withChangeRow(context.audit, handle, request);
   return app;
 }
 

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { InvalidInput } from "./errors";
 import { defaultTimeZone, readTimeZone } from "./local-time";
 import { readCsvDialect, type CsvDialect } from "./csv";
+import { readHostNames } from "./http/host-names";
 
 /** Everything the service can be tuned with; built once from options and the environment. */
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   csvDialect: CsvDialect;
   /** A score_stress at or above this opens a follow-up case whatever the motivation (decisions §13, `stres_sangat_tinggi`). */
   followUpStressMin: number;
+  /** Names of the PC a browser may use besides its IP addresses and own names (decisions §15, `SKRINING_HOSTNAMES`, `serve --hostname`). */
+  hostNames: string[];
   /** Where the admin console answers (`serve --admin-web`): this PC only, the LAN too, or nowhere. */
   adminWeb: AdminWeb;
   /** The largest roster file (and sample CSV) the admin console reads. */
@@ -174,6 +177,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
   const csvDialect = readCsvDialect(environment.SKRINING_CSV || "excel-id");
   // Above the fallback's Sedang band (up to 120), at most the highest score.
   const followUpStressMin = integerFrom(environment, "SKRINING_FOLLOW_UP_STRESS_MIN", defaultFollowUpStressMin, 121, 200);
+  const hostNames = readHostNames([environment.SKRINING_HOSTNAMES ?? ""]);
   const adminWeb = adminWebFrom(environment);
   const rosterLimitBytes = integerFrom(environment, "SKRINING_ROSTER_LIMIT", 5 * 1024 * 1024, 1024);
   const modelLimitBytes = integerFrom(environment, "SKRINING_MODEL_LIMIT", 50 * 1024 * 1024, 1024);
@@ -214,6 +218,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     timeZone,
     csvDialect,
     followUpStressMin,
+    hostNames,
     adminWeb,
     rosterLimitBytes,
     modelLimitBytes,

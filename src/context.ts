@@ -6,6 +6,7 @@ import { AuditTrail } from "./audit/trail";
 import { hasWeeklyCounts, useTimeZone, weeksTimeZone } from "./db/summaries";
 import { zoneOffsetChanges } from "./local-time";
 import { WriteQueue } from "./db/write-queue";
+import { changeRowCompanion } from "./audit/change-row";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
 import { AuthService } from "./modules/auth/service";
@@ -68,7 +69,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   }
   stopWaitingForLocks(db);
   const health = new StorageHealth(logger);
-  const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health });
+  const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health, companionOf: changeRowCompanion });
   const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, config.followUpStressMin);
   const notes = new NotesService(db, writes);
   const profil = new ProfilService(db, writes);
@@ -96,7 +97,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     notes,
     dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin),
     documents,
-    dataSaya: new DataSayaService(documents),
+    dataSaya: new DataSayaService(documents, config.dataDocumentsPerMinute),
     privasi: new PrivasiService(db, writes, content.privacyNotice),
   };
 }

@@ -16,6 +16,7 @@ import { StorageError, naming } from "./db/storage";
 import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
+import { hostCheck } from "./http/host-names";
 import { routeByPath } from "./http/routing";
 import { builtWebAssets, webInterface } from "./http/web";
 
@@ -30,6 +31,8 @@ interface ServeOptions {
   stop?: AbortSignal;
   /** Whether the lines logged so far reached their reader (cli/pipes.ts); assumed when absent. */
   outputWritten?: () => Promise<boolean>;
+  /** `--hostname` (checked: readHostNames): more names of the PC a browser may use (decisions §15), besides SKRINING_HOSTNAMES. */
+  hostnames?: string[];
 }
 
 /** The addresses a student's phone or a lab PC on the LAN can open. */
@@ -171,7 +174,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
   // The web interface answers its own paths; everything else is the API's.
-  const answer = (request: Request) => web(request) ?? app.fetch(routeByPath(request));
+  // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15).
+  const wrongHost = hostCheck([...config.hostNames, ...(options.hostnames ?? [])]);
+  const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.handle(routeByPath(request));
   // Requests that come while the first admin is being created wait for it (a login as admin then works).
   let ready = false;
   const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();

@@ -102,3 +102,39 @@ test("activation: under the privacy notice, once with the initial password and a
   await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
   await page.context().close();
 });
+
+test("a shared lab PC (decisions §15): without 'Ingat saya' the session and the drafts end with the tab; with it they stay on the device", async () => {
+  const page = await openPage(browser, served, "desktop");
+  await page.goto("/masuk");
+  await page.getByLabel("Username").fill(demo.student.username);
+  await page.getByLabel("Password", { exact: true }).fill(demo.student.password);
+  expect(await page.getByLabel("Ingat saya di perangkat ini").isChecked()).toBe(false);
+  await page.getByRole("button", { name: "Masuk", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: /Beranda|Pemberitahuan privasi/ }).waitFor();
+  const kept = () => page.evaluate(() => ({ local: Object.keys(localStorage).filter((key) => key.startsWith("skrining.")), session: Object.keys(sessionStorage).filter((key) => key.startsWith("skrining.")) }));
+  expect(await kept()).toEqual({ local: [], session: ["skrining.refreshToken"] });
+  // A reload keeps the session (the tab is still open) ...
+  await page.reload();
+  await page.getByRole("heading", { level: 1, name: /Beranda|Pemberitahuan privasi/ }).waitFor();
+  // ... another tab of the same browser, opened on its own, does not: as after closing the tab.
+  const later = await page.context().newPage();
+  await later.goto("/");
+  await later.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
+
+  await later.getByLabel("Username").fill(demo.student.username);
+  await later.getByLabel("Password", { exact: true }).fill(demo.student.password);
+  await later.getByLabel("Ingat saya di perangkat ini").check();
+  await checkPage(later, "masuk-ingat-saya", "desktop");
+  await later.getByRole("button", { name: "Masuk", exact: true }).click();
+  await later.getByRole("heading", { level: 1, name: /Beranda|Pemberitahuan privasi/ }).waitFor();
+  expect(await later.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.")).sort())).toEqual(["skrining.refreshToken", "skrining.remember"]);
+  const third = await page.context().newPage();
+  await third.goto("/");
+  await third.getByRole("heading", { level: 1, name: /Beranda|Pemberitahuan privasi/ }).waitFor();
+  // Signing out forgets it on the device.
+  if (await third.getByRole("heading", { level: 1, name: "Pemberitahuan privasi" }).isVisible()) await third.getByRole("button", { name: /Keluar/ }).first().click();
+  else await third.getByRole("button", { name: "Keluar" }).click();
+  await third.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
+  expect(await third.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.")))).toEqual([]);
+  await page.context().close();
+});

@@ -38,10 +38,11 @@ async function startQuestionnaire(page: Page, student: { username: string; passw
 }
 
 /** How many answers the stored questionnaire draft holds. */
+/** The draft's answers, where the tab keeps them (its own storage: the student did not ask to be remembered, decisions §15). */
 const draftAnswers = (page: Page) =>
   page.evaluate(() => {
-    const key = Object.keys(localStorage).find((each) => each.startsWith("skrining.draft.kuesioner."));
-    return key ? Object.keys(JSON.parse(localStorage.getItem(key)!).answers).length : 0;
+    const key = Object.keys(sessionStorage).find((each) => each.startsWith("skrining.draft.kuesioner."));
+    return key ? Object.keys(JSON.parse(sessionStorage.getItem(key)!).answers).length : 0;
   });
 
 describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {

@@ -149,12 +149,12 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByLabel("Berapa lama Anda biasanya tidur dalam semalam?").selectOption("6-7 Jam");
     await page.getByText("68 dari 68 pertanyaan terjawab").waitFor();
 
-    // A second tab of the same browser continues the same draft (it is sent later, below).
-    const otherTab = await page.context().newPage();
+    // A second tab opened from this one (it gets a copy of the tab's storage, as "open in a
+    // new tab" does) continues the same draft (it is sent later, below).
+    const [otherTab] = await Promise.all([page.context().waitForEvent("page"), page.evaluate(() => void window.open("/kuesioner"))]);
     otherTab.on("pageerror", (error) => {
       throw error;
     });
-    await otherTab.goto("/kuesioner");
     await otherTab.getByRole("button", { name: "Lanjutkan isian (68 dari 68 terjawab)" }).click();
     await heading(otherTab, /^Langkah 9 dari 9/, 2).waitFor();
 
@@ -440,11 +440,11 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
 
     await signIn(page, accounts[viewport]);
     await heading(page, "Beranda").waitFor();
-    // An unsent diary text is kept in this browser until the student signs out: a lab PC is shared.
+    // An unsent diary text is kept in this tab (the student did not ask to be remembered) until the student signs out: a lab PC is shared.
     await goTo(page, "Jurnal");
     await page.getByLabel("Isi", { exact: true }).fill("Belum dikirim");
     const kept = () => page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)].filter((key) => key.startsWith("skrining.")).sort());
-    await page.waitForFunction(() => Object.keys(localStorage).some((key) => key.startsWith("skrining.draft.jurnal.")));
+    await page.waitForFunction(() => Object.keys(sessionStorage).some((key) => key.startsWith("skrining.draft.jurnal.")));
     await openMenu(page);
     await page.getByRole("button", { name: "Keluar" }).click();
     await heading(page, "Masuk").waitFor();

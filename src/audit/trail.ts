@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import type { WriteQueue } from "../db/write-queue";
+import type { JobCompanion, WriteQueue } from "../db/write-queue";
 import type { AuditAction } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { Logger } from "../logger";
@@ -202,7 +202,28 @@ export class AuditTrail {
   /** Resolves once the rows are on disk; a storage failure rejects, like the write it records. */
   record(...entries: AuditEntry[]): Promise<void> {
     const rows = [...this.takeWaiting(), ...entries];
-    return this.writes.run(() => appendAuditRows(this.sqlite, rows));
+    return this.writes.run(() => appendAuditRows(this.sqlite, rows), { alone: true });
+  }
+
+  /**
+   * The row of a change, appended inside the change's own job (src/audit/change-row.ts),
+   * with the rows of reads waiting before it. If the job does not commit, those go back
+   * to wait for the next batch.
+   */
+  companionFor(rowOf: (changed: unknown) => AuditEntry | null): JobCompanion {
+    let taken: AuditEntry[] = [];
+    return {
+      inJob: (changed) => {
+        const row = rowOf(changed);
+        if (row === null) return;
+        taken = this.takeWaiting();
+        appendAuditRows(this.sqlite, [...taken, row]);
+      },
+      settled: (committed) => {
+        if (!committed) this.putBack(taken);
+        taken = [];
+      },
+    };
   }
 
   /** The row of a read that showed `students` (none: an aggregate): written soon, with others, and not waited for. */
@@ -258,7 +279,7 @@ export class AuditTrail {
     const rows = this.takeWaiting();
     if (rows.length > 0) {
       this.written = this.writes
-        .run(() => appendAuditRows(this.sqlite, rows))
+        .run(() => appendAuditRows(this.sqlite, rows), { alone: true })
         .catch((error: unknown) => {
           this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
         });
@@ -278,6 +299,13 @@ export class AuditTrail {
       this.actorKeys.set(actor, key);
     }
     return key;
+  }
+
+  /** Rows of reads taken by a job that did not commit: they wait again, before any newer. */
+  private putBack(rows: AuditEntry[]): void {
+    if (rows.length === 0) return;
+    this.waiting = [...rows, ...this.waiting];
+    this.timer ??= setTimeout(() => void this.flush(), viewRowDelayMilliseconds);
   }
 
   private takeWaiting(): AuditEntry[] {

@@ -2,8 +2,21 @@ import type { Database } from "bun:sqlite";
 import { databaseStamp } from "./read-cache";
 import { StorageError, asStorageError, type StorageHealth } from "./storage";
 
+/**
+ * What a job's caller adds to the job: the audit row of the request that asked for the
+ * change (src/audit/change-row.ts), so that the change and its row are one savepoint and
+ * one commit.
+ */
+export interface JobCompanion {
+  /** Runs after the job's work, in its savepoint, with what the work returned; throwing rolls the job back. */
+  inJob(value: unknown): void;
+  /** Whether the job's changes (and so the companion's) reached the disk, once the group settled. */
+  settled(committed: boolean): void;
+}
+
 interface Job {
   work: () => unknown;
+  companion: JobCompanion | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -14,6 +27,8 @@ interface WriteQueueOptions {
   /** How long to keep retrying while another program holds the write lock, before answering busy. */
   busyWaitMilliseconds: number;
   health?: StorageHealth;
+  /** The companion of a job, asked for when the job is queued (the caller's context is the caller's then). */
+  companionOf?: () => JobCompanion | undefined;
 }
 
 /**
@@ -43,9 +58,14 @@ export class WriteQueue {
     private readonly options: WriteQueueOptions,
   ) {}
 
-  run<T>(work: () => T): Promise<T> {
+  /**
+   * Queues `work`; settles once its group committed. `alone`: the job takes no companion
+   * (the trail's own rows, which must not carry a request's row).
+   */
+  run<T>(work: () => T, options: { alone?: boolean } = {}): Promise<T> {
+    const companion = options.alone ? undefined : this.options.companionOf?.();
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, companion, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -117,6 +137,7 @@ export class WriteQueue {
       this.failAll(jobs, error);
       return;
     }
+    for (const [index, job] of jobs.entries()) job.companion?.settled(outcomes[index]!.ok);
     // A job refused by a storage problem (the disk filled up during it) says so too.
     const storageFailure = outcomes.find((outcome) => !outcome.ok && outcome.error instanceof StorageError);
     if (!storageFailure) this.options.health?.succeeded();
@@ -133,6 +154,7 @@ export class WriteQueue {
     this.client.run("SAVEPOINT job");
     try {
       const value = job.work();
+      job.companion?.inJob(value);
       this.client.run("RELEASE job");
       return { ok: true, value };
     } catch (error) {
@@ -146,7 +168,10 @@ export class WriteQueue {
 
   private failAll(jobs: Job[], error: unknown): void {
     const failure = this.classified(error);
-    for (const job of jobs) job.reject(failure);
+    for (const job of jobs) {
+      job.companion?.settled(false);
+      job.reject(failure);
+    }
   }
 
   private classified(error: unknown): unknown {

@@ -1,19 +1,23 @@
 import { Elysia } from "elysia";
+import { currentChangeRow } from "../audit/change-row";
 import type { AuditActor, AuditEvent, AuditTrail } from "../audit/trail";
 import type { AuditAction } from "../db/schema";
 import type { AuthService } from "../modules/auth/service";
 import type { Principal } from "./principal";
 import { readKey, requestedNim } from "./values";
 
-/** What an audit rule may read of a request that succeeded (2xx). */
+/** What an audit rule may read of a request that succeeded (2xx), or of a change it made. */
 export interface AuditedRequest {
   principal: Principal | undefined;
   params: Record<string, string>;
   query: Record<string, string | undefined>;
   body: unknown;
-  /** The handler's answer (the object before it is sent, or its Response). */
+  /**
+   * A read's: the handler's answer (the object before it is sent, or its Response). A
+   * write's: what the change's job of the write queue returned (the row is written in that
+   * job), or the handler's answer when the request changed nothing through the queue.
+   */
   answer: unknown;
-  status: number;
 }
 
 /** The students a request concerns: one NIM, several (a page of a list), or none. */
@@ -53,9 +57,9 @@ export const auditStudents = {
   ownOrBody: ({ principal, body }) => (principal ? requestedNim(principal, fieldOf(body, "NIM")) : null),
   /** The `NIM` of the body (a lecturer's note). */
   body: ({ body }) => readKey(fieldOf(body, "NIM")) || null,
-  /** The answer's `nim` or `NIM` (an entry, a note). */
+  /** The answer's `nim` or `NIM` (an entry, a note, an entry a change returned with more). */
   answer: ({ answer }) => {
-    const value = fieldOf(answer, "nim") ?? fieldOf(answer, "NIM") ?? fieldOf(fieldOf(answer, "data"), "NIM");
+    const value = fieldOf(answer, "nim") ?? fieldOf(answer, "NIM") ?? fieldOf(fieldOf(answer, "data"), "NIM") ?? fieldOf(fieldOf(answer, "entry"), "nim");
     return typeof value === "string" ? value : null;
   },
   /** Every student of the answer's `data` page (the lecturer's list). */
@@ -86,11 +90,6 @@ export function principalActor(principal: Principal | undefined): AuditActor {
   return actor;
 }
 
-function statusOf(answer: unknown, status: unknown): number {
-  if (answer instanceof Response) return answer.status;
-  return typeof status === "number" ? status : 200;
-}
-
 type Hooked = {
   request: Request;
   route: string;
@@ -102,20 +101,28 @@ type Hooked = {
   responseValue: unknown;
 };
 
+/** Whether a request's answer is a success (2xx): only those leave a row of their own. */
+function succeeded(hooked: Hooked): boolean {
+  const { responseValue: answer, set } = hooked;
+  const status = answer instanceof Response ? answer.status : typeof set.status === "number" ? set.status : 200;
+  return status >= 200 && status <= 299;
+}
+
 /**
  * The `audit` route option. Its rows name the route by its pattern
  * (`GET /api/dosen/mahasiswa/:nim`), never the concrete path, and only a request that
  * succeeded leaves one: a refused request (401/403/404/422...) reaches `onError`, not here.
  * A request is one row, naming every student it concerned. A read without a caller (a
  * route with `tokenless`) is counted into its address's row of the minute (decisions §16).
+ * A write's row goes into the job of the write queue that makes its change (ChangeRow).
  */
 export const auditRoutes = (options: { trail: AuditTrail; auth: AuthService; clientAddress: (request: Request) => string }) => {
   const { trail, auth, clientAddress } = options;
   const before = new WeakMap<Request, string | null>();
-  /** What a successful request did, to which students, and whether it was a read; null when it leaves no row (a student's own read, an empty page). */
-  const eventOf = (rule: AuditRule, hooked: Hooked, status: number): { event: AuditEvent; students: string[]; reading: boolean } | null => {
+  /** What a request did, to which students, and whether it was a read; null when it leaves no row (a student's own read, an empty page). */
+  const eventOf = (rule: AuditRule, hooked: Hooked, answer: unknown): { event: AuditEvent; students: string[]; reading: boolean } | null => {
     const { principal } = hooked;
-    const request: AuditedRequest = { principal, params: hooked.params, query: hooked.query, body: hooked.body, answer: hooked.responseValue, status };
+    const request: AuditedRequest = { principal, params: hooked.params, query: hooked.query, body: hooked.body, answer };
     const action = typeof rule.action === "function" ? rule.action(request) : rule.action;
     const found = rule.students ? rule.students(request) : (before.get(hooked.request) ?? null);
     // null: the request concerns no one student (an aggregate), and leaves a row naming none.
@@ -133,29 +140,24 @@ export const auditRoutes = (options: { trail: AuditTrail; auth: AuthService; cli
     };
     return { event, students, reading };
   };
-  const succeeded = (hooked: Hooked) => {
-    const status = statusOf(hooked.responseValue, hooked.set.status);
-    return status >= 200 && status <= 299 ? status : null;
-  };
+  /** A row the request leaves: a read's noted, a write's recorded. */
+  const leave = (done: { event: AuditEvent; students: string[]; reading: boolean }) =>
+    done.reading ? trail.note(done.event, done.students) : trail.record({ ...done.event, students: done.students });
 
   return new Elysia({ name: "audit-routes", seed: auth.instanceId }).macro({
     audit(rule: AuditRule) {
-      const remember = rule.studentsBefore && {
-        beforeHandle(context: unknown) {
-          const { request, params } = context as Hooked;
-          before.set(request, rule.studentsBefore!(params));
-        },
+      const remember = (hooked: Hooked) => {
+        if (rule.studentsBefore) before.set(hooked.request, rule.studentsBefore(hooked.params));
       };
       // A read notes its row synchronously: an async hook would cost every read a promise,
       // and reads wait for nothing (decisions: Audit trail).
       if (typeof rule.action === "string" && readActions.has(rule.action)) {
         return {
-          ...remember,
+          ...(rule.studentsBefore && { beforeHandle: (context: unknown) => remember(context as Hooked) }),
           afterHandle(context: unknown) {
             const hooked = context as Hooked;
-            const status = succeeded(hooked);
-            if (status === null) return;
-            const done = eventOf(rule, hooked, status);
+            if (!succeeded(hooked)) return;
+            const done = eventOf(rule, hooked, hooked.responseValue);
             if (!done) return;
             if (hooked.principal === undefined && done.students.length === 1) trail.noteAnonymous(done.event, done.students[0]!);
             else trail.note(done.event, done.students);
@@ -163,15 +165,26 @@ export const auditRoutes = (options: { trail: AuditTrail; auth: AuthService; cli
         };
       }
       return {
-        ...remember,
+        beforeHandle(context: unknown) {
+          const hooked = context as Hooked;
+          remember(hooked);
+          currentChangeRow()?.expect((changed) => {
+            const done = eventOf(rule, hooked, changed);
+            if (!done) return null;
+            if (done.reading) {
+              trail.note(done.event, done.students);
+              return null;
+            }
+            return { ...done.event, students: done.students };
+          });
+        },
         async afterHandle(context: unknown) {
           const hooked = context as Hooked;
-          const status = succeeded(hooked);
-          if (status === null) return;
-          const done = eventOf(rule, hooked, status);
-          if (!done) return;
-          if (done.reading) trail.note(done.event, done.students);
-          else await trail.record({ ...done.event, students: done.students });
+          // Written with the change: nothing more. A later job of the request takes no row.
+          if (currentChangeRow()?.close()) return;
+          if (!succeeded(hooked)) return;
+          const done = eventOf(rule, hooked, hooked.responseValue);
+          if (done) await leave(done);
         },
       };
     },

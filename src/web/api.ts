@@ -1,6 +1,6 @@
 // The service's API as the web interface calls it. The access token lives in memory only;
-// the refresh token is kept in the browser's storage so that a reload does not sign the
-// student out. A 401 is answered by one refresh and one retry; every other error keeps
+// the refresh token is kept in the tab's storage (or, when asked, the browser's) so that a
+// reload does not sign the student out. A 401 is answered by one refresh and one retry; every other error keeps
 // the server's Indonesian text.
 import { noteAnswer } from "./connection";
 import { errors } from "./strings";
@@ -26,6 +26,8 @@ export class ApiError extends Error {
 }
 
 const refreshKey = "skrining.refreshToken";
+/** Set in localStorage while the person signed in asked to be remembered on this device. */
+const rememberKey = "skrining.remember";
 let accessToken: string | null = null;
 const signedOutListeners = new Set<() => void>();
 
@@ -34,29 +36,52 @@ export function onSignedOut(listener: () => void): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
+/**
+ * Where this browser keeps what outlives a reload (the refresh token, unsent drafts):
+ * the tab's own storage, forgotten when the tab closes, so that a shared lab PC keeps
+ * nothing of the last student (decisions §15); the browser's lasting storage only when the
+ * person ticked "Ingat saya di perangkat ini".
+ */
+export function keptStorage(): Storage {
+  try {
+    return localStorage.getItem(rememberKey) === "1" ? localStorage : sessionStorage;
+  } catch {
+    return sessionStorage;
+  }
+}
+
 function storedRefreshToken(): string | null {
   try {
-    return localStorage.getItem(refreshKey);
+    return keptStorage().getItem(refreshKey);
   } catch {
     return null;
   }
 }
 
-export function rememberTokens(access: string, refresh: string | null): void {
+/** A new session's tokens (`remember` says where the refresh token is kept), or a refreshed access token (`refresh` null). */
+export function rememberTokens(access: string, refresh: string | null, remember = false): void {
   accessToken = access;
+  if (!refresh) return;
   try {
-    if (refresh) localStorage.setItem(refreshKey, refresh);
+    if (remember) localStorage.setItem(rememberKey, "1");
+    else localStorage.removeItem(rememberKey);
+    // Only in the one place: a token left in the other would outlive what the person chose.
+    (remember ? sessionStorage : localStorage).removeItem(refreshKey);
+    keptStorage().setItem(refreshKey, refresh);
   } catch {
-    // Without storage the session simply ends with the tab.
+    // Without storage the session simply ends with the page.
   }
 }
 
 export function forgetTokens(): void {
   accessToken = null;
-  try {
-    localStorage.removeItem(refreshKey);
-  } catch {
-    // Nothing stored.
+  for (const storage of [localStorage, sessionStorage]) {
+    try {
+      storage.removeItem(refreshKey);
+      storage.removeItem(rememberKey);
+    } catch {
+      // Nothing stored.
+    }
   }
 }
 

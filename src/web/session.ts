@@ -1,7 +1,7 @@
 // Who is signed in, shared by every page: set by signing in, by a reload that still has a
 // session, and cleared by signing out or by the server ending the session.
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, api, forgetTokens, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
+import { ApiError, api, forgetTokens, keptStorage, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
 import type { PrivacyNotice, User } from "./types";
 
 /**
@@ -73,13 +73,14 @@ addEventListener("online", retrySession);
  * Signs in. `acknowledging` is the version of the privacy notice the student has just
  * accepted (the activation page): it is recorded before any page shows, so that the
  * notice is not asked for again; if that fails, the notice is asked for as on any sign-in.
+ * `remember`: the person ticked "Ingat saya di perangkat ini" (api.ts keptStorage).
  */
-export async function signIn(username: string, password: string, acknowledging?: string): Promise<User> {
+export async function signIn(username: string, password: string, acknowledging?: string, remember = false): Promise<User> {
   const answer = await request<{ access_token: string; refresh_token: string; user: User }>("POST", "/api/auth/login", {
     json: { username, password },
     authenticated: false,
   });
-  rememberTokens(answer.access_token, answer.refresh_token);
+  rememberTokens(answer.access_token, answer.refresh_token, remember);
   // The notice waits until the one-time password is replaced: the sign-in after that asks for it.
   if (answer.user.must_change_password) {
     set({ status: "signed-in", user: answer.user, privacy: null, passwordChange: { temporary: password } });
@@ -120,8 +121,10 @@ export async function replaceOneTimePassword(temporary: string, newPassword: str
   if (state.status !== "signed-in") return;
   const { username } = state.user;
   await request("POST", "/api/auth/password", { json: { old_password: temporary, new_password: newPassword }, checksPassword: true });
+  // The new session is kept where the person chose at sign-in ("Ingat saya di perangkat ini").
+  const remember = keptStorage() === localStorage;
   forgetTokens();
-  await signIn(username, newPassword);
+  await signIn(username, newPassword, undefined, remember);
 }
 
 /** Loads the notice again (after an error, or when a newer version replaced the one shown). */

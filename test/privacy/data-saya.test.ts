@@ -103,6 +103,6 @@ describe("GET /api/mahasiswa/data-saya", () => {
       ["catatan", "dibatasi_sejak", "dibuat_pada", "dilihat_oleh", "foto_url", "jurnal", "mood", "pemberitahuan_privasi", "profil", "skrining"].sort(),
     );
     expect(Object.keys(schema.properties.dilihat_oleh.items.properties).sort()).toEqual(["aksi", "kali", "nama", "peran", "rute", "waktu"]);
-    expect(Object.keys(operation.responses).sort()).toEqual(["200", "401", "403", "404", "503"]);
+    expect(Object.keys(operation.responses).sort()).toEqual(["200", "401", "403", "404", "429", "503"]);
   });
 });

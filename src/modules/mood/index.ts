@@ -11,8 +11,11 @@ import { moodMessages, type MoodService } from "./service";
 const unknownEntry = { status: 404, when: "no mood entry has this id" };
 const othersEntry = { status: 403, when: "a student names another student's entry" };
 
-/** A new date's entry is created; an existing one's value replaced. */
-const recordedMood: AuditRule = { action: ({ status }) => (status === 201 ? "create" : "update"), students: auditStudents.answer };
+/** A new date's entry is created; an existing one's value replaced (the change returns `{ created, entry }`). */
+const recordedMood: AuditRule = {
+  action: ({ answer }) => ((answer as { created?: boolean }).created ? "create" : "update"),
+  students: auditStudents.answer,
+};
 
 /** The entry is gone once the handler ran: its student is read before. */
 const removedEntry = (mood: MoodService): AuditRule => ({ action: "delete", studentsBefore: (params) => mood.ownerOf(params.id!) });

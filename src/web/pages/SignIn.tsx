@@ -13,6 +13,7 @@ const notActivatedAnswer = "Akun belum diaktivasi. Silakan aktivasi terlebih dah
 export function SignIn(props: { notice?: string; returnTo: string | null }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -21,7 +22,7 @@ export function SignIn(props: { notice?: string; returnTo: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      const user = await startSession(username, password);
+      const user = await startSession(username, password, undefined, remember);
       navigate(props.returnTo ?? pathOf(user.role === "mahasiswa" ? "beranda" : "bimbingan"), { replace: true });
     } catch (caught) {
       setError(caught);
@@ -65,6 +66,15 @@ export function SignIn(props: { notice?: string; returnTo: string | null }) {
             />
           )}
         </Field>
+        <div class="field">
+          <label class="choice">
+            <input type="checkbox" name="ingat" checked={remember} aria-describedby="ingat-petunjuk" onChange={(event) => setRemember(event.currentTarget.checked)} />
+            <span>{signIn.remember}</span>
+          </label>
+          <p class="hint" id="ingat-petunjuk">
+            {signIn.rememberHint}
+          </p>
+        </div>
         <Button type="submit" busy={busy}>
           {busy ? signIn.submitting : signIn.submit}
         </Button>

@@ -81,6 +81,8 @@ export const signIn = {
   submitting: "Sedang masuk…",
   notActivatedHint: "Akun baru harus diaktivasi sekali sebelum dipakai.",
   toActivation: "Aktivasi akun",
+  remember: "Ingat saya di perangkat ini",
+  rememberHint: "Tanpa centang, Anda keluar begitu tab ditutup. Jangan centang di komputer bersama, seperti komputer lab kampus.",
   activateNow: "Aktivasi akun sekarang",
   showPassword: "Tampilkan password",
 } as const;

@@ -1,17 +1,21 @@
 // What several student pages share: drafts kept in the browser, the outcome of an action,
 // the latest result, and dates with their weekday.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../../api";
+import { api, ApiError, keptStorage } from "../../api";
 import { ErrorNotice, Notice } from "../../components/ui";
 import { timeZone } from "../../format";
 import type { Hasil, User } from "../../types";
 
-/** A draft's place in the browser's storage: per kind and per user, so that two students on one PC never see each other's. */
+/**
+ * A draft's place in the browser's storage (the tab's, unless the student asked to be
+ * remembered: api.ts keptStorage): per kind and per user, so that two students on one PC
+ * never see each other's.
+ */
 export const draftKey = (kind: "kuesioner" | "jurnal", user: Pick<User, "Id_User">) => `skrining.draft.${kind}.${user.Id_User}`;
 
 export function readDraft(key: string): Record<string, unknown> | null {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(key) ?? "null");
+    const value: unknown = JSON.parse(keptStorage().getItem(key) ?? "null");
     return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -20,7 +24,7 @@ export function readDraft(key: string): Record<string, unknown> | null {
 
 export function writeDraft(key: string, value: unknown): void {
   try {
-    localStorage.setItem(key, JSON.stringify(value));
+    keptStorage().setItem(key, JSON.stringify(value));
   } catch {
     // Storage full or refused: the form itself still holds the text.
   }
@@ -28,7 +32,7 @@ export function writeDraft(key: string, value: unknown): void {
 
 export function removeDraft(key: string): void {
   try {
-    localStorage.removeItem(key);
+    keptStorage().removeItem(key);
   } catch {
     // Nothing stored.
   }

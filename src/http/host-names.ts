@@ -1,0 +1,53 @@
+import { isIP } from "node:net";
+import { hostname } from "node:os";
+import { InvalidInput } from "../errors";
+
+/**
+ * Decisions §15, DNS rebinding: a page of another site whose name an attacker points at the
+ * campus PC would otherwise use the service through a visitor's browser (its photos by NIM,
+ * its logins). A request from a browser — one that carries `Origin` or `Sec-Fetch-Site` —
+ * must name the PC by an IP address, `localhost`, one of the PC's own host names, or a name
+ * the faculty gave (`serve --hostname NAME`, `SKRINING_HOSTNAMES`); any other answers 421.
+ * Other clients (the phone app, curl, a monitor) send neither header and are not affected.
+ * Routing still depends on the path alone (decisions §9): this only refuses.
+ */
+
+const namePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** The names given with --hostname or SKRINING_HOSTNAMES (comma-separated), lower case; a malformed one is refused at start. */
+export function readHostNames(given: readonly string[]): string[] {
+  return given.flatMap((entry) => entry.split(",")).map((name) => name.trim().toLowerCase().replace(/\.$/, "")).filter((name) => name !== "").map((name) => {
+    if (!namePattern.test(name)) throw new InvalidInput(`--hostname ${name}: bukan nama host (huruf, angka, tanda - dan titik), misalnya skrining.fakultas.ac.id.`);
+    return name;
+  });
+}
+
+/** The host of a Host header, without its port or the brackets of an IPv6 address, lower case. */
+function hostOf(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith("[")) return value.slice(1, value.indexOf("]") === -1 ? undefined : value.indexOf("]"));
+  return value.replace(/:\d*$/, "").replace(/\.$/, "");
+}
+
+/** The PC's own names: its host name, and that name on the local network (mDNS, `.local`). */
+function ownNames(): string[] {
+  const own = hostname().trim().toLowerCase();
+  return own === "" ? [] : [own, `${own}.local`];
+}
+
+/** The text a refused browser reads; it names the option that would let the name in. */
+export const wrongHostText = (host: string) =>
+  `Permintaan ditolak: skrining tidak dikenal dengan nama "${host}". Buka skrining lewat alamat IP PC kampus atau nama yang didaftarkan admin. ` +
+  `Bila "${host}" memang nama skrining di jaringan fakultas, admin dapat menambahkannya: skrining serve --hostname ${host} (atau SKRINING_HOSTNAMES).\n`;
+
+/** The check of one server: null lets a request through, a Response refuses it. */
+export function hostCheck(given: readonly string[]): (request: Request) => Response | null {
+  const allowed = new Set(["localhost", ...ownNames(), ...given]);
+  return (request) => {
+    const { headers } = request;
+    if (!headers.has("origin") && !headers.has("sec-fetch-site")) return null;
+    const host = hostOf(headers.get("host") ?? new URL(request.url).host);
+    if (isIP(host) !== 0 || allowed.has(host) || host.endsWith(".localhost")) return null;
+    return new Response(wrongHostText(host.slice(0, 253)), { status: 421, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" } });
+  };
+}
