@@ -108,12 +108,14 @@ export function windowsArguments(commandLine: string): string[] {
 export function readServiceRecipe(): ServiceRecipe {
   const xml = readFileSync(serviceRecipePath, "utf8");
   checkWellFormed(xml);
-  const commandLine = element(xml, "arguments");
+  // One option a line (`<argument>` elements, which WinSW quotes itself), or one command line (`<arguments>`).
+  const separate = [...xml.replace(/<!--[\s\S]*?-->/g, "").matchAll(/<argument>([^<]*)<\/argument>/g)].map((match) => decodeEntities(match[1]!.trim()));
+  const args = separate.length > 0 ? separate : windowsArguments(element(xml, "arguments"));
   // WinSW expands %NAME% from the environment; these tests would have to do the same first.
-  if (commandLine.includes("%")) throw new Error(`${serviceRecipePath}: <arguments> uses a %variable%, which these tests do not expand yet`);
+  if (args.some((argument) => argument.includes("%"))) throw new Error(`${serviceRecipePath}: an argument uses a %variable%, which these tests do not expand yet`);
   return {
     executable: element(xml, "executable"),
-    arguments: windowsArguments(commandLine),
+    arguments: args,
     workingDirectory: element(xml, "workingdirectory"),
     logPath: element(xml, "logpath"),
     stopTimeout: element(xml, "stoptimeout"),
