@@ -2,19 +2,25 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeBackup } from "../src/backup/archive";
+import { readArchive } from "../src/backup/archive-reader";
 import { parseDuration } from "../src/backup/automatic";
 import { checkBackupFolder } from "../src/backup/backup-folder";
 import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identity";
+import { differencesFromManifest, differsFromManifest, manifestTotal } from "../src/backup/manifest";
 import { restoreBackup } from "../src/backup/restore";
+import { checkNewPassphrase } from "../src/backup/encryption";
 import { appendAuditRows } from "../src/audit/trail";
+import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
 import { commandAudit } from "./audit";
 import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
+import { newPassphrase, passphraseOf, readPassphraseFile } from "./passphrase";
 
 export interface AutomaticBackupFlags {
   backupDir?: string;
   backupEvery?: number;
   backupKeep?: number;
+  backupPassphraseFile?: string;
 }
 
 function duration(value: string): number {
@@ -33,6 +39,13 @@ function keepCount(value: string): number {
 export const backupDirOption = () => new Option("--backup-dir <folder>", "membuat cadangan otomatis ke folder ini selama server berjalan (bawaan: tidak)");
 export const backupEveryOption = () => new Option("--backup-every <lama>", "selang cadangan otomatis: 30m, 6h, 24h, 7d (bawaan: 24h)").argParser(duration);
 export const backupKeepOption = () => new Option("--backup-keep <jumlah>", "jumlah cadangan otomatis terbaru yang disimpan (bawaan: 14)").argParser(keepCount);
+export const backupPassphraseFileOption = () =>
+  new Option("--backup-passphrase-file <file>", "mengenkripsi cadangan otomatis dengan passphrase di file ini (satu baris, minimal 12 karakter; bawaan: tidak terenkripsi)");
+
+/** What the refusal of a missing passphrase file of `serve` says: how to make one. */
+const createPassphraseFile =
+  "buat dulu file itu berisi satu baris passphrase (minimal 12 karakter) yang hanya dapat dibaca pengguna yang menjalankan skrining, lalu mulai lagi " +
+  '(docs/operations.md, bagian "Encrypted backups"); simpan juga salinan passphrase-nya di luar PC ini.';
 
 /**
  * The automatic backups `serve` was asked for, or none. The folder must exist and be
@@ -40,9 +53,11 @@ export const backupKeepOption = () => new Option("--backup-keep <jumlah>", "juml
  * than discovered at the first backup. It must be outside the data folder and not another
  * data folder's (src/backup/backup-folder.ts).
  */
-export function automaticBackupsOf(flags: AutomaticBackupFlags, dataDir: string): { folder: string; everyMilliseconds: number; keep: number } | undefined {
+export function automaticBackupsOf(flags: AutomaticBackupFlags, dataDir: string): { folder: string; everyMilliseconds: number; keep: number; passphrase?: string } | undefined {
   if (flags.backupDir === undefined) {
-    if (flags.backupEvery !== undefined || flags.backupKeep !== undefined) throw invalid("--backup-every dan --backup-keep hanya berlaku bersama --backup-dir.");
+    if (flags.backupEvery !== undefined || flags.backupKeep !== undefined || flags.backupPassphraseFile !== undefined) {
+      throw invalid("--backup-every, --backup-keep dan --backup-passphrase-file hanya berlaku bersama --backup-dir.");
+    }
     return undefined;
   }
   const folder = resolve(flags.backupDir);
@@ -54,24 +69,45 @@ export function automaticBackupsOf(flags: AutomaticBackupFlags, dataDir: string)
   }
   // Inside the data folder, or another data folder's: refused before anything is created.
   checkBackupFolder(folder, dataDir, resolveIdentity(dataDir).identity);
-  return { folder, everyMilliseconds: flags.backupEvery ?? 24 * 3_600_000, keep: flags.backupKeep ?? 14 };
+  // Read once, at start: a missing or unreadable file stops the start rather than every backup.
+  const passphrase = flags.backupPassphraseFile === undefined ? undefined : checkNewPassphrase(readPassphraseFile(flags.backupPassphraseFile, createPassphraseFile));
+  return { folder, everyMilliseconds: flags.backupEvery ?? 24 * 3_600_000, keep: flags.backupKeep ?? 14, ...(passphrase === undefined ? {} : { passphrase }) };
 }
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+interface BackupFlags {
+  encrypt?: boolean;
+  passphraseFile?: string;
+  check?: boolean;
+}
 
 export function registerBackupCommands(program: Command, io: CommandIo): void {
   program
     .command("backup <file>")
     .description("satu arsip .tar.gz seluruh folder data (basis data, foto, model, secret, file data), aman saat server berjalan; diperiksa sebelum diberi nama")
-    .action(async (file: string, _options: unknown, command: Command) => {
+    .option("--encrypt", "mengenkripsi arsip (AES-256-GCM) dengan passphrase: untuk salinan yang dibawa keluar PC ini")
+    .option("--passphrase-file <file>", "file berisi passphrase (satu baris; bawaan: SKRINING_BACKUP_PASSPHRASE, atau ditanyakan di terminal)")
+    .option("--check", "tidak membuat cadangan: memeriksa arsip <file> yang ada (terenkripsi atau tidak) tanpa menulis apa pun")
+    .action(async (file: string, options: BackupFlags, command: Command) => {
+      if (options.check) {
+        if (options.encrypt) throw invalid("--check dan --encrypt tidak dipakai bersama: --check hanya membaca arsip.");
+        return await checkArchive(io, file, options.passphraseFile);
+      }
+      if (options.passphraseFile !== undefined && !options.encrypt) throw invalid("--passphrase-file saat membuat cadangan hanya berlaku bersama --encrypt.");
       // Any schema this version knows, as it is: a backup before `migrate` is what an upgrade asks for.
       const { config, db } = openData(command, io, "existing", "as-is");
       try {
+        const passphrase = options.encrypt ? await newPassphrase(io, options.passphraseFile) : undefined;
         // The manifest names the folder by its identity: automatic backups rotate only their own folder's archives.
         const { id } = dataFolderIdentity(config.dataDir);
-        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file });
-        const total = manifest.files.reduce((sum, entry) => sum + entry.size, 0);
-        io.out(`Cadangan tersimpan di ${resolve(file)} (${manifest.files.length} file, ${megabytes(total)} sebelum dimampatkan; diperiksa utuh).\n`);
+        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file, ...(passphrase === undefined ? {} : { passphrase }) });
+        const size = `${manifest.files.length} file, ${megabytes(manifestTotal(manifest))} sebelum dimampatkan`;
+        io.out(
+          passphrase === undefined
+            ? `Cadangan tersimpan di ${resolve(file)} (${size}; diperiksa utuh).\n`
+            : `Cadangan terenkripsi tersimpan di ${resolve(file)} (${size}; didekripsi dan diperiksa utuh). Tanpa passphrase-nya arsip ini tidak dapat dibuka: simpan passphrase itu (docs/operations.md).\n`,
+        );
       } finally {
         db.$client.close();
       }
@@ -81,18 +117,45 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
     .command("restore <file>")
     .description("memulihkan arsip cadangan ke folder data setelah memeriksanya; folder yang tidak kosong hanya dengan --force (isinya dipindahkan ke samping)")
     .option("--force", "folder data yang tidak kosong: pindahkan isinya ke <data>.before-restore-<waktu>, lalu pulihkan")
-    .action(async (file: string, options: { force?: boolean }, command: Command) => {
+    .option("--passphrase-file <file>", "file berisi passphrase arsip terenkripsi (bawaan: SKRINING_BACKUP_PASSPHRASE, atau ditanyakan di terminal)")
+    .action(async (file: string, options: { force?: boolean; passphraseFile?: string }, command: Command) => {
       const result = await restoreBackup({
         archive: file,
         dataDir: dataDirOf(command, io),
         force: options.force === true,
+        passphrase: passphraseOf(io, options.passphraseFile, file),
         created: (dataDir) => io.out(newDataFolderLine(dataDir)),
       });
+      for (const folder of result.leftStagingRemoved) io.out(`Sisa restore yang terputus dihapus: ${folder}\n`);
       if (result.movedAsideTo) io.out(`Isi lama folder data dipindahkan ke ${result.movedAsideTo} (tidak dihapus).\n`);
       io.out(`Cadangan ${file} (dibuat ${result.manifest.createdAt} oleh ${result.manifest.program}, ${result.manifest.files.length} file) dipulihkan ke ${result.dataDir}.\n`);
+      if (!result.encrypted) io.out(`${plainArchiveNote}\n`);
       if (result.pendingMigrations > 0) io.out(`Skema basis data cadangan itu lebih lama: dimigrasi sekarang ke versi ini, setelah salinannya disimpan di backups/.\n`);
       await recordRestore(command, io, `dari ${resolve(file)} (dibuat ${result.manifest.createdAt})${result.movedAsideTo ? `; isi lama, termasuk jejak audit sesudah cadangan itu, ada di ${result.movedAsideTo}` : ""}`);
     });
+}
+
+/** What a plain archive cannot show: who wrote it. */
+const plainArchiveNote =
+  "Arsip ini tidak terenkripsi: isinya cocok dengan manifestnya, tetapi siapa pun yang memegang salinannya dapat mengubah keduanya tanpa ketahuan. Salinan yang dibawa keluar PC sebaiknya dibuat dengan --encrypt.";
+
+/**
+ * `backup --check`: the first reading of a restore, which writes nothing: an encrypted
+ * archive authenticated whole, every file's checksum against the manifest, nothing missing
+ * or extra. (The database in it is the snapshot that passed `quick_check` when it was
+ * written: its checksum shows that, without unpacking it anywhere.)
+ */
+async function checkArchive(io: CommandIo, file: string, passphraseFile: string | undefined): Promise<void> {
+  const archive = resolve(file);
+  const { manifest, found, encrypted } = await readArchive(archive, passphraseOf(io, passphraseFile, file));
+  const problems = differencesFromManifest(manifest, found);
+  if (problems.length > 0) throw differsFromManifest(archive, problems);
+  io.out(
+    `Arsip ${archive} utuh: ${manifest.files.length} file, ${megabytes(manifestTotal(manifest))}, dibuat ${manifest.createdAt} oleh ${manifest.program} dari folder data ${manifest.dataDir}; ` +
+      (encrypted ? "terenkripsi, setiap bytenya terautentikasi dengan passphrase itu.\n" : "tidak terenkripsi.\n"),
+  );
+  if (!encrypted) io.out(`${plainArchiveNote}\n`);
+  if ((manifest.schema.lastMigrationCreatedAt ?? 0) > migrations.at(-1)!.createdAt) io.out(`Skema basis datanya lebih baru dari program ini: pulihkan dengan ${manifest.program} atau yang lebih baru.\n`);
 }
 
 /**

@@ -7,7 +7,7 @@ import { readHostNames } from "../src/http/host-names";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
-import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
+import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, backupPassphraseFileOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
 import { configOf, dataDirOf, ioLogger, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
@@ -62,6 +62,7 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupDirOption())
     .addOption(backupEveryOption())
     .addOption(backupKeepOption())
+    .addOption(backupPassphraseFileOption())
     .option("--hostname <nama>", "nama lain PC ini yang boleh dipakai peramban, mis. skrining.fakultas.ac.id (boleh berulang; juga SKRINING_HOSTNAMES)", (name: string, names: string[] = []) => [...names, name])
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
     .addOption(

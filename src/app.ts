@@ -69,10 +69,9 @@ export interface AppOptions {
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local", options: AppOptions = {}) {
   let allowedMethods: AllowedMethods = () => [];
   const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
-  const stamp = databaseStamp(context.db.$client);
+  // The read caches ask SQLite whether another process wrote once per turn of the event loop.
+  databaseStamp(context.db.$client).askOncePerTurn();
   const app = new Elysia()
-    // One question per request to know whether the read caches still hold (src/db/read-cache.ts).
-    .onRequest(() => stamp.hold())
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
     // that answer with their own Response (the photo) set their own Cache-Control.
     .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })

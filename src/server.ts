@@ -1,7 +1,7 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createApp, largestBodyBytes } from "./app";
-import { readArchive } from "./backup/archive";
+import { readArchive } from "./backup/archive-reader";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
 import { dataFolderIdentity } from "./backup/folder-identity";
@@ -25,8 +25,8 @@ interface ServeOptions {
   port: number;
   tlsCert?: string;
   tlsKey?: string;
-  /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`); none when absent. */
-  backups?: { folder: string; everyMilliseconds: number; keep: number };
+  /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`), encrypted with `passphrase` (`--backup-passphrase-file`); none when absent. */
+  backups?: { folder: string; everyMilliseconds: number; keep: number; passphrase?: string };
   /** Stops the server as SIGTERM does (the command line's output was closed: `serve | head`). */
   stop?: AbortSignal;
   /** Whether the lines logged so far reached their reader (cli/pipes.ts); assumed when absent. */
@@ -103,7 +103,13 @@ function banner(start: {
     ...start.urls.filter((url) => !loopback(url)).map((url) => `  ${url}/`),
     ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
-      (options.backups ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan.` : "cadangan otomatis tidak aktif (--backup-dir)."),
+      (options.backups
+        ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan, ${options.backups.passphrase === undefined ? "tidak terenkripsi" : "terenkripsi"}.`
+        : "cadangan otomatis tidak aktif (--backup-dir)."),
+    // Backups carry the token key and every student's answers, and go onto USB disks (decisions §17).
+    ...(options.backups && options.backups.passphrase === undefined
+      ? ['Cadangan yang dibawa keluar PC ini sebaiknya terenkripsi: jalankan dengan --backup-passphrase-file <file> (docs/operations.md, bagian "Encrypted backups").']
+      : []),
     bcryptStartLine(start.bcrypt),
     ...adminConsoleLines(config.adminWeb, start.urls, Boolean(options.tlsCert)),
   ];
@@ -120,7 +126,9 @@ function banner(start: {
       "Langkah berikutnya:",
       "  1. Impor daftar dosen dan mahasiswa: skrining accounts import daftar.csv (format kolom: README, bagian \"Accounts CSV\").",
       "  2. Pilihan: daftarkan model prediksi, mis. skrining model add --type stress --file model.joblib --activate; tanpa model, tingkat ditentukan aturan skor.",
-      ...(options.backups ? [] : ["  3. Jalankan dengan --backup-dir <folder> agar data dicadangkan otomatis (docs/operations.md, bagian Backups)."]),
+      ...(options.backups
+        ? []
+        : ["  3. Jalankan dengan --backup-dir <folder> --backup-passphrase-file <file> agar data dicadangkan otomatis dan terenkripsi (docs/operations.md, bagian Backups)."]),
     );
   }
   return lines;
@@ -129,12 +137,14 @@ function banner(start: {
 /**
  * The backup folder, claimed for this data folder (decisions §17): refused when it is inside
  * the data folder or another data folder owns it. A data folder copied by hand gets an
- * identity of its own here, so the copy's backups never rotate the original's.
+ * identity of its own here, so the copy's backups never rotate the original's. Encrypted
+ * archives are read with the server's passphrase; one it cannot read is nobody's.
  */
-function claimBackupFolder(config: Config, folder: string, logger: Logger): BackupFolder {
+function claimBackupFolder(config: Config, folder: string, passphrase: string | undefined, logger: Logger): BackupFolder {
   const identity = dataFolderIdentity(config.dataDir);
   if (identity.changed === "copy") logger.info(`Folder data ${config.dataDir} adalah salinan folder data lain: mendapat identitas sendiri, jadi cadangan otomatisnya terpisah.`);
-  return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive)).manifest, logger);
+  const source = passphrase === undefined ? undefined : async () => passphrase;
+  return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive, source)).manifest, logger);
 }
 
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
@@ -155,7 +165,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   let backupFolder: BackupFolder | undefined;
   let bcrypt: Bcrypt;
   try {
-    backupFolder = options.backups && claimBackupFolder(config, options.backups.folder, logger);
+    backupFolder = options.backups && claimBackupFolder(config, options.backups.folder, options.backups.passphrase, logger);
     // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the start rather than a login.
     bcrypt = await passwordHashing();
   } catch (error) {
@@ -168,8 +178,12 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
   const web = webInterface(config.timeZone, assets, { adminWeb: config.adminWeb, clientAddress });
   // Made before the app, for the console's "Cadangan"; started once the server listens and the admin exists.
-  const backups =
-    options.backups && backupFolder ? new AutomaticBackups({ ...options.backups, write: backupInChildProcess(config.dataDir, environment), ownership: backupFolder, logger }) : null;
+  let backups: AutomaticBackups | null = null;
+  if (options.backups && backupFolder) {
+    const { passphrase, ...schedule } = options.backups;
+    const write = backupInChildProcess(config.dataDir, environment, passphrase);
+    backups = new AutomaticBackups({ ...schedule, encrypted: passphrase !== undefined, write, ownership: backupFolder, logger });
+  }
   const app = createApp(context, clientAddress, { backups });
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;

@@ -9,7 +9,8 @@ import { limits, tail, WinePrefix, type Running } from "./wine";
 // `npm run test:windows`: the real dist/skrining.exe (npm run build:windows) on Linux under
 // Wine, as a faculty would first use it on a Windows PC: copied to C:\Program Files\skrining,
 // a first start in an empty folder whose path has a space, a roster imported, the admin and
-// a student signed in, a questionnaire stored, a backup restored into a second folder, and
+// a student signed in, a questionnaire stored, a backup (plain and encrypted) checked and the
+// encrypted one restored into a second folder, and
 // the Windows service recipe's command line. The tests run in order and share one prefix.
 // What Wine cannot show is listed in docs/operations.md ("Windows").
 
@@ -19,6 +20,8 @@ const folder = "C:\\skrining uji";
 const dataFolder = `${folder}\\data skrining`;
 const restoredFolder = `${folder}\\data pulihan`;
 const backupFile = `${folder}\\cadangan skrining.tar.gz`;
+const encryptedBackupFile = `${folder}\\cadangan skrining.tar.gz.enc`;
+const backupPassphrase = { SKRINING_BACKUP_PASSPHRASE: "kunci cadangan uji windows" };
 const rosterFile = `${folder}\\daftar akun.csv`;
 const roster = `role,username,password,nim,nip,nama,jurusan,angkatan,kelas,nip_doswal,activated
 dosen,dosen.uji,sandi-dosen-uji,,198501012010011001,Dosen Uji,,,,,true
@@ -26,6 +29,8 @@ mahasiswa,2601001,sandi-mhs-uji-1,2601001,,Mahasiswa Satu,Sistem Informasi,2026,
 mahasiswa,2601002,sandi-mhs-uji-2,2601002,,Mahasiswa Dua,Sistem Informasi,2026,A,198501012010011001,true
 `;
 const student = { username: "2601001", password: "sandi-mhs-uji-1" };
+/** The first start-up line, which names the build since issue 27: `skrining 0.1.0 (commit …, dibangun …) berjalan.` */
+const startLine = new RegExp(`skrining ${packageJson.version.replaceAll(".", "\\.")} \\(commit [0-9a-f]+(-dirty)?, dibangun [^)]+\\) berjalan\\.`);
 
 const wine = new WinePrefix();
 let server: { running: Running; port: number } | undefined;
@@ -102,7 +107,7 @@ describe("skrining.exe under Wine", () => {
     server = await startServe(["--data", dataFolder, "serve", "--host", "127.0.0.1", "--port", "{port}"], { cwd: folder, until: newInstallation });
     const printed = server.running.stdout();
     expect(printed).toContain(`Folder data baru dibuat: ${dataFolder}`);
-    expect(printed).toContain(`skrining ${packageJson.version} berjalan.`);
+    expect(printed).toMatch(startLine);
     expect(printed).toContain(`http://127.0.0.1:${server.port}/`);
     expect(printed).toContain(`Data: ${dataFolder}; zona waktu Asia/Jakarta;`);
     const bcryptLine = /^Password diperiksa dengan bcrypt (native|JavaScript) .*$/m.exec(printed);
@@ -114,7 +119,10 @@ describe("skrining.exe under Wine", () => {
     expect(existsSync(join(wine.linuxPath(dataFolder), "skrining.db"))).toBe(true);
 
     const health = await call(server.port, "GET", "/health");
-    expect(health).toEqual({ status: 200, body: { status: "ok", version: packageJson.version, database: "ok", bcrypt: bcryptLine![1] === "native" ? "native" : "javascript" } });
+    expect(health).toEqual({
+      status: 200,
+      body: { status: "ok", version: packageJson.version, commit: expect.stringMatching(/^[0-9a-f]+(-dirty)?$/), build_date: expect.any(String), database: "ok", bcrypt: bcryptLine![1] === "native" ? "native" : "javascript" },
+    });
   });
 
   test("accounts import of a small roster while the service runs", async () => {
@@ -146,16 +154,22 @@ describe("skrining.exe under Wine", () => {
     const backup = await wine.run(installed, ["--data", dataFolder, "backup", backupFile], { cwd: folder });
     expect({ exitCode: backup.exitCode, stderr: backup.stderr }).toEqual({ exitCode: 0, stderr: "" });
     expect(backup.stdout).toStartWith(`Cadangan tersimpan di ${backupFile} (`);
+    const checked = await wine.run(installed, ["backup", "--check", backupFile], { cwd: folder });
+    expect({ exitCode: checked.exitCode, stderr: checked.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    // Encrypted too (decisions §17): AES-256-GCM and scrypt in the Windows executable.
+    const encrypted = await wine.run(installed, ["--data", dataFolder, "backup", encryptedBackupFile, "--encrypt"], { cwd: folder, env: backupPassphrase });
+    expect({ exitCode: encrypted.exitCode, stderr: encrypted.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    expect(encrypted.stdout).toStartWith(`Cadangan terenkripsi tersimpan di ${encryptedBackupFile} (`);
 
     expect(await wine.interrupt(running.running, 30)).toBe(0);
     expect(running.running.stdout()).toContain("SIGINT diterima, menghentikan server...");
     server = undefined;
   });
 
-  test("the backup restored into a second folder starts, and holds the student and the questionnaire", async () => {
+  test("the encrypted backup restored into a second folder starts, and holds the student and the questionnaire", async () => {
     const id = need(screeningId, "questionnaire");
-    expect(existsSync(wine.linuxPath(backupFile))).toBe(true);
-    const restored = await wine.run(installed, ["--data", restoredFolder, "restore", backupFile], { cwd: folder });
+    expect(existsSync(wine.linuxPath(encryptedBackupFile))).toBe(true);
+    const restored = await wine.run(installed, ["--data", restoredFolder, "restore", encryptedBackupFile], { cwd: folder, env: backupPassphrase });
     expect({ exitCode: restored.exitCode, stderr: restored.stderr }).toEqual({ exitCode: 0, stderr: "" });
     expect(restored.stdout).toContain(`dipulihkan ke ${restoredFolder}.`);
 
@@ -178,6 +192,8 @@ describe("skrining.exe under Wine", () => {
     for (const created of [recipe.workingDirectory, recipe.logPath, valueOf("--data")!, ...(backupFolder ? [backupFolder] : [])]) {
       mkdirSync(wine.linuxPath(created), { recursive: true });
     }
+    // The passphrase file of the encrypted backups, as step 2 writes it (Set-Content -NoNewline).
+    if (recipe.arguments.includes("--backup-passphrase-file")) writeFileSync(wine.linuxPath(valueOf("--backup-passphrase-file")!), "kunci cadangan layanan uji");
     // Only the listening address is the test's: a free port on the loopback, not 0.0.0.0:5000 of the machine.
     const args = recipe.arguments.map((argument, index) => {
       const option = recipe.arguments[index - 1];
@@ -190,7 +206,7 @@ describe("skrining.exe under Wine", () => {
     expect(stopSeconds).toBeGreaterThan(0);
     expect(await wine.interrupt(service.running, stopSeconds)).toBe(0);
     const logged = readFileSync(wine.linuxPath(logFile), "utf8");
-    expect(logged).toContain(`skrining ${packageJson.version} berjalan.`);
+    expect(logged).toMatch(startLine);
     expect(logged).toContain("SIGINT diterima, menghentikan server...");
     expect(win32.dirname(logFile)).toBe(recipe.logPath);
   });

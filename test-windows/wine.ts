@@ -139,7 +139,7 @@ export class WinePrefix {
   }
 
   /**
-   * Checks that `program --version` runs and prints `version`. Where Wine lacks the
+   * Checks that `program --version` runs and prints `version` (with its build). Where Wine lacks the
    * bcryptprimitives.dll that Bun's runtime imports (Wine 8: the loader refuses the
    * program with exit code 53 and names the DLL), builds the test's stand-in into this
    * prefix's system32 (where Windows has its own) and checks again.
@@ -151,7 +151,8 @@ export class WinePrefix {
       this.buildStandIn();
       first = await probe();
     }
-    if (first.exitCode !== 0 || first.stdout.trim() !== version) {
+    // `skrining 0.1.0 (commit …, dibangun …)` since the version line names the build.
+    if (first.exitCode !== 0 || !first.stdout.trim().startsWith(`skrining ${version} (`)) {
       throw new Error(`${program} --version should print ${version} and end with 0; it ended with ${first.exitCode}${this.standInBuilt ? " (with the stand-in bcryptprimitives.dll)" : ""}:\n${tail(first.stdout + first.stderr)}`);
     }
   }

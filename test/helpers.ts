@@ -55,6 +55,9 @@ export class TestService {
       headers["content-type"] ??= "application/json";
     }
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    // A request from the network arrives in a turn of the event loop of its own; the read
+    // caches ask whether another connection wrote once per turn (src/db/read-cache.ts).
+    await new Promise((resolve) => setImmediate(resolve));
     const response = await this.app.handle(new Request(`http://localhost${path}`, { method, body, headers }));
     const text = await response.text();
     let parsed: unknown = text;

@@ -28,6 +28,7 @@ export class ChangeRow {
     this.state = "claimed";
     const companion = this.trail.companionFor(rowOf);
     return {
+      touches: companion.touches,
       inJob: (value) => companion.inJob(value),
       settled: (committed) => {
         companion.settled(committed);

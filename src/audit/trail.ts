@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import type { JobCompanion, WriteQueue } from "../db/write-queue";
-import type { AuditAction } from "../db/schema";
+import { auditLog, auditSubjects, type AuditAction } from "../db/schema";
 import { ServiceError } from "../errors";
 import type { Logger } from "../logger";
 import { operatingSystemAccount } from "../os-account";
@@ -100,6 +100,9 @@ export function auditRowHash(row: Omit<AuditRow, "hash">, students: readonly str
   if (row.format === 1 && row.reads !== 1) content.push(row.reads);
   return createHash("sha256").update(JSON.stringify(content)).digest("hex");
 }
+
+/** The tables an append writes (and sqlite_sequence, which no cache reads). */
+export const trailTables = [auditLog, auditSubjects];
 
 /** What the service answers when a row did not land: something in the database (a trigger of someone's) swallowed it. */
 export const swallowedRow = "Jejak audit menolak baris baru (ada pemicu asing di audit_log?); perubahan dibatalkan. Jalankan skrining audit verify.";
@@ -202,7 +205,7 @@ export class AuditTrail {
   /** Resolves once the rows are on disk; a storage failure rejects, like the write it records. */
   record(...entries: AuditEntry[]): Promise<void> {
     const rows = [...this.takeWaiting(), ...entries];
-    return this.writes.run(() => appendAuditRows(this.sqlite, rows), { alone: true });
+    return this.writes.run(() => appendAuditRows(this.sqlite, rows), { alone: true, touches: trailTables });
   }
 
   /**
@@ -213,6 +216,7 @@ export class AuditTrail {
   companionFor(rowOf: (changed: unknown) => AuditEntry | null): JobCompanion {
     let taken: AuditEntry[] = [];
     return {
+      touches: trailTables,
       inJob: (changed) => {
         const row = rowOf(changed);
         if (row === null) return;
@@ -279,7 +283,7 @@ export class AuditTrail {
     const rows = this.takeWaiting();
     if (rows.length > 0) {
       this.written = this.writes
-        .run(() => appendAuditRows(this.sqlite, rows), { alone: true })
+        .run(() => appendAuditRows(this.sqlite, rows), { alone: true, touches: trailTables })
         .catch((error: unknown) => {
           this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
         });

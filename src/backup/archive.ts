@@ -5,7 +5,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import { Header, Pax, list as listArchive } from "tar";
+import { Header, Pax } from "tar";
 import packageJson from "../../package.json";
 import { databaseFileName, replaceableFileNames } from "../config";
 import { migrationsAfter, schemaLevel } from "../db/migrate";
@@ -13,50 +13,12 @@ import { asStorageError } from "../db/storage";
 import { migrations as embeddedMigrations } from "../db/migrations";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
+import { readArchive } from "./archive-reader";
+import { encrypt } from "./encryption";
+import { dataEntryPrefix, differencesFromManifest, manifestEntry, manifestFormat, manifestFormatVersion, type BackupManifest } from "./manifest";
 import { snapshotDatabase } from "./snapshot";
 
-/**
- * A backup is a gzip-compressed tar file, which `tar xzf` opens by hand as well:
- *
- *     skrining-backup/manifest.json     what the archive holds (BackupManifest)
- *     skrining-backup/data/skrining.db  a consistent snapshot of the database
- *     skrining-backup/data/secret, questions.json, help.json, photos/..., models/...
- *
- * `skrining-backup/data` is a data folder as it was, usable with `--data`. The manifest
- * comes last because it holds the checksums, computed while the files are written.
- */
-export const archiveRoot = "skrining-backup";
-export const manifestEntry = `${archiveRoot}/manifest.json`;
-export const dataEntryPrefix = `${archiveRoot}/data/`;
-
-const manifestFormat = "skrining-backup";
-const manifestFormatVersion = 1;
-
-export interface ManifestFile {
-  /** Relative to the data folder, with `/`. */
-  path: string;
-  size: number;
-  sha256: string;
-}
-
-export interface BackupManifest {
-  format: typeof manifestFormat;
-  formatVersion: number;
-  /** The program that wrote it, e.g. `skrining 0.1.0`. */
-  program: string;
-  createdAt: string;
-  /** The data folder it was taken from, for a person reading the manifest. */
-  dataDir: string;
-  /**
-   * That folder's identity (folder-identity.ts): automatic backups rotate only the archives
-   * whose manifest names their own folder. Absent in archives of earlier versions, which
-   * name their folder by `dataDir` alone.
-   */
-  dataFolderId?: string;
-  /** The database's schema: how many migrations, and the journal time of the last one (decides what a program can open). */
-  schema: { migrations: number; lastMigrationCreatedAt: number | null };
-  files: ManifestFile[];
-}
+// Writing a backup (the format: manifest.ts; encrypted: encryption.ts).
 
 /** A file of the data folder that goes into a backup. */
 interface Source {
@@ -144,134 +106,6 @@ async function* tarStream(sources: Source[], manifest: BackupManifest): AsyncGen
   yield Buffer.alloc(2 * blockSize);
 }
 
-/** What was found in an archive or a folder: each file's size and checksum, by path relative to the data folder. */
-export type FoundFiles = Map<string, { size: number; sha256: string }>;
-
-/** Every difference between a manifest and what was found; an empty list when they agree. */
-export function differencesFromManifest(manifest: BackupManifest, found: FoundFiles): string[] {
-  const problems: string[] = [];
-  const listed = new Set<string>();
-  for (const file of manifest.files) {
-    listed.add(file.path);
-    const actual = found.get(file.path);
-    if (!actual) problems.push(`${file.path} tidak ada di arsip`);
-    else if (actual.size !== file.size || actual.sha256 !== file.sha256) problems.push(`${file.path} tidak sama dengan checksum di manifest`);
-  }
-  for (const path of found.keys()) if (!listed.has(path)) problems.push(`${path} tidak tercantum di manifest`);
-  if (!listed.has(databaseFileName)) problems.push(`${databaseFileName} tidak tercantum di manifest`);
-  return problems;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A safe relative path: segments of ordinary names, no `..`, nothing absolute. */
-const safeRelativePath = (path: string) => path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..") && !path.includes("\\");
-
-/** The manifest of an archive, or a refusal saying why the text is not one this program reads. */
-export function parseManifest(text: string, archive: string): BackupManifest {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid(`${archive}: manifest cadangan tidak dapat dibaca.`);
-  }
-  if (!isRecord(value) || value.format !== manifestFormat) throw invalid(`${archive}: bukan cadangan skrining (manifest tidak dikenal).`);
-  if (typeof value.formatVersion !== "number" || value.formatVersion > manifestFormatVersion) {
-    throw invalid(`${archive} dibuat oleh ${String(value.program)} dengan format cadangan yang lebih baru; pulihkan dengan versi skrining itu atau yang lebih baru.`);
-  }
-  const files = value.files;
-  const schema = value.schema;
-  const wellFormed =
-    typeof value.program === "string" &&
-    typeof value.createdAt === "string" &&
-    (value.dataFolderId === undefined || typeof value.dataFolderId === "string") &&
-    isRecord(schema) &&
-    typeof schema.migrations === "number" &&
-    Array.isArray(files) &&
-    files.every((file) => isRecord(file) && typeof file.path === "string" && safeRelativePath(file.path) && Number.isSafeInteger(file.size) && typeof file.sha256 === "string");
-  if (!wellFormed) throw invalid(`${archive}: manifest cadangan tidak lengkap.`);
-  return value as unknown as BackupManifest;
-}
-
-/** Why a file could not be read as an archive, as a refusal; a disk's own failure stays what it was. */
-export function unreadableArchive(error: unknown, archive: string): unknown {
-  const code = (error as { code?: unknown }).code;
-  if (code === "ENOENT") return invalid(`${archive} tidak ada.`);
-  if (typeof code === "string" && /^E[A-Z]+$/.test(code) && code !== "EOF") return error;
-  return invalid(`${archive} bukan arsip cadangan yang utuh (rusak atau terpotong): ${(error as Error).message}`);
-}
-
-/** A SQLite file's first bytes: the backups of earlier versions were a bare copy of the database. */
-const sqliteHeader = "SQLite format 3\0";
-
-/** Refuses a bare database copy with what to do instead. */
-export async function refuseBareDatabase(archive: string): Promise<void> {
-  let start = "";
-  try {
-    const handle = await open(archive, "r");
-    try {
-      const buffer = Buffer.alloc(sqliteHeader.length);
-      await handle.read(buffer, 0, buffer.length, 0);
-      start = buffer.toString("latin1");
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw unreadableArchive(error, archive);
-  }
-  if (start === sqliteHeader) {
-    throw invalid(`${archive} adalah salinan basis data saja (cadangan versi lama), bukan arsip cadangan; pulihkan dengan langkah manual di docs/operations.md.`);
-  }
-}
-
-/**
- * Reads an archive through and returns its manifest and every file's checksum, without
- * writing anything. Any entry that is not a regular file under `skrining-backup/` is a
- * refusal, as is an archive the gzip or tar layer finds damaged or cut short.
- */
-export async function readArchive(archive: string): Promise<{ manifest: BackupManifest; found: FoundFiles }> {
-  await refuseBareDatabase(archive);
-  const found: FoundFiles = new Map();
-  const strangers: string[] = [];
-  let manifestText: string | null = null;
-  try {
-    await listArchive({
-      file: archive,
-      strict: true,
-      onReadEntry: (entry) => {
-        const isManifest = entry.path === manifestEntry;
-        // Folders say nothing a file path does not (an archive packed again by hand has them).
-        if (entry.type === "Directory" && entry.path.startsWith(`${archiveRoot}/`)) {
-          entry.resume();
-          return;
-        }
-        if (entry.type !== "File" || (!isManifest && !entry.path.startsWith(dataEntryPrefix))) {
-          strangers.push(entry.path);
-          entry.resume();
-          return;
-        }
-        const hash = createHash("sha256");
-        const parts: Buffer[] = [];
-        let size = 0;
-        entry.on("data", (bytes: Buffer) => {
-          size += bytes.length;
-          if (isManifest) parts.push(bytes);
-          else hash.update(bytes);
-        });
-        entry.on("end", () => {
-          if (isManifest) manifestText = Buffer.concat(parts).toString("utf8");
-          else found.set(entry.path.slice(dataEntryPrefix.length), { size, sha256: hash.digest("hex") });
-        });
-      },
-    });
-  } catch (error) {
-    throw unreadableArchive(error, archive);
-  }
-  if (strangers.length > 0) throw invalid(`${archive} memuat isi yang bukan bagian cadangan skrining: ${strangers.slice(0, 3).join(", ")}`);
-  if (manifestText === null) throw invalid(`${archive} bukan arsip cadangan yang utuh: manifest tidak ada (rusak, terpotong, atau bukan cadangan skrining).`);
-  return { manifest: parseManifest(manifestText, archive), found };
-}
-
 /** The schema of a database file, and whether this program knows it (not newer than its own migrations). */
 export function databaseSchema(path: string): { level: BackupManifest["schema"]; newerThanProgram: boolean; pending: number } {
   const sqlite = new Database(path, { readonly: true });
@@ -295,11 +129,12 @@ const temporaryNameOf = (target: string, purpose: string) => join(dirname(target
  * Writes one archive of the data folder to `target`: a snapshot of the database (taken
  * through `sqlite`, safe while the server writes), then the files, then the manifest. It
  * is written under a temporary name beside the target, flushed, read back whole with every
- * checksum compared; only then does it get its name. The snapshot passed `quick_check`
- * before it was packed, and the checksum proves the archive holds those very bytes. A
- * backup that fails anywhere (a full disk) leaves no file.
+ * checksum compared (an encrypted one decrypted, every chunk's tag checked); only then does
+ * it get its name. The snapshot passed `quick_check` before it was packed, and the checksum
+ * proves the archive holds those very bytes. A backup that fails anywhere (a full disk)
+ * leaves no file. With `passphrase`, the archive is encrypted (encryption.ts).
  */
-export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; now?: Date }): Promise<BackupManifest> {
+export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; passphrase?: string; now?: Date }): Promise<BackupManifest> {
   const target = resolve(options.target);
   if (existsSync(target)) throw invalid(`${target} sudah ada; pilih nama file lain.`);
   if (!statSync(dirname(target), { throwIfNoEntry: false })?.isDirectory()) throw invalid(`folder ${dirname(target)} tidak ada; cadangan tidak dibuat.`);
@@ -325,18 +160,22 @@ export async function writeBackup(options: { sqlite: Database; dataDir: string; 
       files: [],
     };
     const sources = [{ path: databaseFileName, file: snapshot }, ...dataFolderSources(options.dataDir)];
+    const { passphrase } = options;
     const handle = await open(temporary, "wx", 0o600);
     try {
-      await pipeline(tarStream(sources, manifest), createGzip(), async (compressed: AsyncIterable<Buffer>) => {
-        for await (const bytes of compressed) await handle.write(bytes);
-      });
+      const save = async (bytes: AsyncIterable<Buffer>) => {
+        for await (const chunk of bytes) await handle.write(chunk);
+      };
+      if (passphrase === undefined) await pipeline(tarStream(sources, manifest), createGzip(), save);
+      else await pipeline(tarStream(sources, manifest), createGzip(), (compressed: AsyncIterable<Buffer>) => encrypt(compressed, passphrase), save);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    const written = await readArchive(temporary);
+    const written = await readArchive(temporary, async () => passphrase ?? "");
     const problems = differencesFromManifest(manifest, written.found);
     if (JSON.stringify(written.manifest) !== JSON.stringify(manifest)) problems.push("manifest yang terbaca tidak sama dengan yang ditulis");
+    if (written.encrypted !== (passphrase !== undefined)) problems.push(passphrase === undefined ? "arsip terbaca terenkripsi" : "arsip terbaca tidak terenkripsi");
     if (problems.length > 0) throw invalid(`cadangan tidak utuh setelah ditulis (${problems.slice(0, 3).join("; ")}); tidak disimpan.`);
     renameSync(temporary, target);
     syncFolder(dirname(target));

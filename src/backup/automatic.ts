@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { conflict } from "../errors";
 import type { Logger } from "../logger";
+import { passphraseVariable } from "./encryption";
 import { fileTimestamp } from "./snapshot";
 
 const unitMilliseconds: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -16,11 +17,12 @@ export function parseDuration(text: string): number | null {
 
 /**
  * The automatic backups' names: the time the backup began, in UTC, so that sorting the
- * names sorts the backups by age. Only files whose whole name has this form are ever
- * deleted by the rotation, so a person's own files in the folder are safe.
+ * names sorts the backups by age; `.enc` after an encrypted one, so that nobody tries
+ * `tar xzf` on it. Only files whose whole name has this form are ever deleted by the
+ * rotation, so a person's own files in the folder are safe.
  */
-export const automaticBackupName = (moment: Date) => `skrining-auto-${fileTimestamp(moment)}.tar.gz`;
-const automaticBackupPattern = /^skrining-auto-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})Z\.tar\.gz$/;
+export const automaticBackupName = (moment: Date, encrypted = false) => `skrining-auto-${fileTimestamp(moment)}.tar.gz${encrypted ? ".enc" : ""}`;
+const automaticBackupPattern = /^skrining-auto-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})Z\.tar\.gz(?:\.enc)?$/;
 /** What a backup stopped half way (the server stopped, the machine went down) leaves: its temporary files. */
 const leftoverPattern = /^\.{1,2}skrining-auto-\d{8}-\d{6}Z\.tar\.gz\..*\.tmp$/;
 
@@ -67,6 +69,8 @@ export interface BackupSchedule {
   /** When the next scheduled backup is due (ISO 8601, UTC). */
   nextDue: string;
   running: boolean;
+  /** Whether the schedule encrypts (`serve --backup-passphrase-file`); "back up now" does the same. */
+  encrypted: boolean;
   last: (BackupOutcome & { at: string }) | null;
 }
 
@@ -78,11 +82,14 @@ export interface BackupFile {
   modifiedAt: string;
   /** Named as the schedule names its backups (and rotated with them). */
   automatic: boolean;
+  /** An encrypted archive (decisions §17): restore and `backup --check` ask for its passphrase. */
+  encrypted: boolean;
 }
 
 /**
- * The finished backups in a folder, newest first: archives (`.tar.gz`), never the
- * temporary files of one being written (names starting with `.`) or anything else.
+ * The finished backups in a folder, newest first: archives (`.tar.gz`, encrypted
+ * `.tar.gz.enc`), never the temporary files of one being written (names starting with `.`)
+ * or anything else.
  */
 export function listBackups(folder: string): BackupFile[] {
   let names: string[];
@@ -92,10 +99,11 @@ export function listBackups(folder: string): BackupFile[] {
     return [];
   }
   return names
-    .filter((name) => !name.startsWith(".") && name.endsWith(".tar.gz"))
+    .filter((name) => !name.startsWith(".") && (name.endsWith(".tar.gz") || name.endsWith(".tar.gz.enc")))
     .flatMap((name) => {
       const stats = lstatSync(join(folder, name), { throwIfNoEntry: false });
-      return stats?.isFile() ? [{ name, size: stats.size, modifiedAt: stats.mtime.toISOString(), automatic: automaticBackupPattern.test(name) }] : [];
+      if (!stats?.isFile()) return [];
+      return [{ name, size: stats.size, modifiedAt: stats.mtime.toISOString(), automatic: automaticBackupPattern.test(name), encrypted: name.endsWith(".enc") }];
     })
     .sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt) || b.name.localeCompare(a.name));
 }
@@ -104,6 +112,8 @@ export interface AutomaticBackupOptions {
   folder: string;
   everyMilliseconds: number;
   keep: number;
+  /** Whether `write` encrypts: the archives are then named `….tar.gz.enc`. */
+  encrypted?: boolean;
   /** Writes one complete, verified backup to `target`, or nothing when `stop` aborts it; rejects with the reason when it cannot. */
   write: (target: string, stop: AbortSignal) => Promise<void>;
   /** Which automatic backups in the folder are this data folder's own (BackupFolder): only those are rotated. */
@@ -162,6 +172,7 @@ export class AutomaticBackups {
       keep: this.options.keep,
       nextDue: new Date(this.due).toISOString(),
       running: this.running !== null,
+      encrypted: this.options.encrypted === true,
       last: this.last,
     };
   }
@@ -207,7 +218,7 @@ export class AutomaticBackups {
   private async runOnce(): Promise<BackupOutcome> {
     const began = this.clock.now();
     this.due = began + this.options.everyMilliseconds;
-    const target = join(this.options.folder, automaticBackupName(new Date(began)));
+    const target = join(this.options.folder, automaticBackupName(new Date(began), this.options.encrypted));
     try {
       this.removeLeftovers();
       await this.options.write(target, this.abort.signal);
@@ -273,16 +284,31 @@ export class AutomaticBackups {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Writes a backup as `skrining --data <dataDir> backup <target>` in a child process: the
- * server's own thread never waits for the snapshot or the compression, the database is
- * read as any other program reads it (a snapshot, no lock held against the server's
- * writes), and the archive is exactly what the command writes and verifies.
+ * The command line and environment of the child that writes one automatic backup: `skrining
+ * --data <dataDir> backup <target>`, with `--encrypt` and the passphrase in the child's own
+ * environment when there is one (never on its command line, which every user of the
+ * machine may list); without one, the child gets none, whatever the server inherited.
  */
-export function backupInChildProcess(dataDir: string, environment: Record<string, string | undefined>): AutomaticBackupOptions["write"] {
+export function backupChildCommand(dataDir: string, environment: Record<string, string | undefined>, passphrase?: string) {
   // The compiled executable is the program itself; under Bun the entry point is cli/main.ts.
   const program = Bun.isStandaloneExecutable ? [process.execPath] : [process.execPath, join(import.meta.dir, "..", "..", "cli", "main.ts")];
+  const { [passphraseVariable]: _inherited, ...inherited } = environment;
+  return {
+    args: (target: string) => [...program, "--data", dataDir, "backup", ...(passphrase === undefined ? [] : ["--encrypt"]), target],
+    env: passphrase === undefined ? inherited : { ...inherited, [passphraseVariable]: passphrase },
+  };
+}
+
+/**
+ * Writes a backup in a child process (backupChildCommand): the server's own thread never
+ * waits for the snapshot or the compression, the database is read as any other program
+ * reads it (a snapshot, no lock held against the server's writes), and the archive is
+ * exactly what the command writes and verifies.
+ */
+export function backupInChildProcess(dataDir: string, environment: Record<string, string | undefined>, passphrase?: string): AutomaticBackupOptions["write"] {
+  const command = backupChildCommand(dataDir, environment, passphrase);
   return async (target, stop) => {
-    const child = Bun.spawn([...program, "--data", dataDir, "backup", target], { env: environment, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const child = Bun.spawn(command.args(target), { env: command.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
     const kill = () => child.kill("SIGTERM");
     stop.addEventListener("abort", kill);
     try {

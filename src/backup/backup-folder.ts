@@ -2,7 +2,7 @@ import { lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { invalid } from "../errors";
 import type { Logger } from "../logger";
-import type { BackupManifest } from "./archive";
+import type { BackupManifest } from "./manifest";
 import { realPath, type FolderIdentity } from "./folder-identity";
 
 // A folder of automatic backups belongs to one data folder (decisions §17): its owner is

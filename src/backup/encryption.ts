@@ -25,6 +25,8 @@ const tagLength = 16;
 /** scrypt cost: 2^15 × 8 × 128 B = 32 MB of memory and about a tenth of a second per derivation. */
 const scryptParameters = { N: 2 ** 15, r: 8, p: 1 } as const;
 const maxHeaderLength = 4096;
+/** The variable a command reads the passphrase from, and through which serve gives it to its backup child process. */
+export const passphraseVariable = "SKRINING_BACKUP_PASSPHRASE";
 /** A passphrase shorter than this is refused when it is set (what a person can still type and keep). */
 export const minimumPassphraseLength = 12;
 
@@ -119,17 +121,22 @@ export async function* encrypt(plain: AsyncIterable<Buffer>, passphrase: string)
     cipher.setAAD(additionalData(headerBytes, index, last));
     return Buffer.concat([cipher.update(bytes), cipher.final(), cipher.getAuthTag()]);
   };
-  let pending: Buffer = Buffer.alloc(0);
+  // The small pieces a compressor gives are joined once per chunk, not once per piece.
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
   let index = 0;
   for await (const bytes of plain) {
-    pending = pending.length === 0 ? bytes : Buffer.concat([pending, bytes]);
+    pending.push(bytes);
+    pendingLength += bytes.length;
     // A full chunk is sealed only once more bytes follow it: the last chunk must say it is the last.
-    while (pending.length > chunkSize) {
-      yield sealed(pending.subarray(0, chunkSize), index++, false);
-      pending = pending.subarray(chunkSize);
+    while (pendingLength > chunkSize) {
+      const joined = Buffer.concat(pending, pendingLength);
+      yield sealed(joined.subarray(0, chunkSize), index++, false);
+      pending = [joined.subarray(chunkSize)];
+      pendingLength -= chunkSize;
     }
   }
-  yield sealed(pending, index, true);
+  yield sealed(Buffer.concat(pending, pendingLength), index, true);
 }
 
 /** Reads exactly `length` bytes from a byte stream (fewer only at its end). */

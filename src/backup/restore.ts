@@ -1,14 +1,16 @@
-import { createHash } from "node:crypto";
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { extract } from "tar";
 import { databaseFileName } from "../config";
 import { databaseFiles, processesHolding } from "../db/holders";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
-import { archiveRoot, databaseSchema, dataEntryPrefix, differencesFromManifest, manifestEntry, parseManifest, refuseBareDatabase, unreadableArchive, type BackupManifest, type FoundFiles } from "./archive";
+import { databaseSchema } from "./archive";
+import { openArchive, readContents, type PassphraseSource } from "./archive-reader";
+import { extractWithinManifest } from "./extract";
 import { realPath, recordedIdentity, writeIdentity } from "./folder-identity";
+import { differencesFromManifest, differsFromManifest, manifestTotal, type BackupManifest } from "./manifest";
 import { fileTimestamp, quickCheck } from "./snapshot";
+import { freeBytes, largestFitting, noRoom, removeLeftStaging, removeStaging, roomNeeded, stagingFolderOf } from "./staging";
 
 /**
  * The restored folder's identity (folder-identity.ts): a folder restored over keeps its own,
@@ -24,80 +26,32 @@ function keepIdentity(dataDir: string, aside: string | null, manifest: BackupMan
   else if (manifest.dataFolderId && realPath(manifest.dataDir) === here) writeIdentity(dataDir, { id: manifest.dataFolderId, path: here });
 }
 
-/**
- * Reads every file under `folder` (checksums by path relative to it), flushes each to the
- * disk and gives files 0600 and folders 0700. Anything that is not a file or a folder is
- * a refusal (tar entries of other kinds are never extracted, so this is a second guard).
- */
-function checkStagedFiles(folder: string): FoundFiles {
-  const found: FoundFiles = new Map();
-  const buffer = Buffer.alloc(1024 * 1024);
-  const walk = (directory: string, prefix: string) => {
-    chmodSync(directory, 0o700);
-    for (const name of readdirSync(directory).sort()) {
-      const path = join(directory, name);
-      const stats = lstatSync(path);
-      if (stats.isDirectory()) walk(path, `${prefix}${name}/`);
-      else if (stats.isFile()) {
-        chmodSync(path, 0o600);
-        const hash = createHash("sha256");
-        // Opened for writing too: Windows flushes only a file opened so.
-        const handle = openSync(path, "r+");
-        try {
-          let size = 0;
-          for (let read; (read = readSync(handle, buffer, 0, buffer.length, size)) > 0; size += read) hash.update(buffer.subarray(0, read));
-          fsyncSync(handle);
-          found.set(`${prefix}${name}`, { size, sha256: hash.digest("hex") });
-        } finally {
-          closeSync(handle);
-        }
-      } else throw invalid(`cadangan memuat ${prefix}${name} yang bukan file biasa; tidak dipulihkan.`);
-    }
-  };
-  walk(folder, "");
-  return found;
-}
-
 export interface RestoreResult {
   manifest: BackupManifest;
   dataDir: string;
+  /** Whether the archive was encrypted (and so shown to be the one written with its passphrase). */
+  encrypted: boolean;
   /** Where the folder's earlier contents went (`--force`), or null when it was empty. */
   movedAsideTo: string | null;
+  /** Staging folders of interrupted restores that were removed first. */
+  leftStagingRemoved: string[];
   /** Migrations the restored database has not had yet; they run, after a safety copy, when it is first opened. */
   pendingMigrations: number;
 }
 
 /**
- * Removes the staging folder entry by entry (it holds only files and folders: the archive
- * filter takes nothing else). Bun's recursive rmSync of a folder fails on Windows under
- * Wine (EFAULT, npm run test:windows), while removing one file or one empty folder works.
+ * The data folder's refusals, before the archive is even opened: not a folder; not empty
+ * without `force`; held open by a process (a running server); a mount point with `force`.
+ * Returns what it holds (after the staging folders of interrupted restores were removed).
  */
-function removeStaging(folder: string): void {
-  if (!existsSync(folder)) return;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) removeStaging(path);
-    else rmSync(path, { force: true });
-  }
-  rmdirSync(folder);
-}
-
-/**
- * Restores a backup into `dataDir`. Nothing in the data folder changes until the whole
- * archive is extracted into a folder inside it and verified: every checksum against the
- * manifest, nothing extra, the database through `quick_check`, its schema not newer than
- * this program. A folder that is not empty is refused unless `force`; then its contents are
- * first moved, never deleted, to `<data>.before-restore-<time>` beside it. A folder that a
- * process holds open (a running server) is refused either way.
- */
-export async function restoreBackup(options: { archive: string; dataDir: string; force: boolean; now?: Date; created?: (dataDir: string) => void }): Promise<RestoreResult> {
-  const archive = resolve(options.archive);
-  const dataDir = resolve(options.dataDir);
+function checkDataFolder(dataDir: string, force: boolean): { exists: boolean; earlier: string[]; leftStagingRemoved: string[] } {
   const dataStats = statSync(dataDir, { throwIfNoEntry: false });
   if (dataStats && !dataStats.isDirectory()) throw invalid(`${dataDir} bukan folder; pilih --data yang lain.`);
+  // What an interrupted restore left is not part of the folder (one still running is a refusal).
+  const leftStagingRemoved = dataStats ? removeLeftStaging(dataDir) : [];
   const earlier = dataStats ? readdirSync(dataDir) : [];
   if (earlier.length > 0) {
-    if (!options.force) {
+    if (!force) {
       throw invalid(
         `Folder data ${dataDir} tidak kosong (${earlier.slice(0, 4).join(", ")}${earlier.length > 4 ? ", ..." : ""}); restore tidak menimpanya. ` +
           "Pakai --force untuk memindahkan isinya ke samping lebih dulu, atau pilih --data yang lain.",
@@ -111,55 +65,68 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
       throw invalid(`Folder data ${dataDir} adalah titik mount, jadi isinya tidak dapat dipindahkan ke sampingnya; pindahkan isinya sendiri, lalu ulangi restore tanpa --force.`);
     }
   }
-  await refuseBareDatabase(archive);
+  return { exists: dataStats !== undefined, earlier, leftStagingRemoved };
+}
 
+/**
+ * Restores a backup into `dataDir` (decisions §17), in two readings of the archive. The
+ * first writes nothing: an encrypted archive is authenticated whole (`passphrase` is asked
+ * only for one), every file's checksum is compared with the manifest, nothing may be
+ * missing or extra, and the files must fit the data folder's disk with a margin
+ * (staging.ts; the reading stops as soon as they cannot). Only then does the second
+ * reading write, into a folder inside the data folder, never more than that manifest
+ * declares (extract.ts); then the database passes `quick_check` and its schema must not be
+ * newer than this program. Nothing in the data folder changes until all of that passed.
+ * A folder that is not empty is refused unless `force`; then its contents are first moved,
+ * never deleted, to `<data>.before-restore-<time>` beside it.
+ */
+export async function restoreBackup(options: {
+  archive: string;
+  dataDir: string;
+  force: boolean;
+  passphrase?: PassphraseSource;
+  now?: Date;
+  created?: (dataDir: string) => void;
+}): Promise<RestoreResult> {
+  const archive = resolve(options.archive);
+  const dataDir = resolve(options.dataDir);
+  const { exists, earlier, leftStagingRemoved } = checkDataFolder(dataDir, options.force);
+  const opened = await openArchive(archive, options.passphrase);
   const aside = earlier.length > 0 ? join(dirname(dataDir), `${basename(dataDir)}.before-restore-${fileTimestamp(options.now ?? new Date())}`) : null;
-  if (aside && existsSync(aside)) throw invalid(`${aside} sudah ada; ulangi restore sebentar lagi.`);
-  if (!dataStats) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(dataDir, 0o700);
-  const staging = join(dataDir, `.restore-${process.pid}`);
-  const stagedData = join(staging, dataEntryPrefix);
+  const staging = stagingFolderOf(dataDir);
   let manifest: BackupManifest;
   let pendingMigrations: number;
   try {
-    mkdirSync(staging, { mode: 0o700 });
-    const strangers: string[] = [];
+    const free = freeBytes(dataDir);
+    const fitting = free === null ? null : largestFitting(free);
+    const contents = await readContents(opened, fitting === null ? undefined : { bytes: fitting, refusal: () => noRoom(archive, dataDir, { moreThan: fitting }, free!) });
+    manifest = contents.manifest;
+    const problems = differencesFromManifest(manifest, contents.found);
+    if (problems.length > 0) throw differsFromManifest(archive, problems);
+    if (free !== null && roomNeeded(manifestTotal(manifest)) > free) throw noRoom(archive, dataDir, { total: manifestTotal(manifest) }, free);
+    if (aside && existsSync(aside)) throw invalid(`${aside} sudah ada; ulangi restore sebentar lagi.`);
+
+    if (!exists) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
     try {
-      await extract({
-        file: archive,
-        cwd: staging,
-        strict: true,
-        preserveOwner: false,
-        filter: (path, entry) => {
-          const type = "type" in entry ? entry.type : null;
-          const accepted = (type === "File" && (path === manifestEntry || path.startsWith(dataEntryPrefix))) || (type === "Directory" && path.startsWith(`${archiveRoot}/`));
-          if (!accepted) strangers.push(path);
-          return accepted;
-        },
-      });
+      mkdirSync(staging, { mode: 0o700 });
+      await extractWithinManifest(opened, staging, manifest, contents.manifestText);
+      const database = join(staging, databaseFileName);
+      const damage = quickCheck(database);
+      if (damage.length > 0) throw invalid(`basis data di ${archive} rusak (quick_check: ${damage.slice(0, 3).join("; ")}). Tidak ada yang dipulihkan.`);
+      const schema = databaseSchema(database);
+      if (schema.newerThanProgram) {
+        throw invalid(`${archive} memakai skema basis data yang lebih baru (${schema.level.migrations} migrasi) dari program ini; pulihkan dengan ${manifest.program} atau yang lebih baru. Tidak ada yang dipulihkan.`);
+      }
+      pendingMigrations = schema.pending;
+      for (const folder of ["photos", "models"]) mkdirSync(join(staging, folder), { recursive: true, mode: 0o700 });
     } catch (error) {
-      throw unreadableArchive(error, archive);
+      removeStaging(staging);
+      if (!exists) rmdirSync(dataDir);
+      throw error;
     }
-    if (strangers.length > 0) throw invalid(`${archive} memuat isi yang bukan bagian cadangan skrining: ${strangers.slice(0, 3).join(", ")}`);
-    const manifestPath = join(staging, manifestEntry);
-    if (!existsSync(manifestPath)) throw invalid(`${archive} bukan arsip cadangan yang utuh: manifest tidak ada (rusak, terpotong, atau bukan cadangan skrining).`);
-    manifest = parseManifest(readFileSync(manifestPath, "utf8"), archive);
-    const found = existsSync(stagedData) ? checkStagedFiles(stagedData) : new Map();
-    const problems = differencesFromManifest(manifest, found);
-    if (problems.length > 0) throw invalid(`${archive} tidak utuh: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (dan ${problems.length - 3} lagi)` : ""}. Tidak ada yang dipulihkan.`);
-    const database = join(stagedData, databaseFileName);
-    const damage = quickCheck(database);
-    if (damage.length > 0) throw invalid(`basis data di ${archive} rusak (quick_check: ${damage.slice(0, 3).join("; ")}). Tidak ada yang dipulihkan.`);
-    const schema = databaseSchema(database);
-    if (schema.newerThanProgram) {
-      throw invalid(`${archive} memakai skema basis data yang lebih baru (${schema.level.migrations} migrasi) dari program ini; pulihkan dengan ${manifest.program} atau yang lebih baru. Tidak ada yang dipulihkan.`);
-    }
-    pendingMigrations = schema.pending;
-    for (const folder of ["photos", "models"]) mkdirSync(join(stagedData, folder), { recursive: true, mode: 0o700 });
-  } catch (error) {
-    removeStaging(staging);
-    if (!dataStats) rmdirSync(dataDir);
-    throw error;
+  } finally {
+    await opened.close();
   }
 
   // Verified: only renames inside one file system from here on. One that fails (Windows
@@ -174,7 +141,7 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
       mkdirSync(aside, { mode: 0o700 });
       for (const name of earlier) move(join(dataDir, name), join(aside, name));
     }
-    for (const name of readdirSync(stagedData)) move(join(stagedData, name), join(dataDir, name));
+    for (const name of readdirSync(staging)) move(join(staging, name), join(dataDir, name));
   } catch (error) {
     for (const [from, to] of moves.reverse()) renameSync(to, from);
     if (aside) rmdirSync(aside);
@@ -189,6 +156,6 @@ export async function restoreBackup(options: { archive: string; dataDir: string;
   }
   syncFolder(dataDir);
   // Said once the folder holds the backup: a refused restore removes the folder it made.
-  if (!dataStats) options.created?.(dataDir);
-  return { manifest, dataDir, movedAsideTo: aside, pendingMigrations };
+  if (!exists) options.created?.(dataDir);
+  return { manifest, dataDir, encrypted: opened.encrypted, movedAsideTo: aside, leftStagingRemoved, pendingMigrations };
 }

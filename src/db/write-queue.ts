@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import { databaseStamp } from "./read-cache";
+import type { Table } from "drizzle-orm";
+import { databaseStamp, writtenTables, type Tables } from "./read-cache";
 import { StorageError, asStorageError, type StorageHealth } from "./storage";
 
 /**
@@ -8,6 +9,8 @@ import { StorageError, asStorageError, type StorageHealth } from "./storage";
  * one commit.
  */
 export interface JobCompanion {
+  /** The tables it writes, besides the job's. */
+  readonly touches: readonly Table[];
   /** Runs after the job's work, in its savepoint, with what the work returned; throwing rolls the job back. */
   inJob(value: unknown): void;
   /** Whether the job's changes (and so the companion's) reached the disk, once the group settled. */
@@ -17,6 +20,7 @@ export interface JobCompanion {
 interface Job {
   work: () => unknown;
   companion: JobCompanion | undefined;
+  touches: ReadonlySet<string> | "everything";
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -59,13 +63,17 @@ export class WriteQueue {
   ) {}
 
   /**
-   * Queues `work`; settles once its group committed. `alone`: the job takes no companion
-   * (the trail's own rows, which must not carry a request's row).
+   * Queues `work`; settles once its group committed. `touches`: the tables the work writes
+   * (its triggers' included), so that only the read caches reading one of them are emptied;
+   * without it, every cache is. `alone`: the job takes no companion (the trail's own rows,
+   * which must not carry a request's row).
    */
-  run<T>(work: () => T, options: { alone?: boolean } = {}): Promise<T> {
+  run<T>(work: () => T, options: { touches?: Tables; alone?: boolean } = {}): Promise<T> {
     const companion = options.alone ? undefined : this.options.companionOf?.();
+    const tables = options.touches ?? "everything";
+    const touches = writtenTables(companion && tables !== "everything" ? [...tables, ...companion.touches] : tables);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, companion, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, companion, touches, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -82,9 +90,14 @@ export class WriteQueue {
   private async flush(): Promise<void> {
     if (this.queue.length === 0) return;
     this.busy = true;
+    const stamp = databaseStamp(this.client);
+    let changesBefore: number | undefined;
+    let jobs: Job[] = [];
     try {
       const began = await this.begin();
-      const jobs = this.queue;
+      // Nothing of the group is written yet: what the connection changed before it.
+      if (began === true) changesBefore = stamp.totalChanges();
+      jobs = this.queue;
       this.queue = [];
       if (began instanceof Error) {
         this.failAll(jobs, began);
@@ -92,8 +105,8 @@ export class WriteQueue {
         this.commitGroup(jobs);
       }
     } finally {
-      // Whatever the group ended in, the caches must ask the database again.
-      databaseStamp(this.client).forget();
+      // Whatever the group ended in, the caches of what it may have written are emptied.
+      if (changesBefore !== undefined) stamp.written(touchedBy(jobs), changesBefore);
       this.busy = false;
       if (this.queue.length > 0) this.schedule();
     }
@@ -179,6 +192,16 @@ export class WriteQueue {
     if (failure instanceof StorageError) this.options.health?.failed(failure);
     return failure;
   }
+}
+
+/** The tables a group's jobs wrote: `everything` if one of them did not say. */
+function touchedBy(jobs: readonly Job[]): ReadonlySet<string> | "everything" {
+  const tables = new Set<string>();
+  for (const { touches } of jobs) {
+    if (touches === "everything") return touches;
+    for (const table of touches) tables.add(table);
+  }
+  return tables;
 }
 
 const transactionLost = () => new StorageError("io", new Error("SQLite membatalkan transaksi"));

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { mahasiswa, tindakLanjut } from "../db/schema";
 import { databaseStamp, ReadCache } from "../db/read-cache";
 import type { Principal } from "../http/principal";
 
@@ -22,7 +23,7 @@ export class AdvisorScope {
     this.lecturersOf = sqlite.prepare<StudentLecturers, [string]>(
       "SELECT NIP_doswal AS advisor, (SELECT NIP FROM tindak_lanjut WHERE NIM = ?1 AND status <> 'selesai') AS handler FROM mahasiswa WHERE NIM = ?1",
     );
-    this.answers = new ReadCache(databaseStamp(sqlite));
+    this.answers = new ReadCache(databaseStamp(sqlite), { reads: [mahasiswa, tindakLanjut] });
   }
 
   /** The student's advisor and handler; undefined when the NIM names no student. */

@@ -27,7 +27,7 @@ export class ProcessingRestriction {
 
   constructor(db: DatabaseClient) {
     this.restrictedAtOf = db.select({ since: mahasiswa.restrictedAt }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.answers = new ReadCache(databaseStamp(db.$client));
+    this.answers = new ReadCache(databaseStamp(db.$client), { reads: [mahasiswa] });
   }
 
   /** When the student's processing was restricted; null when it is not (or the NIM names nobody). */

@@ -48,10 +48,14 @@ afterAll(async () => {
 describe("Cadangan", () => {
   test("the schedule and the folder's archives; a backup now is the schedule's, checked and rotated", async () => {
     writeFileSync(join(folder, "manual-2026.tar.gz"), "not really");
+    writeFileSync(join(folder, "skrining-auto-20260101-000000Z.tar.gz.enc"), "an encrypted one");
     writeFileSync(join(folder, ".skrining-auto-20260101-000000Z.tar.gz.1.archive.tmp"), "half");
     const first = await opened.call("GET", "/api/admin/cadangan");
-    expect(first.body.jadwal).toMatchObject({ folder, everyMilliseconds: 86_400_000, keep: 2, running: false, last: null });
-    expect(first.body.cadangan.map((backup: { name: string }) => backup.name)).toEqual(["manual-2026.tar.gz"]);
+    expect(first.body.jadwal).toMatchObject({ folder, everyMilliseconds: 86_400_000, keep: 2, running: false, encrypted: false, last: null });
+    expect(first.body.cadangan.map((backup: { name: string; automatic: boolean; encrypted: boolean }) => [backup.name, backup.automatic, backup.encrypted]).sort()).toEqual([
+      ["manual-2026.tar.gz", false, false],
+      ["skrining-auto-20260101-000000Z.tar.gz.enc", true, true],
+    ]);
 
     const beforeBackup = opened.lastAuditId();
     const made = await opened.call("POST", "/api/admin/cadangan");
@@ -62,6 +66,31 @@ describe("Cadangan", () => {
     expect(listed.cadangan.find((backup: { name: string }) => backup.name === made.body.nama)).toMatchObject({ automatic: true, size: expect.any(Number) });
     // A backup writes no audit row, as the command writes none.
     expect(opened.auditAfter(beforeBackup)).toEqual([]);
+  });
+
+  test("an encrypted schedule's backup now is encrypted too: the schedule's own writer and name", async () => {
+    const written: string[] = [];
+    const encrypted = new AutomaticBackups({
+      folder: mkdtempSync(join(tmpdir(), "skrining-konsol-enc-")),
+      everyMilliseconds: 86_400_000,
+      keep: 2,
+      encrypted: true,
+      logger: silentLogger,
+      ownership: { written: () => {}, own: async (names) => new Set(names) },
+      write: async (target) => {
+        written.push(target);
+        writeFileSync(target, "terenkripsi");
+      },
+    });
+    try {
+      expect(encrypted.status().encrypted).toBe(true);
+      const outcome = await encrypted.backUpNow();
+      expect(outcome).toMatchObject({ ok: true });
+      expect(written).toEqual([outcome.target]);
+      expect(outcome.target).toMatch(/skrining-auto-\d{8}-\d{6}Z\.tar\.gz\.enc$/);
+    } finally {
+      await encrypted.stop();
+    }
   });
 
   test("a download hands out the archive with an export row; an unknown name is 404, never a path", async () => {

@@ -65,7 +65,7 @@ function ownershipOf(ownedBefore: readonly string[] = []) {
 }
 
 /** Automatic backups into a fresh folder whose writes are recorded (and fail while `failing` is set). */
-function setUp(options: { every?: number; keep?: number; folder?: string; ownedBefore?: string[] } = {}) {
+function setUp(options: { every?: number; keep?: number; folder?: string; ownedBefore?: string[]; encrypted?: boolean } = {}) {
   const folder = options.folder ?? temporaryDir("skrining-auto-");
   const clock = new FakeClock(start);
   const log = recorder();
@@ -78,6 +78,7 @@ function setUp(options: { every?: number; keep?: number; folder?: string; ownedB
     logger: log.logger,
     clock,
     ownership: ownershipOf(options.ownedBefore),
+    encrypted: options.encrypted,
     write: async (target) => {
       if (state.failing) throw new Error("Disk penuh");
       writeFileSync(target, "arsip");
@@ -186,6 +187,21 @@ describe("automatic backups", () => {
     // Its own: the new one and the newest before it stay; the two older ones go. Every other folder's stays.
     expect(readdirSync(folder).sort()).toEqual([autoName(start), own[2]!, ...others].sort());
     expect(log.info.at(-1)).toBe(`Cadangan otomatis tersimpan: ${join(folder, autoName(start))} (2 cadangan otomatis lama dihapus).`);
+    await backups.stop();
+  });
+
+  test("encrypted: named ….tar.gz.enc; the newest one decides when the next is due, and plain and encrypted ones are rotated together", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const plain = [3, 2].map((daysAgo) => autoName(start - daysAgo * day));
+    const encrypted = `${autoName(start - 2 * hour)}.enc`;
+    for (const name of [...plain, encrypted]) writeFileSync(join(folder, name), "arsip");
+    const { clock, written, backups } = setUp({ folder, keep: 2, ownedBefore: [...plain, encrypted], encrypted: true });
+    backups.start();
+    await clock.advance(22 * hour - 1);
+    expect(written).toEqual([]);
+    await clock.advance(1);
+    expect(written).toEqual([join(folder, `${autoName(start + 22 * hour)}.enc`)]);
+    expect(readdirSync(folder).sort()).toEqual([encrypted, `${autoName(start + 22 * hour)}.enc`].sort());
     await backups.stop();
   });
 

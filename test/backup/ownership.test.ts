@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BackupManifest } from "../../src/backup/archive";
+import type { BackupManifest } from "../../src/backup/manifest";
 import { BackupFolder, checkBackupFolder, ownerFileName } from "../../src/backup/backup-folder";
 import { dataFolderIdentity, identityFileName, resolveIdentity } from "../../src/backup/folder-identity";
 import { silentLogger } from "../../src/logger";

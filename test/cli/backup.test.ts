@@ -240,7 +240,9 @@ describe("restore", () => {
     expect(lines[0]).toBe(`Folder data baru dibuat: ${restored}`);
     expect(lines[1]).toStartWith(`Cadangan ${archive} (dibuat `);
     expect(lines[1]).toEndWith(`7 file) dipulihkan ke ${restored}.`);
-    expect(lines).toHaveLength(2);
+    // A plain archive's restore says what it could not show (decisions §17).
+    expect(lines[2]).toStartWith("Arsip ini tidak terenkripsi: isinya cocok dengan manifestnya, tetapi siapa pun yang memegang salinannya dapat mengubah keduanya");
+    expect(lines).toHaveLength(3);
     expectRestored(restored);
     const listed = await cli(restored, ["accounts", "list", "--json"]);
     expect(listed.exitCode).toBe(0);

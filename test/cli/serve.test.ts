@@ -86,7 +86,7 @@ describe("the banner", () => {
     expect(steps).toBeGreaterThan(at("Akun admin pertama"));
     expect(lines[steps + 1]).toStartWith("  1. Impor daftar dosen dan mahasiswa: skrining accounts import");
     expect(lines[steps + 2]).toStartWith("  2. Pilihan: daftarkan model prediksi");
-    expect(lines[steps + 3]).toStartWith("  3. Jalankan dengan --backup-dir <folder>");
+    expect(lines[steps + 3]).toStartWith("  3. Jalankan dengan --backup-dir <folder> --backup-passphrase-file <file>");
     expect(await stop(server)).toBe(0);
   });
 
@@ -97,7 +97,9 @@ describe("the banner", () => {
     const backups = temporaryDir();
     const server = await startServer({ dataDir, env: { SKRINING_TZ: "Asia/Makassar" }, serveOptions: ["--backup-dir", backups, "--backup-every", "6h", "--backup-keep", "3"] });
     const output = server.stdout();
-    expect(output).toContain(`Data: ${dataDir}; zona waktu Asia/Makassar; cadangan otomatis ke ${backups} tiap 6 jam, 3 terakhir disimpan.`);
+    expect(output).toContain(`Data: ${dataDir}; zona waktu Asia/Makassar; cadangan otomatis ke ${backups} tiap 6 jam, 3 terakhir disimpan, tidak terenkripsi.`);
+    // Plain automatic backups: the banner recommends encryption for copies kept off the PC (decisions §17).
+    expect(output).toContain("Cadangan yang dibawa keluar PC ini sebaiknya terenkripsi: jalankan dengan --backup-passphrase-file <file>");
     expect(output).toContain("Akun admin pertama dibuat");
     expect(output).not.toContain("Langkah berikutnya");
     expect(await stop(server)).toBe(0);

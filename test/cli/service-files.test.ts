@@ -8,8 +8,9 @@ import { parseDuration } from "../../src/backup/automatic";
 import { repositoryRoot } from "../helpers";
 
 // The shipped service files (docs/operations.md, "Running as a service") run serve with
-// automatic backups into a folder outside the data folder that the service may write, one
-// option a line so that adding one (an encryption passphrase, TLS) is adding a line.
+// automatic backups into a folder outside the data folder that the service may write,
+// encrypted with a passphrase file outside both (decisions §17) that the installation steps
+// create first, one option a line so that adding one (TLS) is adding a line.
 
 const deployFile = (name: string) => readFileSync(join(repositoryRoot, "deploy", name), "utf8");
 
@@ -35,15 +36,23 @@ function parsed(args: string[]): Map<string, string | true> {
   return options;
 }
 
-/** What a service file must ask for: backups outside the data folder, every day, two weeks kept. */
+const operations = readFileSync(join(repositoryRoot, "docs", "operations.md"), "utf8");
+
+/** What a service file must ask for: encrypted backups outside the data folder, every day, two weeks kept; the passphrase file in neither folder. */
 function expectBackups(options: Map<string, string | true>, inside: (folder: string, dataDir: string) => boolean) {
   const dataDir = options.get("--data") as string;
   const backupDir = options.get("--backup-dir") as string;
+  const passphraseFile = options.get("--backup-passphrase-file") as string;
   expect(typeof backupDir).toBe("string");
   expect(inside(backupDir, dataDir)).toBe(false);
   expect(parseDuration(options.get("--backup-every") as string)).toBe(24 * 3_600_000);
   expect(options.get("--backup-keep")).toBe("14");
-  return { dataDir, backupDir };
+  expect(typeof passphraseFile).toBe("string");
+  // Not in the data folder nor beside the archives: a copy of either must not carry the key.
+  expect(inside(passphraseFile, dataDir) || inside(passphraseFile, backupDir)).toBe(false);
+  // The installation steps create it before the first start.
+  expect(operations).toContain(passphraseFile);
+  return { dataDir, backupDir, passphraseFile };
 }
 
 describe("deploy/skrining.service (systemd)", () => {
@@ -57,9 +66,10 @@ describe("deploy/skrining.service (systemd)", () => {
 
   test("runs serve with automatic backups into a folder beside the data folder, never inside it", () => {
     expect(args[0]).toBe("/usr/local/bin/skrining");
-    const { dataDir, backupDir } = expectBackups(parsed(args.slice(1)), (folder, data) => folder === data || folder.startsWith(`${data}/`));
+    const { dataDir, backupDir, passphraseFile } = expectBackups(parsed(args.slice(1)), (folder, data) => folder === data || folder.startsWith(`${data}/`));
     expect(dataDir).toBe("/var/lib/skrining");
     expect(backupDir).toBe("/var/lib/skrining-backup");
+    expect(passphraseFile).toBe("/etc/skrining/backup-passphrase");
   });
 
   test("systemd creates both folders for the service's user and lets it write them under ProtectSystem=strict", () => {
@@ -86,9 +96,10 @@ describe("deploy/skrining-service.xml (WinSW)", () => {
 
   test("runs serve with automatic backups into a folder beside the data folder, never inside it", () => {
     expect(xml).not.toContain("<arguments>");
-    const { dataDir, backupDir } = expectBackups(parsed(args), windowsInside);
+    const { dataDir, backupDir, passphraseFile } = expectBackups(parsed(args), windowsInside);
     expect(dataDir).toBe("C:\\ProgramData\\skrining\\data");
     expect(backupDir).toBe("C:\\ProgramData\\skrining\\cadangan");
+    expect(passphraseFile).toBe("C:\\ProgramData\\skrining\\backup-passphrase.txt");
     expect(windowsInside("C:\\ProgramData\\skrining\\DATA\\cadangan", dataDir)).toBe(true);
   });
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repositoryRoot } from "../helpers";
 
-// deploy/skrining-service.xml as WinSW reads it: the elements the tests check, and its
-// <arguments> split into the argument list skrining.exe receives on Windows. Shared by
+// deploy/skrining-service.xml as WinSW reads it: the elements the tests check, and the
+// argument list skrining.exe receives on Windows. Shared by
 // test/deploy (the arguments against the program's parser, on Linux) and test-windows
 // (the same command line run by the real executable under Wine).
 
@@ -105,17 +105,27 @@ export function windowsArguments(commandLine: string): string[] {
   return argumentsFound;
 }
 
+/**
+ * The arguments WinSW passes: one `<argument>` element each (WinSW quotes each itself), or
+ * one `<arguments>` command line split as Windows splits it; not both.
+ */
+function commandArguments(xml: string): string[] {
+  const body = xml.replace(/<!--[\s\S]*?-->/g, "");
+  const each = [...body.matchAll(/<argument>([^<]*)<\/argument>/g)].map((match) => decodeEntities(match[1]!));
+  const hasLine = /<arguments>/.test(body);
+  if (hasLine && each.length > 0) throw new Error(`${serviceRecipePath}: both <arguments> and <argument> elements`);
+  const found = hasLine ? windowsArguments(element(xml, "arguments")) : each;
+  // WinSW expands %NAME% from the environment; these tests would have to do the same first.
+  if (found.some((argument) => argument.includes("%"))) throw new Error(`${serviceRecipePath}: an argument uses a %variable%, which these tests do not expand yet`);
+  return found;
+}
+
 export function readServiceRecipe(): ServiceRecipe {
   const xml = readFileSync(serviceRecipePath, "utf8");
   checkWellFormed(xml);
-  // One option a line (`<argument>` elements, which WinSW quotes itself), or one command line (`<arguments>`).
-  const separate = [...xml.replace(/<!--[\s\S]*?-->/g, "").matchAll(/<argument>([^<]*)<\/argument>/g)].map((match) => decodeEntities(match[1]!.trim()));
-  const args = separate.length > 0 ? separate : windowsArguments(element(xml, "arguments"));
-  // WinSW expands %NAME% from the environment; these tests would have to do the same first.
-  if (args.some((argument) => argument.includes("%"))) throw new Error(`${serviceRecipePath}: an argument uses a %variable%, which these tests do not expand yet`);
   return {
     executable: element(xml, "executable"),
-    arguments: args,
+    arguments: commandArguments(xml),
     workingDirectory: element(xml, "workingdirectory"),
     logPath: element(xml, "logpath"),
     stopTimeout: element(xml, "stoptimeout"),

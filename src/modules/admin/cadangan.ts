@@ -49,7 +49,7 @@ export const cadanganController = (guards: RouteGuards, dependencies: AdminDepen
         // The archive holds every student's data: handing it to a browser is an export, and the trail shows it first.
         await dependencies.context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "export", detail: `cadangan ${found.name} diunduh (${found.size} byte)` });
         // Streamed from the disk: an archive with every photo is too large to hold in memory.
-        return download(Bun.file(join(schedule.folder, found.name)), found.name, "application/gzip");
+        return download(Bun.file(join(schedule.folder, found.name)), found.name, found.encrypted ? "application/octet-stream" : "application/gzip");
       },
       { access: adminOnly },
     );

@@ -79,11 +79,11 @@ export const BackupsAnswer = t.Object(
   {
     jadwal: t.Nullable(
       t.Object(
-        { folder: t.String(), everyMilliseconds: Integer(), keep: Integer(), nextDue: t.String(), running: t.Boolean(), last: t.Nullable(BackupOutcome) },
+        { folder: t.String(), everyMilliseconds: Integer(), keep: Integer(), nextDue: t.String(), running: t.Boolean(), encrypted: t.Boolean(), last: t.Nullable(BackupOutcome) },
         { additionalProperties: false },
       ),
     ),
-    cadangan: t.Array(t.Object({ name: t.String(), size: Integer(), modifiedAt: t.String(), automatic: t.Boolean() }, { additionalProperties: false })),
+    cadangan: t.Array(t.Object({ name: t.String(), size: Integer(), modifiedAt: t.String(), automatic: t.Boolean(), encrypted: t.Boolean() }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { appendAuditRows, type AuditActor, type AuditEntry } from "../../audit/trail";
+import { appendAuditRows, trailTables, type AuditActor, type AuditEntry } from "../../audit/trail";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
@@ -107,7 +107,7 @@ export class AuthService {
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id));
     this.principalById = principals.where(eq(users.id, sql.placeholder("id"))).prepare();
-    this.principals = new ReadCache(databaseStamp(db.$client));
+    this.principals = new ReadCache(databaseStamp(db.$client), { reads: [users, mahasiswa, dosen] });
     this.principalByUsername = principals.where(eq(users.username, sql.placeholder("username"))).prepare();
     this.decoyHash = hashPassword("decoy password", config.bcryptCost);
   }
@@ -146,7 +146,9 @@ export class AuthService {
    * unknown and known usernames alike write one, so both still take the same time.
    */
   private async refuseCredentials(origin: RequestOrigin, actor: AuditActor, nim: string | null, detail: string, refusal: ServiceError): Promise<never> {
-    await this.writes.run(() => appendAuditRows(this.db.$client, [{ actor, clientAddress: origin.address, action: "login_failed", nim, target: origin.target, detail }]));
+    await this.writes.run(() => appendAuditRows(this.db.$client, [{ actor, clientAddress: origin.address, action: "login_failed", nim, target: origin.target, detail }]), {
+      touches: trailTables,
+    });
     throw refusal;
   }
 

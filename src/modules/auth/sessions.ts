@@ -24,7 +24,7 @@ export class SessionStore {
       .from(sessions)
       .where(eq(sessions.id, sql.placeholder("id")))
       .prepare();
-    this.active = new ReadCache(databaseStamp(db.$client));
+    this.active = new ReadCache(databaseStamp(db.$client), { reads: [sessions] });
   }
 
   /** Starts a session for a login; expired sessions are purged on the way. */

@@ -11,6 +11,9 @@ import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../.
 import { nowIso, serializeDiary } from "../../records";
 import type { Principal } from "../../http/principal";
 
+/** What the diary jobs write: no read cache reads it. */
+const diaryJob = { touches: [diaryEntries] };
+
 export const titleMaxCharacters = 200;
 export const contentMaxCharacters = 20000;
 
@@ -100,7 +103,7 @@ export class DiaryService {
       this.assertFits(nim, 0, title, content);
       const now = nowIso();
       return serializeDiary(this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get());
-    });
+    }, diaryJob);
   }
 
   /** Newest date first (the route's `ownNim` and `advisee` options have checked the caller). */
@@ -129,14 +132,14 @@ export class DiaryService {
       }
       const row = this.db.update(diaryEntries).set(changes).where(eq(diaryEntries.id, entry.id)).returning().get();
       return serializeDiary(row!);
-    });
+    }, diaryJob);
   }
 
   async remove(principal: Principal, rawId: string) {
     await this.writes.run(() => {
       const entry = this.ownEntry(principal, rawId);
       this.db.delete(diaryEntries).where(eq(diaryEntries.id, entry.id)).run();
-    });
+    }, diaryJob);
     return { message: diaryMessages.deleted };
   }
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { catatanKonseling, latestSkrining, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { readPagination, totalPages } from "../../http/pagination";
 import { notFound } from "../../errors";
 import type { Principal } from "../../http/principal";
@@ -52,8 +52,8 @@ export class DosenService {
   ) {
     const stamp = databaseStamp(db.$client);
     this.openCases = new OpenCaseReader(db.$client);
-    this.pages = new ReadCache(stamp, 1000);
-    this.statistikAnswers = new ReadCache(stamp, 1000);
+    this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 1000 });
+    this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 1000 });
     this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
     this.screeningsOf = db
       .select()

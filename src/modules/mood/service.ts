@@ -12,6 +12,9 @@ import { readInteger } from "../../numbers";
 import { nowIso, serializeMood } from "../../records";
 import type { Principal } from "../../http/principal";
 
+/** What the mood jobs write: no read cache reads it. */
+const moodJob = { touches: [moodEntries] };
+
 export const moodMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
   required: "date dan mood_value wajib diisi.",
@@ -82,7 +85,7 @@ export class MoodService {
         .returning()
         .get();
       return { created, entry: serializeMood(row) };
-    });
+    }, moodJob);
   }
 
   /** Newest date first (the route's `ownNim` and `advisee` options have checked the caller). */
@@ -114,14 +117,14 @@ export class MoodService {
       }
       const row = this.db.update(moodEntries).set(changes).where(eq(moodEntries.id, entry.id)).returning().get();
       return serializeMood(row!);
-    });
+    }, moodJob);
   }
 
   async remove(principal: Principal, rawId: string) {
     await this.writes.run(() => {
       const entry = this.ownEntry(principal, rawId);
       this.db.delete(moodEntries).where(eq(moodEntries.id, entry.id)).run();
-    });
+    }, moodJob);
     return { message: moodMessages.deleted };
   }
 

@@ -13,6 +13,9 @@ import { AdvisorScope } from "../../privacy/advisor-scope";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { nowIso, serializeCatatan } from "../../records";
 
+/** What the notes jobs write (the lecturer's list reads it: new replies). */
+const noteJob = { touches: [catatanKonseling] };
+
 export const notesMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
   noteUnknown: "Catatan tidak ditemukan.",
@@ -85,7 +88,7 @@ export class NotesService {
   private async markSeen(notes: ReturnType<typeof and>): Promise<void> {
     const unseen = and(notes, ne(catatanKonseling.reply, ""), isNull(catatanKonseling.balasanDibacaDosenPada));
     try {
-      await this.writes.run(() => this.db.update(catatanKonseling).set({ balasanDibacaDosenPada: nowIso() }).where(unseen).run());
+      await this.writes.run(() => this.db.update(catatanKonseling).set({ balasanDibacaDosenPada: nowIso() }).where(unseen).run(), noteJob);
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
     }
@@ -128,6 +131,7 @@ export class NotesService {
             .where(eq(catatanKonseling.id, note.id))
             .returning()
             .get() ?? note,
+        noteJob,
       );
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
@@ -159,8 +163,9 @@ export class NotesService {
       nip = principal.nip!;
     }
     this.restriction.assertStaffMay(principal, nim);
-    const note = await this.writes.run(() =>
-      this.db.insert(catatanKonseling).values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null }).returning({ id: catatanKonseling.id }).get(),
+    const note = await this.writes.run(
+      () => this.db.insert(catatanKonseling).values({ nim, nip, isi, tanggalCatat: nowIso(), reply: "", tanggalReply: null }).returning({ id: catatanKonseling.id }).get(),
+      noteJob,
     );
     return { message: "Catatan berhasil disimpan.", id: note.id };
   }
@@ -193,6 +198,6 @@ export class NotesService {
         message: mode === "first" ? "Balasan berhasil dikirim." : "Balasan berhasil diperbarui.",
         data: serializeCatatan({ ...updated!, namaDosen: note.namaDosen }),
       };
-    });
+    }, noteJob);
   }
 }

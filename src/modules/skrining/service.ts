@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { mahasiswa, riwayatSkrining } from "../../db/schema";
+import { mahasiswa, riwayatSkrining, tindakLanjut } from "../../db/schema";
 import { invalid, notFound } from "../../errors";
 import { readPagination, totalPages } from "../../http/pagination";
 import { serializeSkrining } from "../../records";
@@ -32,7 +32,7 @@ export class SkriningService {
     private readonly submission: SubmissionService,
   ) {
     this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.latestAnswers = new ReadCache(databaseStamp(db.$client), 5000);
+    this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa], maxEntries: 5000 });
     this.restriction = new ProcessingRestriction(db);
     this.followUpReach = new FollowUpReachReader(db.$client);
     this.latestRecord = db

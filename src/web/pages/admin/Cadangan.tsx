@@ -65,6 +65,10 @@ export function Cadangan(_props: PageProps) {
               <dd>{text.keepValue(schedule.keep)}</dd>
             </div>
             <div>
+              <dt>{text.encryption}</dt>
+              <dd>{schedule.encrypted ? text.encrypted : text.notEncrypted}</dd>
+            </div>
+            <div>
               <dt>{text.next}</dt>
               <dd>{formatDateTime(schedule.nextDue)}</dd>
             </div>
@@ -100,7 +104,7 @@ export function Cadangan(_props: PageProps) {
                 backup.name,
                 formatDateTime(backup.modifiedAt),
                 megabytes(backup.size),
-                backup.automatic ? text.automatic : text.other,
+                [backup.automatic ? text.automatic : text.other, backup.encrypted ? text.encryptedKind : ""].filter(Boolean).join(", "),
                 <DownloadButton path={`/api/admin/cadangan/${encodeURIComponent(backup.name)}`} label={text.downloadOf(backup.name)} describedBy="cadangan-catatan" />,
               ])}
             />
