@@ -58,7 +58,8 @@ export const SkriningRecord = t.Object(
     score_sdi: t.Number(),
     probabilitas_stres: t.Nullable(t.Number({ description: "the model's probability (0–1) of tingkat_stres; null under the thresholds or when the model gives none" })),
     probabilitas_motivasi: t.Nullable(t.Number({ description: "the model's probability (0–1) of tingkat_motivasi; null as probabilitas_stres" })),
-    input_jawaban: t.Optional(t.Record(t.String(), t.Any(), { description: "the answers as submitted; detail views only" })),
+    // An object with any keys, checked as one (a Record would test every key of every answer sent).
+    input_jawaban: t.Optional(t.Object({}, { additionalProperties: true, description: "the answers as submitted, by item key; detail views only" })),
   },
   { additionalProperties: false },
 );

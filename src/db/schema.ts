@@ -147,7 +147,29 @@ export const latestSkrining = sqliteTable("latest_skrining", {
   earlyWarning: integer("early_warning", { mode: "boolean" }).notNull(),
   /** The latest screening's score_stress: the `stres_sangat_tinggi` threshold is a setting, so it is compared when read. */
   scoreStress: real("score_stress"),
-});
+  /** The lecturer the student is counted under: their advisor, null while their processing is restricted (or without one). */
+  nip: text("NIP"),
+}, (table) => [
+  // A lecturer's screened advisees, newest latest screening first (ties by NIM), with what
+  // asks for attention: `sort=risk` walks it and stops at the page (src/modules/dosen/risk-pages.ts).
+  index("latest_skrining_nip_tanggal_index").on(table.nip, sql`${table.tanggal} DESC`, table.nim, table.earlyWarning, table.scoreStress),
+]);
+
+/**
+ * Per lecturer, how many of their (unrestricted) advisees' latest screenings have each pair
+ * of levels: the statistics of a lecturer in a few rows, however many advisees and
+ * screenings. Kept by triggers on latest_skrining (src/db/summaries.ts); WITHOUT ROWID.
+ */
+export const lecturerLatestLevels = sqliteTable(
+  "lecturer_latest_levels",
+  {
+    nip: text("NIP").notNull(),
+    tingkatStres: text("tingkat_stres", { enum: level }).notNull(),
+    tingkatMotivasi: text("tingkat_motivasi", { enum: level }).notNull(),
+    students: integer("students").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.nip, table.tingkatStres, table.tingkatMotivasi] })],
+);
 
 /**
  * Per lecturer and week (the date of its Monday in the faculty's time zone), the level

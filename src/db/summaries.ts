@@ -2,8 +2,8 @@ import type { Database } from "bun:sqlite";
 import type { OffsetChange } from "../local-time";
 import { followUpMovesWithAdvisor } from "./follow-up-advisor";
 
-// The two summary tables of schema.ts (latest_skrining, lecturer_weekly_levels) are kept
-// current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
+// The three summary tables of schema.ts (latest_skrining, lecturer_weekly_levels,
+// lecturer_latest_levels) are kept current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
 // sqlite3 shell) keeps them right inside its own transaction.
 //
 // The triggers are defined here rather than in a migration: a drizzle-kit table rebuild
@@ -31,6 +31,9 @@ const weekStartOf = (tanggal: string) => `date(${tanggal},
     coalesce((SELECT printf('%+d minutes', offset_minutes) FROM time_zone_offsets WHERE starts_at <= unixepoch(${tanggal}) ORDER BY starts_at DESC LIMIT 1), '+0 minutes'),
     '-6 days', 'weekday 1')`;
 
+/** The lecturer a student (a row of mahasiswa named `student`) is counted under: none while restricted. */
+const countedUnder = (student: string) => `CASE WHEN ${student}.dibatasi_sejak IS NULL THEN ${student}.NIP_doswal END`;
+
 /**
  * Rewrites the latest_skrining row of one student from their screenings, or removes it
  * when none is left. An update in place keeps the row where it is: a student's row is
@@ -39,8 +42,9 @@ const weekStartOf = (tanggal: string) => `date(${tanggal},
 function refreshLatest(nim: string): string {
   return `
   DELETE FROM latest_skrining WHERE NIM = ${nim} AND NOT EXISTS (SELECT 1 FROM riwayat_skrining WHERE NIM = ${nim});
-  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress)
-  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress
+  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, NIP)
+  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress,
+    (SELECT ${countedUnder("student")} FROM mahasiswa AS student WHERE student.NIM = ${nim})
   FROM (
     SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi, latest.score_stress,
       coalesce(latest.score_stress - (
@@ -60,7 +64,8 @@ function refreshLatest(nim: string): string {
     tingkat_motivasi = excluded.tingkat_motivasi,
     is_spike = excluded.is_spike,
     early_warning = excluded.early_warning,
-    score_stress = excluded.score_stress;`;
+    score_stress = excluded.score_stress,
+    NIP = excluded.NIP;`;
 }
 
 /**
@@ -92,10 +97,21 @@ const pruneEmptyWeeks = (nips: string) => `
   DELETE FROM lecturer_weekly_levels WHERE NIP IN (${nips}) AND stress_rendah + stress_sedang + stress_tinggi = 0;`;
 
 /**
- * A student whose processing is restricted (`privacy restrict`) is counted under no
- * lecturer: the weekly counts leave their screenings out while the restriction lasts.
+ * Adds (sign 1) or removes (sign -1) one latest_skrining row (NEW or OLD) in its
+ * lecturer's level counts; a row counted under no lecturer changes nothing. A count that
+ * reaches 0 is removed.
  */
-const countedUnder = (student: string) => `CASE WHEN ${student}.dibatasi_sejak IS NULL THEN ${student}.NIP_doswal END`;
+function countLatest(row: "NEW" | "OLD", sign: 1 | -1): string {
+  const pair = `NIP = ${row}.NIP AND tingkat_stres = ${row}.tingkat_stres AND tingkat_motivasi = ${row}.tingkat_motivasi`;
+  return sign === 1
+    ? `
+  INSERT INTO lecturer_latest_levels (NIP, tingkat_stres, tingkat_motivasi, students)
+  SELECT ${row}.NIP, ${row}.tingkat_stres, ${row}.tingkat_motivasi, 1 WHERE ${row}.NIP IS NOT NULL
+  ON CONFLICT (NIP, tingkat_stres, tingkat_motivasi) DO UPDATE SET students = students + 1;`
+    : `
+  UPDATE lecturer_latest_levels SET students = students - 1 WHERE ${pair};
+  DELETE FROM lecturer_latest_levels WHERE ${pair} AND students = 0;`;
+}
 
 /** One screening row (NEW or OLD) under the lecturer its student has now, unless the student is restricted. */
 const screeningOfStudent = (row: "NEW" | "OLD") =>
@@ -129,7 +145,14 @@ const summaryTriggers: ReadonlyMap<string, string> = new Map(
     // change in the same statement has cascaded yet.
     summary_mahasiswa_advisor: `AFTER UPDATE OF NIP_doswal, dibatasi_sejak ON mahasiswa
       WHEN OLD.NIP_doswal IS NOT NEW.NIP_doswal OR (OLD.dibatasi_sejak IS NULL) IS NOT (NEW.dibatasi_sejak IS NULL)
-      BEGIN ${addWeeks(screeningsOfStudent("OLD"), -1)} ${addWeeks(screeningsOfStudent("NEW"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")} END`,
+      BEGIN ${addWeeks(screeningsOfStudent("OLD"), -1)} ${addWeeks(screeningsOfStudent("NEW"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")}
+        UPDATE latest_skrining SET NIP = ${countedUnder("NEW")} WHERE NIM IN (OLD.NIM, NEW.NIM); END`,
+    // The level counts follow the latest rows, whatever changed them.
+    summary_latest_insert: `AFTER INSERT ON latest_skrining BEGIN ${countLatest("NEW", 1)} END`,
+    summary_latest_delete: `AFTER DELETE ON latest_skrining BEGIN ${countLatest("OLD", -1)} END`,
+    summary_latest_update: `AFTER UPDATE OF NIP, tingkat_stres, tingkat_motivasi ON latest_skrining
+      WHEN OLD.NIP IS NOT NEW.NIP OR OLD.tingkat_stres IS NOT NEW.tingkat_stres OR OLD.tingkat_motivasi IS NOT NEW.tingkat_motivasi
+      BEGIN ${countLatest("OLD", -1)} ${countLatest("NEW", 1)} END`,
     summary_follow_up_advisor: followUpMovesWithAdvisor,
   }).map(([name, body]) => [name, `CREATE TRIGGER ${name} ${body}`]),
 );
@@ -148,18 +171,18 @@ export function summariesCurrent(sqlite: Database): boolean {
 
 /**
  * Whether the migrations that create what the triggers write and read have run: the time
- * zone's offsets, the restriction, the follow-up cases and the latest score (migration
- * 0009, the newest of them).
+ * zone's offsets, the restriction, the follow-up cases, the latest score and the level
+ * counts with the latest row's lecturer (issue 28, the newest of them).
  */
 export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
     .query<{ tables: number; columns: number }, []>(
-      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut')) AS tables,
+      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut', 'lecturer_latest_levels')) AS tables,
         (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak')
-          + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name = 'score_stress') AS columns`,
+          + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name IN ('score_stress', 'NIP')) AS columns`,
     )
     .get();
-  return found?.tables === 4 && found.columns === 2;
+  return found?.tables === 5 && found.columns === 3;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
@@ -171,26 +194,31 @@ export function dropSummaryTriggers(sqlite: Database): void {
 }
 
 /**
- * Creates the triggers and refills both tables from riwayat_skrining in one pass each
- * (about 2.5 s for a million screenings). Call inside a transaction, after dropSummaryTriggers.
+ * Refills the three tables from riwayat_skrining in one pass each (about 2.5 s for a
+ * million screenings), then creates the triggers (before, the refill would fire them).
+ * Call inside a transaction, after dropSummaryTriggers.
  */
 export function installSummaries(sqlite: Database): void {
-  for (const statement of summaryTriggers.values()) sqlite.run(statement);
   sqlite.run("DELETE FROM latest_skrining");
   // Rows in (NIM, tanggal, Id) order, as the covering index gives them: lag() is the
   // previous screening, and a row without a next one is the student's latest.
   sqlite.run(`
-    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress)
-    SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress
+    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, NIP)
+    SELECT screening.NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress, ${countedUnder("student")}
     FROM (
       SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress,
         coalesce(score_stress - lag(score_stress) OVER student >= ${spikeThreshold}, 0) AS spike,
         lead(Id_skrining) OVER student AS next
       FROM riwayat_skrining
       WINDOW student AS (PARTITION BY NIM ORDER BY tanggal_skrining, Id_skrining)
-    )
+    ) AS screening LEFT JOIN mahasiswa AS student ON student.NIM = screening.NIM
     WHERE next IS NULL`);
+  sqlite.run("DELETE FROM lecturer_latest_levels");
+  sqlite.run(`
+    INSERT INTO lecturer_latest_levels (NIP, tingkat_stres, tingkat_motivasi, students)
+    SELECT NIP, tingkat_stres, tingkat_motivasi, count(*) FROM latest_skrining WHERE NIP IS NOT NULL GROUP BY NIP, tingkat_stres, tingkat_motivasi`);
   refillWeeks(sqlite);
+  for (const statement of summaryTriggers.values()) sqlite.run(statement);
 }
 
 /** Counts every screening into its lecturer's week again. Call inside a transaction. */

@@ -49,7 +49,13 @@ function expectedSummaries(sqlite: Database) {
   const screenings = sqlite
     .query<Screening, []>("SELECT Id_skrining AS id, NIM AS nim, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi, score_stress AS score FROM riwayat_skrining")
     .all();
-  const advisorOf = new Map(sqlite.query<{ nim: string; nip: string | null }, []>("SELECT NIM AS nim, NIP_doswal AS nip FROM mahasiswa").all().map((row) => [row.nim, row.nip]));
+  // A restricted student is counted under no lecturer.
+  const advisorOf = new Map(
+    sqlite
+      .query<{ nim: string; nip: string | null }, []>("SELECT NIM AS nim, CASE WHEN dibatasi_sejak IS NULL THEN NIP_doswal END AS nip FROM mahasiswa")
+      .all()
+      .map((row) => [row.nim, row.nip]),
+  );
 
   const latest = [...Map.groupBy(screenings, (screening) => screening.nim)].map(([nim, own]) => {
     const ordered = own.toSorted((a, b) => (a.tanggal < b.tanggal ? -1 : a.tanggal > b.tanggal ? 1 : a.id - b.id));
@@ -65,8 +71,18 @@ function expectedSummaries(sqlite: Database) {
       is_spike: Number(isSpike),
       early_warning: Number(isSpike || (last.stres === "Tinggi" && last.motivasi === "Rendah")),
       score_stress: last.score,
+      NIP: advisorOf.get(nim) ?? null,
     };
   });
+
+  const levelCounts = new Map<string, { NIP: string; tingkat_stres: string; tingkat_motivasi: string; students: number }>();
+  for (const row of latest) {
+    if (row.NIP === null) continue;
+    const key = `${row.NIP} ${row.tingkat_stres} ${row.tingkat_motivasi}`;
+    const counted = levelCounts.get(key) ?? { NIP: row.NIP, tingkat_stres: row.tingkat_stres, tingkat_motivasi: row.tingkat_motivasi, students: 0 };
+    counted.students += 1;
+    levelCounts.set(key, counted);
+  }
 
   const weeks = new Map<string, Record<string, string | number>>();
   for (const screening of screenings) {
@@ -91,6 +107,9 @@ function expectedSummaries(sqlite: Database) {
   return {
     latest: latest.toSorted((a, b) => (a.NIM < b.NIM ? -1 : 1)),
     weeks: [...weeks.values()].toSorted((a, b) => (`${a.NIP} ${a.week_start}` < `${b.NIP} ${b.week_start}` ? -1 : 1)),
+    levels: [...levelCounts.values()].toSorted((a, b) =>
+      `${a.NIP} ${a.tingkat_stres} ${a.tingkat_motivasi}` < `${b.NIP} ${b.tingkat_stres} ${b.tingkat_motivasi}` ? -1 : 1,
+    ),
   };
 }
 
@@ -98,6 +117,7 @@ function storedSummaries(sqlite: Database) {
   return {
     latest: sqlite.query("SELECT * FROM latest_skrining ORDER BY NIM").all(),
     weeks: sqlite.query("SELECT * FROM lecturer_weekly_levels ORDER BY NIP, week_start").all(),
+    levels: sqlite.query("SELECT * FROM lecturer_latest_levels ORDER BY NIP, tingkat_stres, tingkat_motivasi").all(),
   };
 }
 
@@ -129,6 +149,7 @@ const operation = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename student" as const), student: pick, nip: lecturerOrNone, changeAdvisor: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename lecturer" as const), lecturer: pick }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete lecturer" as const), lecturer: pick }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("restriction" as const), student: pick, restricted: fc.boolean() }) },
 );
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
 
@@ -176,6 +197,10 @@ function apply(sqlite: Database, change: Operation): void {
       return;
     case "rename lecturer":
       if (lecturer !== undefined) sqlite.run("UPDATE dosen SET NIP = ? WHERE NIP = ?", [`L${++renames}`, lecturer]);
+      return;
+    case "restriction":
+      // `privacy restrict` and `unrestrict`: the student is counted under no lecturer meanwhile.
+      sqlite.run("UPDATE mahasiswa SET dibatasi_sejak = ? WHERE NIM = ?", [change.restricted ? "2026-11-20T00:00:00.000Z" : null, student!]);
       return;
     case "delete lecturer":
       // ON DELETE SET NULL leaves the advisees without a lecturer.
@@ -264,7 +289,7 @@ describe("installing the triggers", () => {
 });
 
 describe("migration 0002 (the summary tables) and the later ones on a populated database of the version before", () => {
-  test("keeps every row and fills both tables from the screenings already there", () => {
+  test("keeps every row and fills the summary tables from the screenings already there", () => {
     const previous = migrations.slice(0, migrations.findIndex((migration) => migration.tag === "0002_lecturer_summaries"));
     const sqlite = openDatabase(join(temporaryDir("skrining-summaries-"), "skrining.db"), previous).$client;
     try {
@@ -298,9 +323,14 @@ describe("migration 0002 (the summary tables) and the later ones on a populated 
       const stored = storedSummaries(sqlite);
       expect(stored).toEqual(expectedSummaries(sqlite));
       expect(stored.latest).toEqual([
-        { NIM: "N1", Id_skrining: 2, tanggal_skrining: "2026-11-16T00:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", is_spike: 1, early_warning: 1, score_stress: 120 },
-        { NIM: "N2", Id_skrining: 4, tanggal_skrining: "2026-11-10T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", is_spike: 1, early_warning: 1, score_stress: 130 },
-        { NIM: "N3", Id_skrining: 5, tanggal_skrining: "2026-11-11T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Tinggi", is_spike: 0, early_warning: 0, score_stress: 150 },
+        { NIM: "N1", Id_skrining: 2, tanggal_skrining: "2026-11-16T00:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", is_spike: 1, early_warning: 1, score_stress: 120, NIP: "D1" },
+        { NIM: "N2", Id_skrining: 4, tanggal_skrining: "2026-11-10T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", is_spike: 1, early_warning: 1, score_stress: 130, NIP: "D1" },
+        { NIM: "N3", Id_skrining: 5, tanggal_skrining: "2026-11-11T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Tinggi", is_spike: 0, early_warning: 0, score_stress: 150, NIP: null },
+      ]);
+      // 0013 (issue 28): the lecturer's latest levels, N3 (no lecturer) counted nowhere.
+      expect(stored.levels).toEqual([
+        { NIP: "D1", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", students: 1 },
+        { NIP: "D1", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", students: 1 },
       ]);
       const week = (week_start: string, stress: [number, number, number], motivasi: [number, number, number]) => ({
         NIP: "D1",

@@ -33,10 +33,14 @@ const latestByNim = /^SEARCH latest_skrining USING PRIMARY KEY \(NIM=\?\) LEFT-J
 const screeningById = /^SEARCH riwayat_skrining USING INTEGER PRIMARY KEY \(rowid=\?\) LEFT-JOIN$/;
 
 const queries = {
-  "statistics: counts of one lecturer": { prepared: statistics["levelCountsOne"], expected: [adviseesByIndex, latestByNim] },
-  "statistics: counts of every lecturer (the export)": {
-    prepared: statistics["levelCountsAll"],
-    expected: [/^SEARCH mahasiswa USING COVERING INDEX mahasiswa_nip_doswal_index \(NIP_doswal>\?\)$/, latestByNim],
+  "statistics: advisees of one lecturer": { prepared: statistics["adviseesOne"], expected: [/^SEARCH mahasiswa USING COVERING INDEX mahasiswa_nip_doswal_index \(NIP_doswal=\?\)$/] },
+  "statistics: latest levels of one lecturer": {
+    prepared: statistics["levelsOne"],
+    expected: [/^SEARCH lecturer_latest_levels USING PRIMARY KEY \(NIP=\?\)$/],
+  },
+  "statistics: advisees of every lecturer (the export)": {
+    prepared: statistics["adviseesAll"],
+    expected: [/^SEARCH mahasiswa USING COVERING INDEX mahasiswa_nip_doswal_index \(NIP_doswal>\?\)$/],
   },
   "statistics: weekly trend": {
     prepared: statistics["weekly"],
@@ -44,6 +48,10 @@ const queries = {
   },
   "export: each advisee's latest screening": { prepared: statistics["advisees"], expected: [adviseesByIndex, latestByNim, screeningById] },
   "list: count": { prepared: dosen["adviseeCount"], expected: [adviseesByIndex] },
+  "list: count without a search text": {
+    prepared: dosen["everyAdviseeCount"],
+    expected: [/^SEARCH mahasiswa USING COVERING INDEX mahasiswa_nip_doswal_index \(NIP_doswal=\?\)$/],
+  },
   "list: page by NIM": { prepared: dosen["pageByNim"], expected: [adviseesByIndex] },
   "list: page by risk": { prepared: dosen["pageByRisk"], expected: [adviseesByIndex, latestByNim] },
   "list: the page's rows": {
@@ -53,6 +61,10 @@ const queries = {
 } as const;
 
 describe("query plans of the lecturer routes", () => {
+  test("the export's latest levels of every lecturer: the summary read whole, a few rows per lecturer", () => {
+    expect(plan(statistics["levelsAll"])).toEqual(["SCAN lecturer_latest_levels"]);
+  });
+
   test.each(Object.entries(queries))("%s", (_name, { prepared, expected }) => {
     const details = plan(prepared);
     for (const pattern of expected) expect({ pattern: String(pattern), found: details.some((detail) => pattern.test(detail)) }).toEqual({ pattern: String(pattern), found: true });

@@ -9,6 +9,7 @@ import { serializeMahasiswa, serializeSkrining } from "../../records";
 import { withheldProfile } from "../../privacy/restriction";
 import type { NotesService } from "../notes/service";
 import { OpenCaseReader } from "../tindak-lanjut/service";
+import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 
 export const dosenMessages = {
@@ -35,8 +36,10 @@ export class DosenService {
   private readonly studentByNim;
   private readonly screeningsOf;
   private readonly adviseeCount;
+  private readonly everyAdviseeCount;
   private readonly pageByNim;
   private readonly pageByRisk;
+  private readonly riskPages;
   private readonly pageDetails;
   private readonly openCases;
   // Lecturers reopen the same dashboard far more often than students write; an answer is
@@ -52,6 +55,7 @@ export class DosenService {
   ) {
     const stamp = databaseStamp(db.$client);
     this.openCases = new OpenCaseReader(db.$client);
+    this.riskPages = new RiskPages(db, followUpStressMin);
     this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 1000 });
     this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 1000 });
     this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
@@ -69,6 +73,8 @@ export class DosenService {
       sql`(${mahasiswa.nim} LIKE ${sql.placeholder("pattern")} ESCAPE '\\' OR ${mahasiswa.nama} LIKE ${sql.placeholder("pattern")} ESCAPE '\\')`,
     );
     this.adviseeCount = db.select({ total: count() }).from(mahasiswa).where(advisees).prepare();
+    // Without a search text: counted in the index alone (the name is not in it).
+    this.everyAdviseeCount = db.select({ total: count() }).from(mahasiswa).where(eq(mahasiswa.nipDoswal, sql.placeholder("nip"))).prepare();
     // Decisions §13: a latest score_stress at the follow-up threshold asks for attention whatever the motivation.
     const veryHighStress = sql<boolean>`coalesce(${latestSkrining.scoreStress} >= ${followUpStressMin}, 0)`.mapWith(Boolean);
     // A page is chosen first (NIMs only, so ordering carries no wide rows), then read in full.
@@ -117,7 +123,7 @@ export class DosenService {
 
   /**
    * Advisees by NIM, or with `sort=risk` early warnings and very high stress first, then the
-   * newest latest screening, then students without one. Three queries whatever the page size.
+   * newest latest screening, then students without one. A few queries whatever the page size.
    */
   students(principal: Principal, query: Record<string, string | undefined>) {
     const { page, perPage, offset } = readPagination(query, defaultPerPage);
@@ -131,9 +137,13 @@ export class DosenService {
 
   private readStudents(nip: string, pattern: string, risk: boolean, page: number, perPage: number, offset: number) {
     const filter = { nip, pattern };
-    const total = this.adviseeCount.get(filter)?.total ?? 0;
-    const order = risk ? this.pageByRisk : this.pageByNim;
-    const nims = order.all({ ...filter, limit: perPage, offset }).map((row) => row.nim);
+    const everyone = pattern === containsPattern(undefined);
+    const total = (everyone ? this.everyAdviseeCount.get({ nip }) : this.adviseeCount.get(filter))?.total ?? 0;
+    // Without a search text the risk order is read from the summary's index, page by page.
+    const nims =
+      risk && everyone
+        ? this.riskPages.nims(nip, perPage, offset)
+        : (risk ? this.pageByRisk : this.pageByNim).all({ ...filter, limit: perPage, offset }).map((row) => row.nim);
     const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims), nip });
     const byNim = new Map(rows.map((row) => [row.profile.nim, row]));
     // In the order the page was chosen; a student deleted in between is left out.

@@ -1,13 +1,14 @@
 import { and, asc, count, eq, gte, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import { dosen, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { dosen, latestSkrining, lecturerLatestLevels, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { addDays, isoWeekLabel, localWeekStart } from "../../local-time";
 import type { Level } from "../../screening/scoring";
 
-// The lecturer figures are read from the two summary tables that triggers keep current
-// (src/db/summaries.ts): each student's latest screening, and per lecturer and week (in
-// the faculty's time zone) the level counts. Every query starts from one lecturer's advisees in
-// mahasiswa_nip_doswal_index, so its cost follows that lecturer and not the whole table.
+// The lecturer figures are read from the summary tables that triggers keep current
+// (src/db/summaries.ts): per lecturer the level counts of the advisees' latest screenings,
+// and per lecturer and week (in the faculty's time zone) the level counts of the week's
+// screenings. A lecturer's counts are a few rows however many advisees and screenings
+// there are; only the number of advisees is counted, in mahasiswa_nip_doswal_index.
 // A student whose processing is restricted (`privacy restrict`) is left out of every
 // figure: of the counts here, and of the weekly counts by the triggers.
 
@@ -65,12 +66,13 @@ const zeroCounts = (): LevelCounts => ({ Rendah: 0, Sedang: 0, Tinggi: 0 });
 
 /**
  * The statistics of interface.md for one lecturer (the route) or for every lecturer (the
- * export): each advisee counts once, by their latest screening. The counts are grouped in
- * SQL by the latest (stress, motivation) levels, at most ten rows per lecturer.
+ * export): each advisee counts once, by their latest screening.
  */
 export class StatisticsService {
-  private readonly levelCountsOne;
-  private readonly levelCountsAll;
+  private readonly adviseesOne;
+  private readonly adviseesAll;
+  private readonly levelsOne;
+  private readonly levelsAll;
   private readonly lecturerByNip;
   private readonly allLecturers;
   private readonly weekly;
@@ -81,22 +83,22 @@ export class StatisticsService {
     /** The zone the weeks begin in; the same the summary triggers count in (`useTimeZone`). */
     private readonly timeZone: string,
   ) {
-    // Students per (lecturer, latest levels); null levels are the students without a
-    // screening. One lecturer's query leaves the constant NIP out of the grouping.
-    const latestLevels = { stres: latestSkrining.tingkatStres, motivasi: latestSkrining.tingkatMotivasi };
-    this.levelCountsOne = db
-      .select({ ...latestLevels, students: count() })
+    this.adviseesOne = db
+      .select({ students: count() })
       .from(mahasiswa)
-      .leftJoin(latestSkrining, latestOfStudent)
       .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
-      .groupBy(latestSkrining.tingkatStres, latestSkrining.tingkatMotivasi)
       .prepare();
-    this.levelCountsAll = db
-      .select({ nip: mahasiswa.nipDoswal, ...latestLevels, students: count() })
+    this.adviseesAll = db
+      .select({ nip: mahasiswa.nipDoswal, students: count() })
       .from(mahasiswa)
-      .leftJoin(latestSkrining, latestOfStudent)
       .where(and(isNotNull(mahasiswa.nipDoswal), unrestricted))
-      .groupBy(mahasiswa.nipDoswal, latestSkrining.tingkatStres, latestSkrining.tingkatMotivasi)
+      .groupBy(mahasiswa.nipDoswal)
+      .prepare();
+    const levels = { stres: lecturerLatestLevels.tingkatStres, motivasi: lecturerLatestLevels.tingkatMotivasi, students: lecturerLatestLevels.students };
+    this.levelsOne = db.select(levels).from(lecturerLatestLevels).where(eq(lecturerLatestLevels.nip, sql.placeholder("nip"))).prepare();
+    this.levelsAll = db
+      .select({ nip: lecturerLatestLevels.nip, ...levels })
+      .from(lecturerLatestLevels)
       .prepare();
     this.lecturerByNip = db.select().from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
     this.allLecturers = db.select().from(dosen).orderBy(asc(dosen.nip)).prepare();
@@ -137,13 +139,18 @@ export class StatisticsService {
 
   /** The counts for the advisees of `nip` (all zero when there are none). */
   countsFor(nip: string): LecturerCounts {
-    return tally(this.levelCountsOne.all({ nip }));
+    return tally(this.adviseesOne.get({ nip })?.students ?? 0, this.levelsOne.all({ nip }));
   }
 
   /** Every lecturer's counts, ordered by NIP, lecturers without advisees included; restricted students are not counted. */
   countsForAll(): LecturerStatistics[] {
-    const rows = Map.groupBy(this.levelCountsAll.all(), (row) => row.nip);
-    return this.allLecturers.all().map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...tally(rows.get(lecturer.nip) ?? []) }));
+    const advisees = new Map(this.adviseesAll.all().map((row) => [row.nip, row.students]));
+    const levels = Map.groupBy(this.levelsAll.all(), (row) => row.nip);
+    return this.allLecturers.all().map((lecturer) => ({
+      NIP: lecturer.nip,
+      nama_dosen: lecturer.nama,
+      ...tally(advisees.get(lecturer.nip) ?? 0, levels.get(lecturer.nip) ?? []),
+    }));
   }
 
   /** The Monday that begins the week holding `time`, in the faculty's zone. */
@@ -178,12 +185,10 @@ export class StatisticsService {
   }
 }
 
-/** Sums the (latest levels, students) groups into the interface's counts. */
-function tally(rows: readonly { stres: Level | null; motivasi: Level | null; students: number }[]): LecturerCounts {
-  const counts: LecturerCounts = { total_mahasiswa: 0, sudah_skrining: 0, belum_skrining: 0, stress_dist: zeroCounts(), motivasi_dist: zeroCounts() };
+/** The interface's counts from the number of advisees and the (latest levels, students) groups of those screened. */
+function tally(advisees: number, rows: readonly { stres: Level; motivasi: Level; students: number }[]): LecturerCounts {
+  const counts: LecturerCounts = { total_mahasiswa: advisees, sudah_skrining: 0, belum_skrining: 0, stress_dist: zeroCounts(), motivasi_dist: zeroCounts() };
   for (const { stres, motivasi, students } of rows) {
-    counts.total_mahasiswa += students;
-    if (stres === null || motivasi === null) continue;
     counts.sudah_skrining += students;
     counts.stress_dist[stres] += students;
     counts.motivasi_dist[motivasi] += students;
