@@ -36,6 +36,12 @@ afterAll(async () => {
 
 const heading = (page: Page, name: string, level = 1) => page.getByRole("heading", { level, name });
 
+/** Closes a page's context once its own requests have ended: a request of a closed page breaks the driver's connection. */
+async function closePage(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.context().close();
+}
+
 /** The admin on a console page, at a phone's narrowest width (360 px) or a desktop's. */
 async function consolePage(viewport: ViewportName, path: string, title: string): Promise<Page> {
   const page = await openPage(browser, served, viewport);
@@ -72,7 +78,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const file = await downloaded(page, () => table.getByRole("button", { name: /^Unduh skrining-auto-/ }).first().click());
     expect(file.name).toMatch(/^skrining-auto-\d{8}-\d{6}Z\.tar\.gz$/);
     expect([...file.bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("Permintaan data pribadi: the dry run first, the export, a restriction, and an erasure confirmed by typing the NIM", async () => {
@@ -107,7 +113,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect((await call("POST", "/api/auth/login", null, { username: student.nim, password: "x".repeat(10) })).status).toBe(401);
     await page.getByRole("button", { name: "Cari" }).click();
     await page.getByText(`Mahasiswa dengan NIM "${student.nim}" tidak ditemukan.`).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("Jejak audit: the erasure in the trail, filtered; the chain checked with its anchor; the CSV", async () => {
@@ -136,7 +142,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const file = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV" }).click());
     expect(file.name).toMatch(/^jejak-audit-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(file.bytes.toString("utf8")).toContain("POST /api/admin/privasi/:nim/hapus");
-    await page.context().close();
+    await closePage(page);
   });
 
   test("Model: an upload checked and converted, a try on a sample CSV, an activation confirmed", async () => {
@@ -171,7 +177,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByText(`Model ${id} (stress) aktif; skrining berikutnya memakainya.`).waitFor();
     await table.getByRole("group", { name: `Tindakan untuk model ${id}` }).getByRole("button", { name: "Nonaktifkan" }).click();
     await page.getByText(`Model ${id} (stress) tidak aktif; skrining memakai ambang batas.`).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("Teks: the help contact and the notice edited with a preview; problems are listed and nothing changes", async () => {
@@ -197,7 +203,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByText(`Versi baru ${version}: setiap mahasiswa diminta menyetujuinya lagi.`).waitFor();
     await page.getByRole("button", { name: "Simpan" }).last().click();
     await page.getByText(`Pemberitahuan privasi versi ${version} dipasang`, { exact: false }).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("Statistik fakultas: every lecturer with the follow-up figures, and the CSV for Excel", async () => {
@@ -213,6 +219,6 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByLabel("Jenis CSV").selectOption("standard");
     const students = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV" }).click());
     expect(students.bytes.toString("utf8")).toStartWith("\uFEFFNIM,nama_mahasiswa,tanggal_skrining");
-    await page.context().close();
+    await closePage(page);
   });
 });

@@ -33,6 +33,12 @@ export async function openConsole(viewport: ViewportName): Promise<Page> {
 
 const heading = (page: Page, name: string, level = 1) => page.getByRole("heading", { level, name });
 
+/** Closes a page's context once its own requests have ended: a request of a closed page breaks the driver's connection. */
+async function closePage(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.context().close();
+}
+
 /** Signs the admin in on the form the console's address shows. */
 async function signInAdmin(page: Page): Promise<void> {
   await page.goto("/admin");
@@ -106,7 +112,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByLabel("Nama", { exact: true }).fill("Mahasiswa Dari Formulir");
     await page.getByRole("button", { name: "Tambah akun" }).click();
     await page.getByText(`Akun ${run.added} dibuat, belum aktif`, { exact: false }).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("Akun: a one-time password, confirmed with the admin's password, used at the student's next sign-in; deactivation", async () => {
@@ -149,7 +155,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await Promise.race([notice.waitFor(), heading(student, "Beranda").waitFor()]);
     if (await notice.isVisible()) await student.getByRole("button", { name: "Saya sudah membaca dan menyetujui" }).click();
     await heading(student, "Beranda").waitFor();
-    await student.context().close();
+    await closePage(student);
 
     // Deactivation: the confirmation given a moment ago still holds, so no password is asked.
     await row(page, run.reset.username).getByRole("button", { name: "Nonaktifkan" }).click();
@@ -167,6 +173,6 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await openMenu(page);
     await page.getByRole("link", { name: "Konsol admin" }).click();
     await heading(page, "Akun").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 });
