@@ -15,8 +15,8 @@ import { runLoad, type LoadResult, type LoadSpec } from "./load";
  * an answer that is rarely in the read cache: these differ from the student's read in more
  * than the trail, and are reported, not held to the goal).
  *
- * Every run requests its paths through wrk's script (one path or a list), so that wrk does
- * the same work in each. The runs alternate, `rounds` each; a ratio is the median of each
+ * Every run requests its paths through wrk's script (a rotation of one path or of a list),
+ * so that wrk does the same work in each. The runs alternate, `rounds` each; a ratio is the median of each
  * round's ratio of runs a few seconds apart, since the shared machine drifts by more than
  * the trail costs between rounds.
  */
@@ -50,13 +50,13 @@ export async function measureAuditCost(options: {
   advisorToken: string;
   adminToken: string;
   rounds: number;
-  shape: Omit<LoadSpec, "url" | "method" | "headers" | "body" | "paths">;
+  shape: Omit<LoadSpec, "url" | "method" | "headers" | "body" | "rotation">;
 }): Promise<AuditCost> {
   const spec = (token: string, paths: readonly string[]): LoadSpec => ({
     url: `${options.base}${options.path}`,
     method: "GET",
-    headers: { authorization: `Bearer ${token}` },
-    paths,
+    headers: {},
+    rotation: { entries: paths.map((path) => ({ path, token })), share: "rotate" },
     ...options.shape,
   });
   const specs = {

@@ -5,14 +5,17 @@ export interface ChartRoute {
   /** As in the Markdown report; backticks are dropped. */
   name: string;
   requestsPerSecond: number;
-  /** The least ratio to the ceiling the route must reach, e.g. 0.5. */
-  target: number;
+  /** The least ratio to the ceiling the route must reach, e.g. 0.5; none for a route shown for comparison. */
+  target?: number;
   /** Errors, timeouts or non-2xx answers of the run (see `problems` in report.ts): the goal is then not met whatever the rate. */
   problems?: string;
 }
 
 export interface ChartInput {
+  /** What the ratios are against: the median of the samples when there are several. */
   ceilingRequestsPerSecond: number;
+  /** Each of the ceiling's samples in the run, drawn as marks on its bar with their range. */
+  ceilingSamples?: number[];
   routes: ChartRoute[];
   /** A second line under the heading, e.g. the run's date and connections. */
   subtitle?: string;
@@ -37,6 +40,8 @@ const colours = {
   // Blue and dark orange stay apart for red–green colour blindness; each carries white text at ≥ 4.5:1.
   met: "#0b5cad",
   notMet: "#b3470a",
+  // A route without a goal: an outline, so that no colour has to be told apart from the others.
+  comparison: "#ffffff",
 };
 
 /** Average advance of a character of the font stack, in ems: an estimate, enough to place labels. */
@@ -77,17 +82,24 @@ export function throughputChart(input: ChartInput): string {
   if (ceiling === 0) throw new RangeError("the ceiling's req/s must be above 0: every ratio is relative to it");
   for (const route of input.routes) {
     assertRate(route.requestsPerSecond, `req/s of ${route.name}`);
-    assertRate(route.target, `target of ${route.name}`);
+    if (route.target !== undefined) assertRate(route.target, `target of ${route.name}`);
   }
+  const samples = input.ceilingSamples ?? [];
+  for (const sample of samples) assertRate(sample, "a ceiling sample's req/s");
 
   const routes = input.routes.map((route) => {
     const ratio = route.requestsPerSecond / ceiling;
+    if (route.target === undefined) {
+      const verdict = route.problems ? `no goal (${route.problems})` : "no goal";
+      return { ...route, label: displayName(route.name), ratio, met: undefined, verdict };
+    }
     const met = ratio >= route.target && !route.problems;
     const verdict = met ? "met" : route.problems ? `not met (${route.problems})` : "not met";
     return { ...route, label: displayName(route.name), ratio, met, verdict };
   });
-  const rows = [{ label: "ceiling: bare Bun.serve", requestsPerSecond: ceiling }, ...routes];
-  const axisEnd = Math.max(ceiling, ...routes.map((route) => Math.max(route.requestsPerSecond, route.target * ceiling)));
+  const ceilingLabel = samples.length > 1 ? `ceiling: bare Bun.serve (median of ${samples.length})` : "ceiling: bare Bun.serve";
+  const rows = [{ label: ceilingLabel, requestsPerSecond: ceiling }, ...routes];
+  const axisEnd = Math.max(ceiling, ...samples, ...routes.map((route) => Math.max(route.requestsPerSecond, (route.target ?? 0) * ceiling)));
 
   const nameRoom = Math.min(width * 0.4, Math.max(...rows.map((row) => textWidth(row.label, nameSize))));
   const plotLeft = margin + nameRoom + 12;
@@ -98,10 +110,17 @@ export function throughputChart(input: ChartInput): string {
   const x = (value: number) => plotLeft + ((plotRight - plotLeft) * value) / axisEnd;
 
   const title = "Throughput per route against the ceiling";
+  const sampleRange = samples.length > 1 ? `${rate(Math.min(...samples))}–${rate(Math.max(...samples))}` : "";
   const description = [
     `Horizontal bar chart of requests per second on one axis from 0 to ${rate(axisEnd)}.`,
-    `Ceiling, a bare Bun.serve answering small JSON: ${rate(ceiling)} req/s.`,
-    ...routes.map((route) => `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${route.ratio.toFixed(2)}, goal ${route.target.toFixed(2)}, ${route.verdict}.`),
+    samples.length > 1
+      ? `Ceiling, a bare Bun.serve answering small JSON: ${rate(ceiling)} req/s, the median of ${samples.length} samples taken during the run (${samples.map(rate).join(", ")}; range ${sampleRange}); every ratio is to the median.`
+      : `Ceiling, a bare Bun.serve answering small JSON: ${rate(ceiling)} req/s.`,
+    ...routes.map((route) =>
+      route.target === undefined
+        ? `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${route.ratio.toFixed(2)}, ${route.verdict}, shown for comparison.`
+        : `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${route.ratio.toFixed(2)}, goal ${route.target.toFixed(2)}, ${route.verdict}.`,
+    ),
   ].join(" ");
 
   const parts: string[] = [
@@ -117,16 +136,26 @@ export function throughputChart(input: ChartInput): string {
   // Legend: the colours, and what the short vertical mark means.
   let legendX = margin;
   const legendY = 70;
-  for (const [colour, text] of [
+  const legend: [string, string][] = [
     [colours.ceiling, "ceiling"],
     [colours.met, "goal met"],
     [colours.notMet, "goal not met"],
-  ] as const) {
+  ];
+  if (routes.some((route) => route.target === undefined)) legend.push([colours.comparison, "no goal"]);
+  for (const [colour, text] of legend) {
+    const outline = colour === colours.comparison ? ` stroke="${colours.ceiling}" stroke-width="1.5"` : "";
     parts.push(
-      `<rect class="swatch" x="${legendX}" y="${legendY - 10}" width="12" height="12" fill="${colour}"/>`,
+      `<rect class="swatch" x="${legendX}" y="${legendY - 10}" width="12" height="12" fill="${colour}"${outline}/>`,
       `<text x="${legendX + 17}" y="${legendY}" font-size="${valueSize}">${text}</text>`,
     );
     legendX += 17 + textWidth(text, valueSize) + 20;
+  }
+  if (samples.length > 1) {
+    parts.push(
+      `<circle class="sample" cx="${px(legendX + 5)}" cy="${legendY - 4}" r="3.5" fill="${colours.text}" stroke="#ffffff" stroke-width="1.5"/>`,
+      `<text x="${px(legendX + 14)}" y="${legendY}" font-size="${valueSize}">ceiling sample</text>`,
+    );
+    legendX += 14 + textWidth("ceiling sample", valueSize) + 20;
   }
   parts.push(
     `<line x1="${px(legendX + 6)}" y1="${legendY - 12}" x2="${px(legendX + 6)}" y2="${legendY + 3}" stroke="${colours.text}" stroke-width="2"/>`,
@@ -149,15 +178,25 @@ export function throughputChart(input: ChartInput): string {
     const barTop = plotTop + index * rowHeight + barOffset;
     const middle = barTop + barHeight / 2;
     const barEnd = x(row.requestsPerSecond);
-    const route = "target" in row ? row : undefined;
-    const colour = route ? (route.met ? colours.met : colours.notMet) : colours.ceiling;
-    const value = route ? `${rate(row.requestsPerSecond)} req/s · ratio ${route.ratio.toFixed(2)} · ${route.verdict}` : `${rate(row.requestsPerSecond)} req/s`;
+    const route = "ratio" in row ? row : undefined;
+    const colour = route ? (route.met === undefined ? colours.comparison : route.met ? colours.met : colours.notMet) : colours.ceiling;
+    const outlined = colour === colours.comparison;
+    const ceilingValue = samples.length > 1 ? `median ${rate(row.requestsPerSecond)} req/s · samples ${sampleRange}` : `${rate(row.requestsPerSecond)} req/s`;
+    const value = route ? `${rate(row.requestsPerSecond)} req/s · ratio ${route.ratio.toFixed(2)} · ${route.verdict}` : ceilingValue;
 
     parts.push(
       `<text x="${px(plotLeft - 10)}" y="${px(middle + nameSize * 0.35)}" font-size="${nameSize}" text-anchor="end">${escapeXml(shortened(row.label, nameSize, nameRoom))}</text>`,
-      `<rect class="bar" x="${px(plotLeft)}" y="${barTop}" width="${px(barEnd - plotLeft)}" height="${barHeight}" fill="${colour}"/>`,
+      `<rect class="bar" x="${px(plotLeft)}" y="${barTop}" width="${px(barEnd - plotLeft)}" height="${barHeight}" fill="${colour}"${outlined ? ` stroke="${colours.ceiling}" stroke-width="1.5"` : ""}/>`,
     );
-    if (route) {
+    if (!route && samples.length > 1) {
+      // The samples' range as a line through the bar, each sample a dot on it.
+      parts.push(
+        `<line x1="${px(x(Math.min(...samples)))}" y1="${px(middle)}" x2="${px(x(Math.max(...samples)))}" y2="${px(middle)}" stroke="#ffffff" stroke-width="4"/>`,
+        `<line x1="${px(x(Math.min(...samples)))}" y1="${px(middle)}" x2="${px(x(Math.max(...samples)))}" y2="${px(middle)}" stroke="${colours.text}" stroke-width="2"/>`,
+        ...samples.map((sample) => `<circle class="sample" cx="${px(x(sample))}" cy="${px(middle)}" r="3.5" fill="${colours.text}" stroke="#ffffff" stroke-width="1.5"/>`),
+      );
+    }
+    if (route?.target !== undefined) {
       const goalX = px(x(route.target * ceiling));
       // A white line under the dark one keeps the mark visible over a bar of either colour.
       parts.push(
@@ -166,16 +205,21 @@ export function throughputChart(input: ChartInput): string {
         `<text x="${goalX}" y="${barTop - 6}" font-size="${goalSize}" text-anchor="middle">goal ${route.target.toFixed(2)}</text>`,
       );
     }
-    // After the bar when the text fits before the edge, otherwise inside its end in white.
+    // The samples' dots and range sit on the ceiling's bar and past its end: its text goes
+    // above the bar, where a route's goal label would be. Otherwise after the bar when the
+    // text fits before the edge, else inside its end in white.
     const valueY = px(middle + valueSize * 0.35);
-    if (barEnd + 6 + textWidth(value, valueSize) <= width - margin / 2) {
+    if (!route && samples.length > 1) {
+      parts.push(`<text x="${px(plotLeft)}" y="${barTop - 4}" font-size="${valueSize}">${escapeXml(value)}</text>`);
+    } else if (barEnd + 6 + textWidth(value, valueSize) <= width - margin / 2) {
       parts.push(
         `<text x="${px(barEnd + 6)}" y="${valueY}" font-size="${valueSize}" stroke="#ffffff" stroke-width="3" paint-order="stroke">${escapeXml(value)}</text>`,
       );
     } else {
       // Outlined in the bar's colour so a goal mark behind the text does not cut through it.
+      const [fill, stroke] = outlined ? [colours.text, "#ffffff"] : ["#ffffff", colour];
       parts.push(
-        `<text x="${px(barEnd - 6)}" y="${valueY}" font-size="${valueSize}" text-anchor="end" fill="#ffffff" stroke="${colour}" stroke-width="3" paint-order="stroke">${escapeXml(value)}</text>`,
+        `<text x="${px(barEnd - 6)}" y="${valueY}" font-size="${valueSize}" text-anchor="end" fill="${fill}" stroke="${stroke}" stroke-width="3" paint-order="stroke">${escapeXml(value)}</text>`,
       );
     }
   });

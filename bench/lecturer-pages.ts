@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { median, runTimed } from "./processes";
+import { questionnaireBody } from "./service";
 
 /** A lecturer page or command whose cost grows with the data, measured at each dataset size. */
 export interface PageCost {
@@ -12,17 +13,18 @@ export interface PageCost {
 
 /**
  * The lecturer pages computed afresh: the read caches answer a repeated request from
- * memory, so before each timed request a write (a mood entry, which empties them) comes
- * first. The commands are whole processes (start included), as an admin runs them.
+ * memory, so before each timed request comes a write that changes what every one of these
+ * pages shows: a screening of the lecturer's advisee (the detail page's), submitted by the
+ * admin (exempt from the weekly limit). A cache that forgets only what a write touched
+ * forgets these pages too. The commands are whole processes (start included), as an admin
+ * runs them.
  */
 export async function measureLecturerPages(options: {
   base: string;
   lecturerToken: string;
   adminToken: string;
-  /** An advisee of the lecturer, for the detail page. */
+  /** An advisee of the lecturer, for the detail page, whose screening is written before each timed request. */
   adviseeNim: string;
-  /** Whose mood entry is written between the timed requests. */
-  writerNim: string;
   nip: string;
   cli: string[];
   dataDir: string;
@@ -31,21 +33,19 @@ export async function measureLecturerPages(options: {
   rounds: number;
 }): Promise<PageCost[]> {
   const { base, rounds } = options;
-  let writes = 0;
-  const emptyCaches = async () => {
-    writes += 1;
-    const day = new Date(Date.UTC(2020, 0, 1) + writes * 24 * 3600 * 1000).toISOString().slice(0, 10);
-    const response = await fetch(`${base}/api/mahasiswa/mood`, {
+  const writeScreening = async () => {
+    const response = await fetch(`${base}/api/mahasiswa/kuesioner`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${options.adminToken}` },
-      body: JSON.stringify({ nim: options.writerNim, date: day, mood_value: 3 }),
+      body: questionnaireBody(options.adviseeNim),
     });
-    if (!response.ok) throw new Error(`mood write before a timed request: ${response.status}`);
+    await response.arrayBuffer();
+    if (response.status !== 201) throw new Error(`screening written before a timed request: ${response.status}`);
   };
   const timed = async (name: string, run: () => Promise<void>): Promise<PageCost> => {
     const times: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      await emptyCaches();
+      await writeScreening();
       const started = performance.now();
       await run();
       times.push(performance.now() - started);

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { SingleBar, Presets } from "cli-progress";
 import { readFileSync } from "node:fs";
 import { clearUnshownPassword } from "../src/accounts/first-admin";
-import { readRoster } from "../src/accounts/import";
 import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
 import { AccountsService, type ImportResult, type MinorStudent } from "../src/accounts/service";
 import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
@@ -27,6 +25,8 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
       } catch (error) {
         throw invalid(`tidak dapat membaca ${file}: ${(error as Error).message}`);
       }
+      // The CSV reader and the progress bar are loaded by this command only, not by every `serve`.
+      const [{ readRoster }, { SingleBar, Presets }] = await Promise.all([import("../src/accounts/import"), import("cli-progress")]);
       const roster = readRoster(bytes);
       const { config, db, writes } = openData(command, io, "may-create");
       try {

@@ -1,13 +1,10 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { writeBackup } from "../src/backup/archive";
-import { readArchive } from "../src/backup/archive-reader";
 import { parseDuration } from "../src/backup/automatic";
 import { checkBackupFolder } from "../src/backup/backup-folder";
 import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identity";
 import { differencesFromManifest, differsFromManifest, manifestTotal } from "../src/backup/manifest";
-import { restoreBackup } from "../src/backup/restore";
 import { checkNewPassphrase } from "../src/backup/encryption";
 import { appendAuditRows } from "../src/audit/trail";
 import { migrations } from "../src/db/migrations";
@@ -101,6 +98,8 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
         const passphrase = options.encrypt ? await newPassphrase(io, options.passphraseFile) : undefined;
         // The manifest names the folder by its identity: automatic backups rotate only their own folder's archives.
         const { id } = dataFolderIdentity(config.dataDir);
+        // The archive code (tar) is loaded by the commands that write or read one, not by every `serve`.
+        const { writeBackup } = await import("../src/backup/archive");
         const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file, ...(passphrase === undefined ? {} : { passphrase }) });
         const size = `${manifest.files.length} file, ${megabytes(manifestTotal(manifest))} sebelum dimampatkan`;
         io.out(
@@ -119,6 +118,7 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
     .option("--force", "folder data yang tidak kosong: pindahkan isinya ke <data>.before-restore-<waktu>, lalu pulihkan")
     .option("--passphrase-file <file>", "file berisi passphrase arsip terenkripsi (bawaan: SKRINING_BACKUP_PASSPHRASE, atau ditanyakan di terminal)")
     .action(async (file: string, options: { force?: boolean; passphraseFile?: string }, command: Command) => {
+      const { restoreBackup } = await import("../src/backup/restore");
       const result = await restoreBackup({
         archive: file,
         dataDir: dataDirOf(command, io),
@@ -147,6 +147,7 @@ const plainArchiveNote =
  */
 async function checkArchive(io: CommandIo, file: string, passphraseFile: string | undefined): Promise<void> {
   const archive = resolve(file);
+  const { readArchive } = await import("../src/backup/archive-reader");
   const { manifest, found, encrypted } = await readArchive(archive, passphraseOf(io, passphraseFile, file));
   const problems = differencesFromManifest(manifest, found);
   if (problems.length > 0) throw differsFromManifest(archive, problems);

@@ -4,7 +4,6 @@ import { basename } from "node:path";
 import { invalid } from "../src/errors";
 import { decodeSpreadsheetText } from "../src/spreadsheet-input";
 import { formatLocalTimestamp } from "../src/local-time";
-import { predictCsv } from "../src/models/batch";
 import { readModelSource } from "../src/models/files";
 import { ModelRegistry, type ModelRecord } from "../src/models/registry";
 import type { Config } from "../src/config";
@@ -131,13 +130,15 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .option("--force", "timpa file --out yang sudah ada")
     .addOption(choiceOption("--type <jenis>", "hanya keluaran ini (wajib untuk model satu keluaran)", types))
     .option("--proba", "tulis juga probabilitas setiap kelas (proba_<keluaran>_<label>)")
-    .action((options: { file: string; input: string; out?: string; force?: boolean; type?: (typeof types)[number]; proba?: boolean }) => {
+    .action(async (options: { file: string; input: string; out?: string; force?: boolean; type?: (typeof types)[number]; proba?: boolean }) => {
       let input: Uint8Array;
       try {
         input = readFileSync(options.input);
       } catch (error) {
         throw invalid(`tidak dapat membaca ${options.input}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
+      // The batch reader is loaded by this command only, not by every `serve`.
+      const { predictCsv } = await import("../src/models/batch");
       const output = predictCsv(readModelSource(options.file).model, decodeSpreadsheetText(input), { type: options.type, probabilities: options.proba === true });
       if (options.out) writeOutputFile(options.out, output, options.force === true);
       else io.out(output);

@@ -11,7 +11,6 @@ import { NotesService } from "../src/modules/notes/service";
 import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
 import { StudentDataDocuments } from "../src/privacy/document";
-import { exportAuditEntry, planStudentExport } from "../src/privacy/export";
 import { PrivacyService, privacyMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
@@ -101,6 +100,8 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           diary: new DiaryService(db, writes, Number.MAX_SAFE_INTEGER),
           notes: new NotesService(db, writes),
         });
+        // The archive writer (tar) is loaded by this command only, not by every `serve`.
+        const { exportAuditEntry, planStudentExport } = await import("../src/privacy/export");
         const plan = planStudentExport(documents, photos, nim, privacyMessages.studentUnknown(nim));
         const { archive, summary } = plan;
         if (options.dryRun) {

@@ -29,10 +29,16 @@ export function compileCommand(options: { entries: string[]; outfile: string; ta
   ];
 }
 
+/**
+ * What every executable is built from: the program, and the code of its worker threads as
+ * entry points of their own (the bcryptjs fallback's, src/accounts/bcrypt.ts; the
+ * database check's, src/db/integrity.ts), which they load by these paths.
+ */
+export const executableEntries = ["cli/main.ts", "src/accounts/bcrypt-worker.ts", "src/db/integrity-worker.ts"];
+
 if (import.meta.main) {
   const command = compileCommand({
-    // The bcryptjs fallback's worker is an entry point of its own (src/accounts/bcrypt.ts).
-    entries: ["cli/main.ts", "src/accounts/bcrypt-worker.ts"],
+    entries: executableEntries,
     outfile: "dist/skrining",
     target: "bun-linux-x64-baseline",
     extra: ["--bytecode", "--format=esm", "--sourcemap"],

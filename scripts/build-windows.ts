@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { extract } from "tar";
-import { compileCommand } from "./build-executable";
+import { compileCommand, executableEntries } from "./build-executable";
 
 const root = join(import.meta.dir, "..");
 const addonName = "@node-rs/bcrypt-win32-x64-msvc";
@@ -42,8 +42,7 @@ if (installedAddonVersion() !== version) {
 }
 
 run(["bun", "scripts/build-web.ts"]);
-// The bcryptjs fallback's worker is an entry point of its own (src/accounts/bcrypt.ts).
-run(compileCommand({ entries: ["cli/main.ts", "src/accounts/bcrypt-worker.ts"], outfile, target: "bun-windows-x64-baseline", extra: ["--sourcemap"] }));
+run(compileCommand({ entries: executableEntries, outfile, target: "bun-windows-x64-baseline", extra: ["--sourcemap"] }));
 
 // The addon is embedded as it is, so its bytes (its last 4 KB suffice) appear verbatim.
 const executable = Buffer.from(await Bun.file(outfile).arrayBuffer());

@@ -5,7 +5,8 @@ import { StorageHealth, asStorageError } from "./db/storage";
 import { AuditTrail } from "./audit/trail";
 import { hasWeeklyCounts, useTimeZone, weeksTimeZone } from "./db/summaries";
 import { zoneOffsetChanges } from "./local-time";
-import { WriteQueue } from "./db/write-queue";
+import { HoldableWriteQueue } from "./db/held-writes";
+import type { WriteQueue } from "./db/write-queue";
 import { changeRowCompanion } from "./audit/change-row";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
@@ -69,7 +70,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   }
   stopWaitingForLocks(db);
   const health = new StorageHealth(logger);
-  const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health, companionOf: changeRowCompanion });
+  const writes = new HoldableWriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health, companionOf: changeRowCompanion });
   const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, config.followUpStressMin);
   const notes = new NotesService(db, writes);
   const profil = new ProfilService(db, writes);

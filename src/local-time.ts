@@ -6,10 +6,23 @@ import { invalid } from "./errors";
 
 export const defaultTimeZone = "Asia/Jakarta";
 
-/** The zone's canonical name, or a 400/exit 1 naming what was given. */
+// Bun's JavaScriptCore has Temporal (Bun's own TOML reader returns its objects); TypeScript
+// 5.9 does not declare it yet: the little used here.
+interface ZonedMoment {
+  readonly epochMilliseconds: number;
+  readonly timeZoneId: string;
+  getTimeZoneTransition(direction: "next"): ZonedMoment | null;
+}
+declare const Temporal: { Instant: { fromEpochMilliseconds(milliseconds: number): { toZonedDateTimeISO(timeZone: string): ZonedMoment } } };
+
+/**
+ * The zone's canonical name, or a 400/exit 1 naming what was given. Temporal reads a name
+ * exactly as Intl.DateTimeFormat does (the same canonical name for every IANA name and
+ * alias, in any case), without loading a locale's formats: ≈ 7 ms less at every start.
+ */
 export function readTimeZone(name: string): string {
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: name.trim() }).resolvedOptions().timeZone;
+    return Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(name.trim()).timeZoneId;
   } catch {
     throw invalid(`Zona waktu ${JSON.stringify(name)} tidak dikenal; gunakan nama IANA seperti Asia/Jakarta, Asia/Makassar atau Asia/Jayapura.`);
   }
@@ -38,29 +51,27 @@ export interface OffsetChange {
   offsetMinutes: number;
 }
 
-const hourSeconds = 3600;
-const daySeconds = 24 * hourSeconds;
+const daySeconds = 24 * 3600;
 
 /**
  * Every change of the zone's offset from 1970 to 2100, the first entry the offset of 1970.
- * The offset is sampled daily; a change is then narrowed to the second, so a daylight
- * saving switch is found exactly. About 50,000 samples: done once per zone.
+ * The moments at which the zone's rules change are asked of the clock library (Temporal's
+ * transitions: about 250 for a zone with daylight saving time, in well under a
+ * millisecond, instead of sampling 47,000 days), and each keeps the offset that
+ * `offsetMinutesAt` reads from then on; a transition that leaves that offset as it was
+ * (a change of name, or of seconds only) is no change.
  */
 export function offsetChanges(timeZone: string, from = Date.UTC(1970, 0, 1) / 1000, to = Date.UTC(2100, 0, 1) / 1000): OffsetChange[] {
   const at = (seconds: number) => offsetMinutesAt(timeZone, seconds * 1000);
   const changes: OffsetChange[] = [{ startsAt: from, offsetMinutes: at(from) }];
-  for (let day = from; day < to; day += daySeconds) {
-    const before = changes.at(-1)!.offsetMinutes;
-    const next = Math.min(day + daySeconds, to);
-    if (at(next) === before) continue;
-    // The offset changes in (day, next]: the first second with the new offset.
-    let [low, high] = [day, next];
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (at(middle) === before) low = middle;
-      else high = middle;
-    }
-    changes.push({ startsAt: high, offsetMinutes: at(high) });
+  let transition = Temporal.Instant.fromEpochMilliseconds(from * 1000).toZonedDateTimeISO(timeZone).getTimeZoneTransition("next");
+  while (transition) {
+    // The first whole second with the new offset.
+    const startsAt = Math.ceil(transition.epochMilliseconds / 1000);
+    if (startsAt > to) break;
+    const offsetMinutes = at(startsAt);
+    if (offsetMinutes !== changes.at(-1)!.offsetMinutes) changes.push({ startsAt, offsetMinutes });
+    transition = transition.getTimeZoneTransition("next");
   }
   return changes;
 }

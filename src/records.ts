@@ -64,7 +64,10 @@ export const SkriningRecord = t.Object(
   { additionalProperties: false },
 );
 
-export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, options: { withAnswers?: boolean } = {}): Static<typeof SkriningRecord> {
+/** A screening as read; a list leaves its answers out (they are most of the row, and only detail views send them). */
+export type ScreeningRow = Omit<typeof riwayatSkrining.$inferSelect, "inputJawaban"> & { inputJawaban?: string };
+
+export function serializeSkrining(row: ScreeningRow, options: { withAnswers?: boolean } = {}): Static<typeof SkriningRecord> {
   const record: Static<typeof SkriningRecord> = {
     Id_skrining: row.id,
     NIM: row.nim,
@@ -77,7 +80,10 @@ export function serializeSkrining(row: typeof riwayatSkrining.$inferSelect, opti
     probabilitas_stres: row.stressProbability,
     probabilitas_motivasi: row.motivasiProbability,
   };
-  if (options.withAnswers) record.input_jawaban = JSON.parse(row.inputJawaban);
+  if (options.withAnswers) {
+    if (row.inputJawaban === undefined) throw new Error("serializeSkrining: the screening's answers were not read");
+    record.input_jawaban = JSON.parse(row.inputJawaban);
+  }
   return record;
 }
 

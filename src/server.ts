@@ -1,7 +1,6 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createApp, largestBodyBytes } from "./app";
-import { readArchive } from "./backup/archive-reader";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
 import { dataFolderIdentity } from "./backup/folder-identity";
@@ -10,9 +9,9 @@ import type { AdminWeb, Config } from "./config";
 import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { passwordHashing } from "./accounts/passwords";
-import { closeContext, createContext } from "./context";
-import { checkDatabase } from "./db";
-import { StorageError, naming } from "./db/storage";
+import { closeContext, createContext, type AppContext } from "./context";
+import { checkAfterListening } from "./db/integrity";
+import { naming } from "./db/storage";
 import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
@@ -138,34 +137,57 @@ function banner(start: {
  * The backup folder, claimed for this data folder (decisions §17): refused when it is inside
  * the data folder or another data folder owns it. A data folder copied by hand gets an
  * identity of its own here, so the copy's backups never rotate the original's. Encrypted
- * archives are read with the server's passphrase; one it cannot read is nobody's.
+ * archives are read with the server's passphrase; one it cannot read is nobody's. The
+ * archive reader (tar) is loaded only by a server that makes backups.
  */
-function claimBackupFolder(config: Config, folder: string, passphrase: string | undefined, logger: Logger): BackupFolder {
+async function claimBackupFolder(config: Config, folder: string, passphrase: string | undefined, logger: Logger): Promise<BackupFolder> {
+  const { readArchive } = await import("./backup/archive-reader");
   const identity = dataFolderIdentity(config.dataDir);
   if (identity.changed === "copy") logger.info(`Folder data ${config.dataDir} adalah salinan folder data lain: mendapat identitas sendiri, jadi cadangan otomatisnya terpisah.`);
   const source = passphrase === undefined ? undefined : async () => passphrase;
   return BackupFolder.claim(folder, config.dataDir, identity, async (archive) => (await readArchive(archive, source)).manifest, logger);
 }
 
+/**
+ * Whether a request may read or write an account, so that it must wait for the first
+ * admin: anything with credentials (a token) and anything that is not a plain read (a
+ * login, an activation). A read without a token (`GET /api/auth/me` answering 401, the
+ * web pages, /health, a CORS preflight) is answered at once.
+ */
+function mayConcernAccounts(request: Request): boolean {
+  return request.headers.has("authorization") || !["GET", "HEAD", "OPTIONS"].includes(request.method);
+}
+
+/**
+ * The start-up tidy of the photos folder (PhotoService.sweepOrphans) among the files that
+ * were there before the port opened. A failure (a read-only folder) is logged: the
+ * service goes on, and the next start tries again.
+ */
+function tidyPhotos(context: AppContext, among: ReadonlySet<string>, logger: Logger): void {
+  const { photosDir } = context.config;
+  try {
+    const swept = context.photos.sweepOrphans(among);
+    if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${photosDir}`);
+    if (swept && swept.movedAside > 0) {
+      logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
+    }
+  } catch (error) {
+    logger.error(`Perapian folder foto ${photosDir} saat start gagal: ${error instanceof Error ? error.message : String(error)}; dicoba lagi pada start berikutnya.`);
+  }
+}
+
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
-  // Damage is looked for before anything else reads the data, and reported with the file.
+  // A file that is no database, or damage met while opening it, stops the start here with
+  // the file named; the whole file is checked once the port listens (checkAfterListening).
   const context = naming(config.databasePath, () => createContext(config, logger));
-  const damage = naming(config.databasePath, () => checkDatabase(context.db, false));
-  if (damage.length > 0) {
-    closeContext(context);
-    throw new StorageError("damaged", new Error(damage.slice(0, 3).join("; ")), config.databasePath);
-  }
-  const swept = context.photos.sweepOrphans();
-  if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${config.photosDir}`);
-  if (swept && swept.movedAside > 0) {
-    logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(config.photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
-  }
+  // The photos there before the port opens: the tidy after the check looks at these only, never at an upload of this run.
+  const photosBefore = context.photos.photoFiles();
   let backupFolder: BackupFolder | undefined;
   let bcrypt: Bcrypt;
   try {
-    backupFolder = options.backups && claimBackupFolder(config, options.backups.folder, options.backups.passphrase, logger);
+    backupFolder = options.backups && (await claimBackupFolder(config, options.backups.folder, options.backups.passphrase, logger));
     // Chosen before the first admin is hashed, so that a refused SKRINING_BCRYPT stops the start rather than a login.
     bcrypt = await passwordHashing();
   } catch (error) {
@@ -191,7 +213,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15).
   const wrongHost = hostCheck([...config.hostNames, ...(options.hostnames ?? [])]);
   const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.handle(routeByPath(request));
-  // Requests that come while the first admin is being created wait for it (a login as admin then works).
+  // Requests that come while the first admin is being created wait for it (a login as admin
+  // then works), unless they cannot concern any account (mayConcernAccounts).
   let ready = false;
   const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();
   try {
@@ -200,7 +223,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       port: options.port,
       tls,
       maxRequestBodySize: largestBodyBytes(config),
-      fetch: (request) => (ready ? answer(request) : firstAdminCreated.then(() => answer(request))),
+      fetch: (request) => (ready || !mayConcernAccounts(request) ? answer(request) : firstAdminCreated.then(() => answer(request))),
     });
   } catch (error) {
     closeContext(context);
@@ -221,6 +244,12 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   }
   ready = true;
   admitWaiting();
+  // The database's check, once the port answers and the first admin exists (decisions:
+  // Storage faults): damage found holds every write from then on; reads go on.
+  let stopping = false;
+  const integrity = checkAfterListening(config.databasePath, context.health, logger);
+  // Photos are tidied against a database that passed the check, never a damaged one.
+  void integrity.done.then((verdict) => verdict === "sound" && !stopping && tidyPhotos(context, photosBefore, logger));
   const scheme = tls ? "https" : "http";
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
@@ -228,11 +257,11 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   backups?.start();
 
   await new Promise<void>((resolve) => {
-    let stopping = false;
     const stop = async (why: string) => {
       if (stopping) return;
       stopping = true;
       logger.info(`${why}, menghentikan server...`);
+      integrity.stop();
       await Promise.all([server!.stop(), backups?.stop()]);
       // The view rows still gathering are written before the database closes.
       await context.audit.flushAll();

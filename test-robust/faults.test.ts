@@ -220,8 +220,12 @@ describe("a damaged database", () => {
     }
   }
 
-  test("the start is refused in Indonesian with the file and the remedy; check --full reports it; photos are kept", async () => {
+  test("found after the port opened: the log names the file and the remedy, writes answer 503, reads go on; check --full reports it; photos are kept", async () => {
     const dataDir = await preparedDataDir();
+    // A session made while the file was sound: reads with its token go on afterwards.
+    const sound = await startServer({ dataDir });
+    const token = await login(sound, "mhs1", "mhs-pass-1");
+    await stop(sound);
     // Enough rows that the damage lands inside table pages.
     const db = new Database(join(dataDir, "skrining.db"));
     db.run("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -233,18 +237,27 @@ describe("a damaged database", () => {
     Bun.write(photo, jpegWithExif());
     damage(join(dataDir, "skrining.db"));
 
-    const served = await spawnCli(["--data", dataDir, "serve", "--port", "0"]);
-    expect(served.exitCode).not.toBe(0);
-    expect(served.stderr).toContain("Basis data rusak");
-    expect(served.stderr).toContain(join(dataDir, "skrining.db"));
-    expect(served.stderr).toContain("pulihkan cadangan");
-    expect(served.stderr).not.toMatch(/database disk image is malformed\s*$/m);
+    const server = await startServer({ dataDir });
+    for (const deadline = Date.now() + 20_000; !server.stderr().includes("Basis data rusak") && Date.now() < deadline; ) await Bun.sleep(50);
+    expect(server.stderr()).toContain(`Basis data rusak (${join(dataDir, "skrining.db")})`);
+    expect(server.stderr()).toContain("skrining check --full");
+    expect(server.stderr()).toContain("pulihkan cadangan");
+    expect(server.stderr()).toContain("dijawab 503");
+
+    const written = await call(server, "POST", "/api/mahasiswa/mood", token, { date: "2026-05-01", mood_value: 3 });
+    expect(written.status).toBe(503);
+    expect(written.body).toEqual({ error: "Basis data server rusak; data tidak dapat dibaca atau disimpan. Hubungi admin." });
+    expect((await call(server, "GET", "/api/auth/me", token)).status).toBe(200);
+    const health = await fetch(`http://127.0.0.1:${server.port}/health`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { status: string }).status).toBe("degraded");
+    expect(await stop(server)).toBe(0);
     expect(existsSync(photo)).toBe(true);
 
     const checked = await spawnCli(["--data", dataDir, "check", "--full"]);
     expect(checked.exitCode).not.toBe(0);
     expect(checked.stderr).toContain("rusak");
-  }, 30_000);
+  }, 60_000);
 
   test("a file that is not a database is reported the same way", async () => {
     const dataDir = temporaryDir();

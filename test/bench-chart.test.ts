@@ -123,6 +123,39 @@ describe("the bench's throughput chart", () => {
     expect(alone[0]!.width).toBeCloseTo(faster!, 0);
   });
 
+  test("draws each of the ceiling's samples as a dot on its bar, their range as a line, and names them in the description", () => {
+    const svg = throughputChart({ ceilingRequestsPerSecond: 40_000, ceilingSamples: [36_000, 40_000, 44_000], routes });
+    expectWellFormed(svg);
+    const ceilingWidth = bars(svg)[0]!.width;
+    const dots = [...svg.matchAll(/<circle class="sample" cx="([\d.]+)" cy="([\d.]+)"/g)].map((match) => ({ x: Number(match[1]), y: Number(match[2]) }));
+    // One in the legend, one per sample on the ceiling's row.
+    expect(dots).toHaveLength(4);
+    const onBar = dots.slice(1);
+    expect(onBar[1]!.x - onBar[0]!.x).toBeCloseTo(ceilingWidth / 10, 0);
+    expect(onBar[2]!.x - onBar[1]!.x).toBeCloseTo(ceilingWidth / 10, 0);
+    expect(new Set(onBar.map((dot) => dot.y)).size).toBe(1);
+    expect(svg).toContain("ceiling: bare Bun.serve (median of 3)");
+    // Above the bar, clear of the dots.
+    const label = /<text x="[\d.]+" y="([\d.]+)" font-size="11">median 40,000 req\/s · samples 36,000–44,000<\/text>/.exec(svg);
+    expect(label).not.toBeNull();
+    expect(Number(label![1])).toBeLessThan(onBar[0]!.y - 9);
+    expect(svg).toMatch(/<desc id="chart-desc">[^<]*40,000 req\/s, the median of 3 samples taken during the run \(36,000, 40,000, 44,000; range 36,000–44,000\); every ratio is to the median\./);
+    // Ratios stay against the median.
+    expect(svg).toContain("25,000 req/s · ratio 0.63 · met<");
+  });
+
+  test("shows a route without a goal as an outlined bar saying so, with no goal mark", () => {
+    const svg = throughputChart({ ceilingRequestsPerSecond: 10_000, routes: [{ name: "many lecturers", requestsPerSecond: 2_000 }, { name: "with a goal", requestsPerSecond: 6_000, target: 0.5 }] });
+    expectWellFormed(svg);
+    const [, comparison, withGoal] = bars(svg);
+    expect(comparison!.fill).toBe("#ffffff");
+    expect(withGoal!.fill).not.toBe("#ffffff");
+    expect(svg).toContain("2,000 req/s · ratio 0.20 · no goal<");
+    expect([...svg.matchAll(/>goal [\d.]+<\/text>/g)]).toHaveLength(1);
+    expect(svg).toContain(">no goal</text>");
+    expect(svg).toMatch(/many lecturers: 2,000 req\/s, ratio 0.20, no goal, shown for comparison\./);
+  });
+
   test.each([
     ["a ceiling of 0", 0, 100],
     ["a negative ceiling", -1, 100],

@@ -1,62 +1,94 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { runLoad } from "../bench/load";
+import { runLoad, threadShare, type Rotation, type RotationEntry } from "../bench/load";
 
-// The bench's wrk script with a list of paths (bench/wrk-report.lua, BENCH_PATHS_FILE),
+// The bench's wrk script with a rotation of requests (bench/wrk-report.lua, BENCH_REQUESTS),
 // against a server that counts what it is asked. wrk is a Debian package the bench needs
 // and `npm test` does not: without it these tests are skipped, saying so.
 const wrk = Bun.which("wrk");
 
-describe.skipIf(!wrk)("wrk with a list of paths", () => {
+describe("the threads' shares of a rotation", () => {
+  const entries: RotationEntry[] = Array.from({ length: 5 }, (_, index) => ({ path: `/${index}`, token: `t${index}` }));
+  const paths = (rotation: Rotation, thread: number) => threadShare(rotation, thread, 2).map((entry) => entry.path);
+
+  test("rotate: each thread has the whole list, starting at its own half", () => {
+    expect(paths({ entries, share: "rotate" }, 0)).toEqual(["/0", "/1", "/2", "/3", "/4"]);
+    expect(paths({ entries, share: "rotate" }, 1)).toEqual(["/2", "/3", "/4", "/0", "/1"]);
+  });
+
+  test("once: each entry belongs to one thread", () => {
+    expect(paths({ entries, share: "once" }, 0)).toEqual(["/0", "/1"]);
+    expect(paths({ entries, share: "once" }, 1)).toEqual(["/2", "/3", "/4"]);
+  });
+});
+
+describe.skipIf(!wrk)("wrk with a rotation of requests", () => {
   const asked = new Map<string, number>();
-  const seenHeaders = new Set<string>();
+  const seen = new Map<string, { authorization: string; body: string; type: string }>();
   let server: ReturnType<typeof Bun.serve>;
 
   beforeAll(() => {
     server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch(request) {
+      async fetch(request) {
         const path = new URL(request.url).pathname;
         asked.set(path, (asked.get(path) ?? 0) + 1);
-        seenHeaders.add(request.headers.get("authorization") ?? "none");
+        seen.set(path, { authorization: request.headers.get("authorization") ?? "none", body: await request.text(), type: request.headers.get("content-type") ?? "none" });
         return new Response(path === "/missing" ? "no" : "ok", { status: path === "/missing" ? 404 : 200 });
       },
     });
   });
   afterAll(() => server.stop(true));
 
-  const run = (paths: string[], connections: number) =>
-    runLoad({ url: `http://127.0.0.1:${server.port}/not-asked`, method: "GET", headers: { authorization: "Bearer t" }, paths, connections, warmupSeconds: 0, durationSeconds: 1, timeoutSeconds: 5 });
+  const run = (rotation: Rotation, connections: number, method: "GET" | "POST" = "GET") =>
+    runLoad({ url: `http://127.0.0.1:${server.port}/not-asked`, method, headers: { "x-bench": "yes" }, rotation, connections, warmupSeconds: 0, durationSeconds: 1, timeoutSeconds: 5 });
 
-  test("every path of the list is requested in turn, never the URL's own, with the headers", async () => {
+  test("every entry of the list is asked in turn, never the URL's own, each with its own token", async () => {
     asked.clear();
-    const paths = Array.from({ length: 50 }, (_, index) => `/p/${index}`);
-    const result = await run(paths, 2);
+    const entries = Array.from({ length: 50 }, (_, index) => ({ path: `/p/${index}`, token: `token-${index}` }));
+    const result = await run({ entries, share: "rotate" }, 2);
     expect(result.ok).toBeGreaterThan(100);
     expect(result.non2xx).toBe(0);
-    expect([...asked.keys()].sort()).toEqual([...paths].sort());
+    expect([...asked.keys()].sort()).toEqual(entries.map((entry) => entry.path).sort());
     expect(asked.has("/not-asked")).toBe(false);
-    // In turn: no path is asked much more often than another.
+    // In turn: no entry is asked much more often than another.
     const counts = [...asked.values()];
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(2);
-    expect([...seenHeaders]).toEqual(["Bearer t"]);
+    for (const entry of entries) expect(seen.get(entry.path)!.authorization).toBe(`Bearer ${entry.token}`);
   });
 
-  test("the two threads start at their own halves of the list, so that no path is read twice before the list runs out", async () => {
+  test("the two threads start at their own halves of the list, so that no entry is asked twice before the list runs out", async () => {
     asked.clear();
-    const paths = Array.from({ length: 200_000 }, (_, index) => `/q/${index}`);
-    const result = await run(paths, 2);
-    expect(result.ok).toBeLessThan(paths.length);
-    // The second thread's first path (wrk asks the first thread's script once to check it).
+    const entries = Array.from({ length: 200_000 }, (_, index) => ({ path: `/q/${index}`, token: "t" }));
+    const result = await run({ entries, share: "rotate" }, 2);
+    expect(result.ok).toBeLessThan(entries.length);
+    // The second thread's first entry, and the first thread's second (wrk asks the first thread's script once to check it).
     expect(asked.has("/q/100000")).toBe(true);
     expect(asked.has("/q/1")).toBe(true);
     expect([...asked.values()].every((count) => count === 1)).toBe(true);
   });
 
+  test("once: each thread asks its own share with each entry's body; at its end it starts the share again", async () => {
+    asked.clear();
+    const entries = Array.from({ length: 10 }, (_, index) => ({ path: `/s/${index}`, token: `student-${index}`, body: JSON.stringify({ n: index }) }));
+    await run({ entries, share: "once" }, 2, "POST");
+    expect([...asked.keys()].sort()).toEqual(entries.map((entry) => entry.path).sort());
+    // Starting again: every entry was asked several times in the second.
+    expect([...asked.values()].every((count) => count > 1)).toBe(true);
+    for (const [index, entry] of entries.entries()) {
+      expect(seen.get(entry.path)).toEqual({ authorization: `Bearer student-${index}`, body: `{"n":${index}}`, type: "application/json" });
+    }
+  });
+
   test("an answer that is not 2xx is counted apart, not in the rate", async () => {
-    const result = await run(["/missing"], 1);
+    const result = await run({ entries: [{ path: "/missing", token: "t" }], share: "rotate" }, 1);
     expect(result.ok).toBe(0);
     expect(result.requestsPerSecond).toBe(0);
     expect(result.non2xx).toBeGreaterThan(0);
+  });
+
+  test("a once-only rotation is not warmed up with its own entries", async () => {
+    const spec = { url: `http://127.0.0.1:${server.port}/`, method: "GET" as const, headers: {}, connections: 1, warmupSeconds: 1, durationSeconds: 1, timeoutSeconds: 5 };
+    await expect(runLoad({ ...spec, rotation: { entries: [{ path: "/a", token: "t" }], share: "once" } })).rejects.toThrow("cannot be warmed up");
   });
 });

@@ -6,6 +6,7 @@ import { backUpBeforeMigrating } from "../backup/snapshot";
 import { invalid, type ServiceError } from "../errors";
 import { consoleLogger, type Logger } from "../logger";
 import { databaseFiles, processesHolding } from "./holders";
+import { integrityProblems } from "./integrity";
 import { applyMigrations, schemaChanges, type EmbeddedMigration } from "./migrate";
 import { migrations as embeddedMigrations } from "./migrations";
 import * as schema from "./schema";
@@ -140,8 +141,7 @@ export function stopWaitingForLocks(db: DatabaseClient): void {
  */
 export function checkDatabase(db: DatabaseClient, full: boolean): string[] {
   const rows = db.$client.query<Record<string, string>, []>(full ? "PRAGMA integrity_check" : "PRAGMA quick_check").all();
-  const messages = rows.map((row) => Object.values(row)[0]!);
-  return messages.length === 1 && messages[0] === "ok" ? [] : messages;
+  return integrityProblems(rows.map((row) => Object.values(row)[0]!));
 }
 
 export { schema };

@@ -133,15 +133,22 @@ function describeCause(cause: unknown): string {
 /**
  * Logs a storage problem once when it starts (or changes), not once per request, and once
  * more when a write succeeds again, so the log tells an admin when the fault began and ended.
+ * Damage found by the check at start holds every write until the process ends (holdWrites).
  */
 export class StorageHealth {
   private current: StorageProblem | null = null;
+  private held: StorageError | null = null;
 
   constructor(private readonly logger: Logger) {}
 
   /** The problem the storage last failed with, until a write succeeds again (GET /health reads it). */
   get problem(): StorageProblem | null {
-    return this.current;
+    return this.held?.problem ?? this.current;
+  }
+
+  /** Why every write is refused, or null while writes are taken (the server's write queue asks). */
+  get writesHeldBy(): StorageError | null {
+    return this.held;
   }
 
   failed(error: StorageError): void {
@@ -150,8 +157,20 @@ export class StorageHealth {
     this.logger.error(`${describeForAdmin(error)} Permintaan yang gagal karenanya dijawab 503/507.`);
   }
 
+  /**
+   * Refuses every later write with `error` for the rest of the process, whatever succeeds
+   * meanwhile: a write already under way when the damage was found may still commit, but
+   * that does not make the file sound. `consequence` tells the admin what clients meet.
+   */
+  holdWrites(error: StorageError, consequence: string): void {
+    if (this.held) return;
+    this.held = error;
+    this.current = error.problem;
+    this.logger.error(`${describeForAdmin(error)} ${consequence}`);
+  }
+
   succeeded(): void {
-    if (this.current === null) return;
+    if (this.current === null || this.held) return;
     this.logger.info(`Penyimpanan pulih (sebelumnya: ${this.current}); data kembali dapat disimpan.`);
     this.current = null;
   }

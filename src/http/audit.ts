@@ -3,6 +3,7 @@ import { currentChangeRow } from "../audit/change-row";
 import type { AuditActor, AuditEvent, AuditTrail } from "../audit/trail";
 import type { AuditAction } from "../db/schema";
 import type { AuthService } from "../modules/auth/service";
+import { JsonAnswer } from "./json-answer";
 import type { Principal } from "./principal";
 import { readKey, requestedNim } from "./values";
 
@@ -72,7 +73,9 @@ export const auditStudents = {
 } satisfies Record<string, Students>;
 
 function fieldOf(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null && !(value instanceof Response) ? (value as Record<string, unknown>)[key] : undefined;
+  // A JSON answer kept as text still carries its value.
+  const plain = value instanceof JsonAnswer ? value.value : value;
+  return typeof plain === "object" && plain !== null && !(plain instanceof Response) ? (plain as Record<string, unknown>)[key] : undefined;
 }
 
 const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim" });

@@ -92,11 +92,27 @@ const serviceWorkerHeaders = {
   "x-content-type-options": "nosniff",
 } as const;
 
+/**
+ * Whether an Accept-Encoding header takes `encoding`: named (or `*`) with a weight above 0,
+ * so that `br;q=0` refuses brotli.
+ */
+export function acceptsEncoding(header: string, encoding: string): boolean {
+  let wildcard = false;
+  for (const part of header.toLowerCase().split(",")) {
+    const [name, ...parameters] = part.split(";").map((piece) => piece.trim());
+    const weight = parameters.find((parameter) => parameter.startsWith("q="));
+    const accepted = weight === undefined || Number(weight.slice(2)) > 0;
+    if (name === encoding) return accepted;
+    if (name === "*") wildcard = accepted;
+  }
+  return wildcard;
+}
+
 /** The smallest copy the client accepts: brotli, gzip, or the file as it is. */
 function encoded(request: Request, file: Encodings): { body: Body; encoding?: string } {
   const accepted = request.headers.get("accept-encoding") ?? "";
-  if (file.brotli && /\bbr\b/.test(accepted)) return { body: file.brotli, encoding: "br" };
-  if (file.gzip && /\bgzip\b/.test(accepted)) return { body: file.gzip, encoding: "gzip" };
+  if (accepted && acceptsEncoding(accepted, "br") && file.brotli) return { body: file.brotli, encoding: "br" };
+  if (accepted && acceptsEncoding(accepted, "gzip") && file.gzip) return { body: file.gzip, encoding: "gzip" };
   return { body: file.plain };
 }
 
@@ -110,12 +126,23 @@ function respond(request: Request, file: Encodings, headers: Record<string, stri
 
 /**
  * The page with the faculty's time zone in its `skrining-timezone` meta tag (the pages
- * show every time in it), compressed once when the server starts: a few kilobytes.
+ * show every time in it): a few kilobytes, each compressed copy made once, when a
+ * browser first asks for it (not while the server starts: the zone is only known then).
  */
 function pageIn(timeZone: string, pageFile: string | null): Encodings {
   const escaped = timeZone.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
   const plain = new TextEncoder().encode(pageFile === null ? notBuiltPage : readFileSync(pageFile, "utf8").replaceAll("%TIMEZONE%", escaped));
-  return { plain, gzip: gzipSync(plain, { level: 9 }), brotli: brotliCompressSync(plain) };
+  let gzip: Uint8Array | undefined;
+  let brotli: Uint8Array | undefined;
+  return {
+    plain,
+    get gzip() {
+      return (gzip ??= gzipSync(plain, { level: 9 }));
+    },
+    get brotli() {
+      return (brotli ??= brotliCompressSync(plain));
+    },
+  };
 }
 
 const assetEncodings = (file: WebAssets["assetFiles"][string]): Encodings => ({ plain: file.path, gzip: file.gzip, brotli: file.brotli });

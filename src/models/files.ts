@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseModelJson, type ModelDocument } from "./format";
 import { CompiledModel } from "./predict";
-import { convertSklearnModel } from "./sklearn/convert";
-import { readJoblib } from "./sklearn/joblib";
+import type * as Conversion from "./sklearn/convert";
+import type * as Joblib from "./sklearn/joblib";
 import { InvalidInput } from "../errors";
 
 /** A model file of either supported kind, read completely and converted to the JSON format. */
@@ -34,6 +34,17 @@ function looksLikeJson(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * A joblib file converted to the JSON format. The pickle reader and the converters are
+ * loaded here, when a command adds or runs such a file, not with the module: the server
+ * only ever loads JSON models. Synchronously (`require`), as `model add` is.
+ */
+function fromJoblib(bytes: Uint8Array, origin: { fileName: string; sha256: string }): ModelDocument {
+  const { readJoblib } = require("./sklearn/joblib") as typeof Joblib;
+  const { convertSklearnModel } = require("./sklearn/convert") as typeof Conversion;
+  return convertSklearnModel(readJoblib(bytes), origin);
+}
+
 export function readModelSource(path: string): ModelSource {
   return readModelBytes(readBytes(path), basename(path));
 }
@@ -42,7 +53,7 @@ export function readModelSource(path: string): ModelSource {
 export function readModelBytes(bytes: Uint8Array, fileName: string): ModelSource {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const kind = looksLikeJson(bytes) ? "json" : "joblib";
-  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : convertSklearnModel(readJoblib(bytes), { fileName, sha256 });
+  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : fromJoblib(bytes, { fileName, sha256 });
   return { document, model: new CompiledModel(document), sha256, kind };
 }
 

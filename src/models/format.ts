@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/errors";
 import { InvalidInput } from "../errors";
 
@@ -261,10 +261,23 @@ const documentSchema = Type.Object({
   source: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
 }, { additionalProperties: false });
 
-const documentCheck = TypeCompiler.Compile(documentSchema, references);
-const variantChecks = new Map(
-  Object.entries({ ...transformVariants, ...estimatorVariants, column_transformer: columnTransformer }).map(([name, schema]) => [name, TypeCompiler.Compile(schema, references)]),
-);
+// Compiled on first use, not when the module loads: compiling them takes ≈ 40 ms, and
+// `serve` loads this module at every start but checks a document only when it loads a model.
+let compiledDocument: TypeCheck<typeof documentSchema> | undefined;
+const documentCheck = () => (compiledDocument ??= TypeCompiler.Compile(documentSchema, references));
+const variantSchemas: Record<string, TSchema> = { ...transformVariants, ...estimatorVariants, column_transformer: columnTransformer };
+const variantChecks = new Map<string, TypeCheck<TSchema>>();
+
+/** The compiled check of one `kind`, or undefined for a kind the format does not know. */
+function variantCheck(kind: string): TypeCheck<TSchema> | undefined {
+  if (!Object.hasOwn(variantSchemas, kind)) return undefined;
+  let check = variantChecks.get(kind);
+  if (!check) {
+    check = TypeCompiler.Compile(variantSchemas[kind]!, references);
+    variantChecks.set(kind, check);
+  }
+  return check;
+}
 
 export class ModelFormatError extends InvalidInput {}
 
@@ -277,7 +290,7 @@ function firstProblem(check: { Errors(value: unknown): { First(): ValueError | u
   if (!error) return `${prefix || "/"}: tidak valid`;
   const target = error.value as { kind?: unknown } | null;
   if ("anyOf" in error.schema && typeof target === "object" && target !== null && typeof target.kind === "string") {
-    const variant = variantChecks.get(target.kind);
+    const variant = variantCheck(target.kind);
     if (!variant) return `${prefix}${error.path}/kind: jenis ${JSON.stringify(target.kind)} tidak dikenal`;
     return firstProblem(variant, target, `${prefix}${error.path}`);
   }
@@ -296,7 +309,8 @@ export function validateModelDocument(value: unknown): ModelDocument {
       throw new ModelFormatError(`versi format model ${String(header.format_version)} tidak didukung (didukung: ${modelFormatVersion})`);
     }
   }
-  if (!documentCheck.Check(value)) throw new ModelFormatError(`model JSON tidak valid di ${firstProblem(documentCheck, value, "")}`);
+  const check = documentCheck();
+  if (!check.Check(value)) throw new ModelFormatError(`model JSON tidak valid di ${firstProblem(check, value, "")}`);
   return value as ModelDocument;
 }
 

@@ -82,6 +82,15 @@ export class PhotoStore {
     return found.sort();
   }
 
+  /** The names of the files in the folder now (none when it is gone). */
+  fileNames(): Set<string> {
+    try {
+      return new Set(readdirSync(this.photosDir, { withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [entry.name] : [])));
+    } catch {
+      return new Set();
+    }
+  }
+
   /** Deletes a stored photo; a file that is already gone is not an error. */
   remove(storedPath: string | null): void {
     if (storedPath === null) return;
@@ -95,9 +104,10 @@ export class PhotoStore {
    * of a process killed between writing it and committing its path, or between committing
    * and deleting the old file; but it may also be a photo whose database was replaced by an
    * older copy. Nothing is deleted on a guess: such files are moved to `unreferenced/`,
-   * where an admin can look at them.
+   * where an admin can look at them. `among`: only these names are looked at (the files
+   * there before the server opened its port, never an upload under way); all when absent.
    */
-  sweep(referenced: Iterable<string | null>): { deleted: number; movedAside: number } {
+  sweep(referenced: Iterable<string | null>, among?: ReadonlySet<string>): { deleted: number; movedAside: number } {
     const keep = new Set<string>();
     for (const path of referenced) {
       const absolute = path === null ? null : this.locate(path);
@@ -105,7 +115,7 @@ export class PhotoStore {
     }
     const result = { deleted: 0, movedAside: 0 };
     for (const entry of readdirSync(this.photosDir, { withFileTypes: true })) {
-      if (!entry.isFile() || keep.has(entry.name)) continue;
+      if (!entry.isFile() || keep.has(entry.name) || (among && !among.has(entry.name))) continue;
       const path = join(this.photosDir, entry.name);
       if (entry.name.startsWith(temporaryPrefix)) {
         rmSync(path, { force: true });

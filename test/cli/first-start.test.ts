@@ -102,6 +102,34 @@ describe("the first start", () => {
     }
   }, 30_000);
 
+  test("a read without a token does not wait for the admin (it concerns no account); a login right after it still does", async () => {
+    const dataDir = join(temporaryDir("skrining-first-"), "data");
+    const port = await freePort();
+    // Cost 14: the admin's hash takes about a second, long after the port answers.
+    const child = Bun.spawn([process.execPath, join(repositoryRoot, "cli", "main.ts"), "--data", dataDir, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+      env: cliEnvironment({ SKRINING_BCRYPT_COST: "14", SKRINING_ADMIN_PASSWORD: "sandi-admin-awal-1" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      let status: number | undefined;
+      for (const deadline = Date.now() + 20_000; status === undefined && Date.now() < deadline; ) {
+        status = await fetch(`http://127.0.0.1:${port}/api/auth/me`).then(
+          (response) => response.status,
+          () => Bun.sleep(20).then(() => undefined),
+        );
+      }
+      expect(status).toBe(401);
+      // Answered while the admin was still being created.
+      expect(admins(dataDir)).toEqual([]);
+      expect(await login(port, "sandi-admin-awal-1")).toBe(200);
+      expect(admins(dataDir)).toEqual(["admin"]);
+    } finally {
+      child.kill("SIGTERM");
+      await child.exited;
+    }
+  }, 30_000);
+
   test("with SKRINING_ADMIN_PASSWORD the admin knows the password: nothing is marked", async () => {
     const dataDir = join(temporaryDir("skrining-first-"), "data");
     const server = await startServer({ dataDir, env: { SKRINING_ADMIN_PASSWORD: "sandi-dari-env-1" } });

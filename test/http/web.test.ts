@@ -117,6 +117,50 @@ describe("assets", () => {
   });
 });
 
+describe("compression (made at build time for the assets, at the first request for the page)", () => {
+  const compressed = Object.keys(assetFiles).filter((name) => assetFiles[name]!.gzip);
+
+  test("every compressed asset and the service worker decode to the very bytes of the file, in both encodings", async () => {
+    expect(compressed.length).toBeGreaterThanOrEqual(3);
+    for (const path of [...compressed.map((name) => `/assets/${name}`), "/sw.js"]) {
+      const plain = Buffer.from(await get(path)!.arrayBuffer());
+      const brotli = get(path, { "accept-encoding": "br" })!;
+      const gzip = get(path, { "accept-encoding": "gzip" })!;
+      expect([brotli.headers.get("content-encoding"), gzip.headers.get("content-encoding")]).toEqual(["br", "gzip"]);
+      expect(brotliDecompressSync(Buffer.from(await brotli.arrayBuffer())).equals(plain)).toBe(true);
+      expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).equals(plain)).toBe(true);
+    }
+  });
+
+  test("a client without Accept-Encoding gets the file as it is, without Content-Encoding; every answer varies by Accept-Encoding", async () => {
+    for (const path of ["/", `/assets/${script}`, `/assets/${stylesheet}`, "/sw.js"]) {
+      const response = get(path)!;
+      expect(response.headers.get("content-encoding")).toBeNull();
+      expect(response.headers.get("vary")).toBe("accept-encoding");
+      expect(get(path, { "accept-encoding": "br" })!.headers.get("vary")).toBe("accept-encoding");
+    }
+    expect(Buffer.from(await get(`/assets/${script}`)!.arrayBuffer()).equals(readFileSync(assetFiles[script]!.path))).toBe(true);
+  });
+
+  test.each([
+    ["br;q=0, gzip", "gzip"],
+    ["gzip;q=0, br;q=0", null],
+    ["identity", null],
+    ["*", "br"],
+    ["*, br;q=0", "gzip"],
+    ["GZIP;q=0.5", "gzip"],
+    ["deflate", null],
+  ])("Accept-Encoding %p: %p", (header, encoding) => {
+    for (const path of ["/", `/assets/${script}`]) expect(get(path, { "accept-encoding": header })!.headers.get("content-encoding")).toBe(encoding);
+  });
+
+  test("every page path gets the same compressed page", async () => {
+    const first = Buffer.from(await get("/", { "accept-encoding": "br" })!.arrayBuffer());
+    const second = Buffer.from(await get("/masuk", { "accept-encoding": "br" })!.arrayBuffer());
+    expect(second.equals(first)).toBe(true);
+  });
+});
+
 describe("the service worker", () => {
   test("/sw.js: at the root, checked on every visit, allowed to fetch only this origin, compressed as accepted", async () => {
     const response = get("/sw.js", { "accept-encoding": "gzip" })!;

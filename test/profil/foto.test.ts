@@ -256,6 +256,20 @@ describe("tidying at start-up", () => {
     expect(readdirSync(join(photosDir(), "unreferenced"))).toEqual(["N001_1_abcd0000.jpg"]);
   });
 
+  test("looks only at the files listed before the port opened: an upload of this run (finished or under way) is left alone", async () => {
+    writeFileSync(join(photosDir(), ".upload-00000001"), "half, from a crash");
+    writeFileSync(join(photosDir(), "N001_1_abcd0000.jpg"), "orphan from before");
+    const before = service.context.photos.photoFiles();
+    expect([...before]).toEqual(expect.arrayContaining([".upload-00000001", "N001_1_abcd0000.jpg"]));
+    // Written after the list was taken, its path not committed yet.
+    writeFileSync(join(photosDir(), ".upload-00000002"), "being written");
+    writeFileSync(join(photosDir(), "N002_2_abcd0001.jpg"), "renamed into place, commit still to come");
+    expect(service.context.photos.sweepOrphans(before)).toEqual({ deleted: 1, movedAside: 1 });
+    expect(photoFiles()).toEqual(expect.arrayContaining([".upload-00000002", "N002_2_abcd0001.jpg"]));
+    expect(photoFiles()).not.toContain(".upload-00000001");
+    expect(readdirSync(join(photosDir(), "unreferenced"))).toContain("N001_1_abcd0000.jpg");
+  });
+
   test("never runs against a database without students (a new or emptied one)", async () => {
     const empty = new TestService();
     try {

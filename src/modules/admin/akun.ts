@@ -1,4 +1,3 @@
-import { readRoster } from "../../accounts/import";
 import { readAccountState, readRole, searchAccounts } from "../../accounts/search";
 import { accountColumns, type AccountColumn } from "../../accounts/validation";
 import { InvalidInput, ServiceError, invalid } from "../../errors";
@@ -25,6 +24,8 @@ export const accountMessages = {
 async function rosterOf(body: unknown, limitBytes: number) {
   const file = uploadedFile(body, "berkas", limitBytes);
   if (!file || file.size === 0) throw invalid(accountMessages.noFile);
+  // The CSV reader is loaded when a roster comes, not with the server (as the command does).
+  const { readRoster } = await import("../../accounts/import");
   return readRoster(new Uint8Array(await file.arrayBuffer()));
 }
 

@@ -1,8 +1,6 @@
-import { parse } from "csv-parse/sync";
 import { invalid } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
 import { pathId } from "../../http/params";
-import { predictCsv } from "../../models/batch";
 import { loadJsonModel, readModelBytes } from "../../models/files";
 import { ModelRegistryError, type ModelRecord } from "../../models/registry";
 import { decodeSpreadsheetText } from "../../spreadsheet-input";
@@ -81,6 +79,8 @@ export const modelController = (guards: RouteGuards, dependencies: AdminDependen
         const file = uploadedFile(body, "berkas", dependencies.context.config.rosterLimitBytes);
         if (!file || file.size === 0) throw invalid(modelMessages.noSample);
         const record = registry.get(modelIdOf(formText(body, "model").trim()));
+        // The CSV reader is loaded when a sample comes, not with the server (as `model predict` does).
+        const [{ parse }, { predictCsv }] = await Promise.all([import("csv-parse/sync"), import("../../models/batch")]);
         const model = loadJsonModel(registry.pathOf(record));
         const csv = predictCsv(model, decodeSpreadsheetText(new Uint8Array(await file.arrayBuffer())), { type: model.nOutputs === 1 ? record.type : undefined });
         const [header = [], ...rows] = parse(csv, { bom: true }) as string[][];

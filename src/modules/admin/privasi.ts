@@ -2,7 +2,6 @@ import { appendAuditRows } from "../../audit/trail";
 import { invalid, notFound } from "../../errors";
 import type { JsonObject } from "../../http/body";
 import type { RouteGuards } from "../../http/guards";
-import { exportAuditEntry, planStudentExport } from "../../privacy/export";
 import { privacyMessages } from "../../privacy/service";
 import { PhotoStore } from "../../photos/storage";
 import { formatLocalTimestamp } from "../../local-time";
@@ -37,6 +36,8 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
     .get(
       "/:nim/ekspor",
       async ({ principal, params, request, route }) => {
+        // The archive writer is loaded when an export is asked for, not with the server (as the command does).
+        const { exportAuditEntry, planStudentExport } = await import("../../privacy/export");
         const plan = planStudentExport(context.documents, photos, params.nim, privacyMessages.studentUnknown(params.nim));
         // There is no export the trail does not show: the row is on disk before the archive leaves.
         await context.writes.run(() => appendAuditRows(context.db.$client, [exportAuditEntry(consoleSource(dependencies, principal, request, route), plan)]));

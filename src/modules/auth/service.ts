@@ -88,8 +88,10 @@ export class AuthService {
   private readonly principals: ReadCache<number, Principal | undefined>;
   private readonly principalByUsername;
   // Unknown usernames are checked against this hash too, so that they take as long as
-  // wrong passwords and do not reveal which accounts exist.
-  private readonly decoyHash: Promise<string>;
+  // wrong passwords and do not reveal which accounts exist. Made by the first login rather
+  // than at start (a hash is a core's work while the server starts), and every login waits
+  // for it, so that the first one too takes as long whatever username it names.
+  private decoyHash: Promise<string> | undefined;
 
   constructor(
     private readonly db: DatabaseClient,
@@ -109,7 +111,6 @@ export class AuthService {
     this.principalById = principals.where(eq(users.id, sql.placeholder("id"))).prepare();
     this.principals = new ReadCache(databaseStamp(db.$client), { reads: [users, mahasiswa, dosen] });
     this.principalByUsername = principals.where(eq(users.username, sql.placeholder("username"))).prepare();
-    this.decoyHash = hashPassword("decoy password", config.bcryptCost);
   }
 
   /** Every authenticated request asks this; the cache spares the join until something is written. */
@@ -163,7 +164,8 @@ export class AuthService {
     const attempt = this.reserveAttempt(username, origin.address, unauthenticated(authMessages.badCredentials));
 
     const account = this.principalByUsername.get({ username });
-    const check = await verifyPassword(password, account?.passwordHash ?? (await this.decoyHash));
+    const decoy = await (this.decoyHash ??= hashPassword("decoy password", this.config.bcryptCost));
+    const check = await verifyPassword(password, account?.passwordHash ?? decoy);
     const badCredentials = unauthenticated(authMessages.badCredentials);
     if (!account) return this.refuseCredentials(origin, unknownActor, null, "username tidak dikenal", badCredentials);
     if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "password salah", badCredentials);

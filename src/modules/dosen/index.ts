@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { bearer, queryParameters, reading, refusal, refusals } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
+import { cachedJson } from "../../http/json-answer";
 import { LecturerList, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import { dosenMessages, type DosenService } from "./service";
 
@@ -15,11 +16,15 @@ const statisticsViewed: AuditRule = {
   },
 };
 
+// Pages and statistics are kept in read caches; their answers are sent as the text made once.
+const pageAnswer = cachedJson(StudentList);
+const statistikAnswer = cachedJson(StatistikResponse);
+
 /** An advisor's view: their advisees, one advisee in full, and the statistics. */
 export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
   new Elysia({ prefix: "/api/dosen", tags: ["dosen"] })
     .use(guards)
-    .get("/mahasiswa", ({ principal, query }) => dosen.students(principal, query), {
+    .get("/mahasiswa", ({ principal, query }) => pageAnswer(dosen.students(principal, query)), {
       access: access.dosenOrAdmin,
       response: { 200: StudentList, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: {
@@ -42,7 +47,7 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
       response: { 200: LecturerList, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: { summary: "Every lecturer with the number of advisees (admin only: to act as a lecturer with `NIP`)", security: bearer },
     })
-    .get("/statistik", ({ principal, query }) => dosen.statistik(principal, query), {
+    .get("/statistik", ({ principal, query }) => statistikAnswer(dosen.statistik(principal, query)), {
       access: access.dosenOrAdmin,
       response: { 200: StatistikResponse, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: { summary: "Counts by each advisee's latest screening, and a 12-week trend", security: bearer, parameters: queryParameters(NipQuery) },

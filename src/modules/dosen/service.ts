@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
@@ -17,6 +17,9 @@ export const dosenMessages = {
 } as const;
 
 const defaultPerPage = 20;
+
+/** A screening's columns but its answers: a page shows no answers, and they are most of the row. */
+const { inputJawaban: _answers, ...screeningWithoutAnswers } = getTableColumns(riwayatSkrining);
 
 /** The interface's exact shape for a lecturer without advisees: no belum_skrining, empty distributions. */
 const emptyStatistics = () => ({ total_mahasiswa: 0 as const, sudah_skrining: 0 as const, stress_dist: {}, motivasi_dist: {} });
@@ -106,7 +109,7 @@ export class DosenService {
     const newReplies = sql<number>`(SELECT count(*) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim}
       AND ${catatanKonseling.nip} = ${sql.placeholder("nip")} AND ${catatanKonseling.reply} <> '' AND ${catatanKonseling.balasanDibacaDosenPada} IS NULL)`;
     this.pageDetails = db
-      .select({ profile: mahasiswa, latest: riwayatSkrining, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })
+      .select({ profile: mahasiswa, latest: screeningWithoutAnswers, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })
       .from(mahasiswa)
       .leftJoin(latestSkrining, latestOfStudent)
       .leftJoin(riwayatSkrining, latestScreening)

@@ -123,12 +123,18 @@ export class PhotoService {
   /**
    * Tidies the photos folder at start-up (see PhotoStore.sweep), but never against a
    * database without students: a new or emptied database refers to no photo at all, and
-   * every photo would look like an orphan. Null when nothing was looked at.
+   * every photo would look like an orphan. `among`: only these files (photoFiles() taken
+   * before the port opened). Null when nothing was looked at.
    */
-  sweepOrphans(): { deleted: number; movedAside: number } | null {
+  sweepOrphans(among?: ReadonlySet<string>): { deleted: number; movedAside: number } | null {
     if (!this.db.select({ nim: mahasiswa.nim }).from(mahasiswa).limit(1).get()) return null;
     const referenced = this.db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(isNotNull(mahasiswa.fotoProfil)).all();
-    return this.store.sweep(referenced.map((row) => row.foto));
+    return this.store.sweep(referenced.map((row) => row.foto), among);
+  }
+
+  /** The names of the files in the photos folder now. */
+  photoFiles(): Set<string> {
+    return this.store.fileNames();
   }
 }
 

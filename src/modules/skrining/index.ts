@@ -3,6 +3,7 @@ import type { JsonObject } from "../../http/body";
 import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
+import { cachedJson } from "../../http/json-answer";
 import {
   CanSubmitResponse,
   HasilResponse,
@@ -18,6 +19,8 @@ import { skriningMessages, type SkriningService } from "./service";
 import type { SubmissionService } from "./submission";
 
 /** The questionnaire: eligibility, submission, the latest result, the history and suggestions. */
+const hasilAnswer = cachedJson(HasilResponse);
+
 export const skriningController = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["skrining"] })
     .use(guards)
@@ -53,7 +56,8 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
       detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer, requestBody: jsonBody(KuesionerBody) },
       audit: { action: "create", students: auditStudents.ownOrBody },
     })
-    .get("/hasil/:nim", ({ params }) => skrining.latest(params.nim), {
+    // The latest result is kept in a read cache; its answer is sent as the text made once.
+    .get("/hasil/:nim", ({ params }) => hasilAnswer(skrining.latest(params.nim)), {
       access: access.any,
       ownNim: true,
       advisee: {},

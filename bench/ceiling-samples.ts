@@ -1,0 +1,79 @@
+// The ceiling (bench/ceiling.ts, a bare `Bun.serve`) measured several times in one run. The
+// shared machine's speed moves by tens of percent within minutes; a single sample taken at
+// a slow moment once inflated every ratio. Every ratio is therefore against the median of
+// samples spread over the run, and every sample is reported.
+import { join } from "node:path";
+import { runLoad, type LoadResult } from "./load";
+import { freePort, median, stopChild, waitForHttp, type Child } from "./processes";
+import type { RunShape } from "./service";
+
+export interface CeilingSample {
+  /** Where in the run it was taken, e.g. "after the audit runs". */
+  label: string;
+  /** Seconds from the start of the bench to the middle of the measured run. */
+  atSeconds: number;
+  load: LoadResult;
+}
+
+export interface CeilingSummary {
+  samples: CeilingSample[];
+  /** What every ratio is against. */
+  medianRequestsPerSecond: number;
+  lowestRequestsPerSecond: number;
+  highestRequestsPerSecond: number;
+  /** (highest − lowest) ÷ median, in percent. */
+  spreadPercent: number;
+}
+
+/** The ceiling's process, kept running (idle between samples) from the first sample to the last. */
+export class Ceiling {
+  readonly samples: CeilingSample[] = [];
+
+  private constructor(
+    private readonly child: Child,
+    private readonly base: string,
+    private readonly shape: RunShape,
+    private readonly benchStarted: number,
+  ) {}
+
+  static async start(shape: RunShape, benchStarted: number): Promise<Ceiling> {
+    const port = await freePort();
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "ceiling.ts"), String(port)], { stdin: "ignore", stdout: "ignore", stderr: "inherit" });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitForHttp(base, child, performance.now());
+    } catch (error) {
+      await stopChild(child);
+      throw error;
+    }
+    return new Ceiling(child, base, shape, benchStarted);
+  }
+
+  /** One sample, measured exactly like an endpoint (warm-up, then the measured run). */
+  async sample(label: string): Promise<CeilingSample> {
+    const load = await runLoad({ url: `${this.base}/`, method: "GET", headers: {}, ...this.shape });
+    const finished = performance.now();
+    const measuredFrom = finished - load.seconds * 1000;
+    const sample = { label, atSeconds: ((measuredFrom + finished) / 2 - this.benchStarted) / 1000, load };
+    this.samples.push(sample);
+    return sample;
+  }
+
+  async stop(): Promise<void> {
+    await stopChild(this.child);
+  }
+
+  summary(): CeilingSummary {
+    const rates = this.samples.map((sample) => sample.load.requestsPerSecond);
+    if (rates.length === 0) throw new Error("the ceiling was never sampled");
+    const middle = median(rates);
+    const lowest = Math.min(...rates);
+    const highest = Math.max(...rates);
+    return { samples: this.samples, medianRequestsPerSecond: middle, lowestRequestsPerSecond: lowest, highestRequestsPerSecond: highest, spreadPercent: (100 * (highest - lowest)) / middle };
+  }
+}
+
+/** The sample taken nearest in time to `atSeconds`: a second view of a ratio, in the JSON. */
+export function nearestSample(summary: CeilingSummary, atSeconds: number): CeilingSample {
+  return summary.samples.reduce((nearest, sample) => (Math.abs(sample.atSeconds - atSeconds) < Math.abs(nearest.atSeconds - atSeconds) ? sample : nearest));
+}
