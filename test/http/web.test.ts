@@ -15,7 +15,7 @@ const get = (path: string, headers: Record<string, string> = {}, method = "GET")
 
 // The entry script; the admin console's script is a chunk of its own (scripts/build-web.ts), loaded only when an admin opens it.
 const script = Object.keys(assetFiles).find((name) => name.startsWith("main-") && name.endsWith(".js"))!;
-const stylesheet = Object.keys(assetFiles).find((name) => name.endsWith(".css"))!;
+const stylesheet = Object.keys(assetFiles).find((name) => name.startsWith("main-") && name.endsWith(".css"))!;
 
 describe("the page", () => {
   const paths = Object.keys(pageRoutes).map((name) => pathOf(name as keyof typeof pageRoutes, { nim: "N001", id: "12" }));
