@@ -2,10 +2,9 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { clearUnshownPassword } from "../src/accounts/first-admin";
 import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
-import { AccountsService, rowsRefused, type ImportResult, type MinorStudent } from "../src/accounts/service";
+import { AccountsService, type ImportResult, type MinorStudent } from "../src/accounts/service";
 import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
-import { conflict, invalid } from "../src/errors";
-import { decodeSpreadsheetText } from "../src/spreadsheet-input";
+import { invalid } from "../src/errors";
 import { commandAudit } from "./audit";
 import { openData, printTable, type CommandIo } from "./common";
 import { choiceOption } from "./options";
@@ -27,30 +26,25 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         throw invalid(`tidak dapat membaca ${file}: ${(error as Error).message}`);
       }
       // The CSV reader and the progress bar are loaded by this command only, not by every `serve`.
-      const [{ parseAccountsCsv }, { SingleBar, Presets }] = await Promise.all([import("../src/accounts/import"), import("cli-progress")]);
-      const { accounts: rows, errors } = parseAccountsCsv(decodeSpreadsheetText(bytes));
+      const [{ readRoster }, { SingleBar, Presets }] = await Promise.all([import("../src/accounts/import"), import("cli-progress")]);
+      const roster = readRoster(bytes);
       const { config, db, writes } = openData(command, io, "may-create");
       try {
         const service = new AccountsService(db, writes, config.bcryptCost);
-        const problems = [...errors, ...service.findConflicts(rows)];
-        if (problems.length > 0) throw rowsRefused(problems);
-
         const bar = io.errIsTerminal ? new SingleBar({ format: "membuat hash password {bar} {value}/{total} ({eta} s)", stream: process.stderr }, Presets.shades_classic) : undefined;
         const started = performance.now();
         let result: ImportResult;
         try {
-          const { actor, target } = commandAudit(command);
-          result = await service.upsert(rows, {
+          result = await service.importRoster(roster, {
             resetPasswords: options.resetPasswords === true,
-            // One row for the whole import, with its counts: the file may hold thousands of students.
-            audit: (done) => [{ actor, target, action: "accounts_import", detail: importCounts(done) }],
+            source: commandAudit(command),
             onHashed: (done, total) => (done === 0 ? bar?.start(total, 0) : bar?.update(done)),
           });
         } finally {
           bar?.stop();
         }
         io.out(importSummary(result, (performance.now() - started) / 1000));
-        io.out(minorsNotice(service.minorsAmong(rows.flatMap((row) => (row.nim === undefined ? [] : [row.nim])))));
+        io.out(minorsNotice(service.minorsAmong(roster.accounts.flatMap((row) => (row.nim === undefined ? [] : [row.nim])))));
       } finally {
         db.$client.close();
       }
@@ -77,18 +71,12 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
       }
       if (typeof options.nipDoswal === "string") cells.nip_doswal = options.nipDoswal;
       cells.activated = options.activated ? "true" : "false";
-      const { account, errors } = validateAccountRow(1, cells);
-      if (!account) throw invalid(errors.join("; "));
+      // Refused before the data folder is opened (or created): a bad row starts no installation.
+      const { account: checked, errors } = validateAccountRow(1, cells);
+      if (!checked) throw invalid(errors.join("; "));
       const { config, db, writes } = openData(command, io, "may-create");
       try {
-        const service = new AccountsService(db, writes, config.bcryptCost);
-        if (service.list().some((existing) => existing.username === account.username)) throw conflict(`username ${account.username} sudah ada`);
-        const conflicts = service.findConflicts([account]);
-        if (conflicts.length > 0) throw invalid(conflicts.map((problem) => problem.message).join("; "));
-        const { actor, target } = commandAudit(command);
-        await service.upsert([account], {
-          audit: () => [{ actor, target, action: "create", nim: account.nim ?? null, detail: `akun ${account.username} (${account.role})${account.activated ? ", aktif" : ""}` }],
-        });
+        const account = await new AccountsService(db, writes, config.bcryptCost).addOne(cells, commandAudit(command));
         io.out(
           account.activated
             ? `Akun ${account.username} (${account.role}) dibuat, sudah aktif.\n`
@@ -130,10 +118,18 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
   accounts
     .command("passwd <username>")
     .description("mengganti password (ditanyakan dua kali di terminal, atau dibaca dari stdin); semua sesi akun itu berakhir")
-    .action(async (username: string, _options: unknown, command: Command) => {
+    .option("--one-time", "buat password sekali pakai yang ditampilkan sekali; pemiliknya harus menggantinya saat masuk berikutnya")
+    .action(async (username: string, options: { oneTime?: boolean }, command: Command) => {
       const { config, db, writes } = openData(command, io);
       try {
         const service = new AccountsService(db, writes, config.bcryptCost);
+        if (options.oneTime) {
+          const password = await service.resetPassword(username, commandAudit(command));
+          clearUnshownPassword(config.dataDir, username);
+          io.out(`Password sekali pakai untuk ${username}: ${password}\n`);
+          io.out(`Berikan kepada pemiliknya (hanya ditampilkan sekali); ia harus menggantinya saat masuk berikutnya. Semua sesinya berakhir.\n`);
+          return;
+        }
         // An unknown account is refused before anyone types a password for it.
         service.accountId(username);
         const password = io.inIsTerminal ? await askNewPassword(io) : (await io.readStdin()).replace(/\r?\n$/, "");
@@ -192,11 +188,6 @@ function minorsNotice(minors: readonly MinorStudent[]): string {
   if (minors.length === 0) return "";
   const lines = minors.map((student) => `  ${student.nim}${student.nama ? ` ${student.nama}` : ""} (usia ${student.usia})\n`);
   return `Perhatian: ${minors.length} mahasiswa berusia di bawah 18 tahun. ${guardianConsent}\n${lines.join("")}`;
-}
-
-/** The counts an import's audit row keeps (no names: the file is not copied into the trail). */
-function importCounts(result: ImportResult): string {
-  return `dibuat ${result.created}, diperbarui ${result.updated}, tidak berubah ${result.unchanged}, password diganti ${result.passwordsReset}`;
 }
 
 /** The import's one-line summary, and a hint when rows asked for an activation the import does not do. */

@@ -1,12 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { actorNameSql } from "../src/audit/names";
-import { commandActor, type AuditRow } from "../src/audit/trail";
+import { auditCsv, checkAuditFilter, displayedAuditRow, selectAuditRows, verificationLines, type DisplayedAuditRow } from "../src/audit/listing";
+import { commandActor } from "../src/audit/trail";
 import { auditAnchor, formatAnchor, parseAnchor, verifyAuditChain } from "../src/audit/verify";
 import type { CommandAudit } from "../src/accounts/service";
-import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/csv";
+import { csvDialects, type CsvDialect } from "../src/csv";
 import { auditActions, type AuditAction } from "../src/db/schema";
 import { invalid } from "../src/errors";
-import { addDays, formatLocalTimestamp, localDayStart } from "../src/local-time";
 import { openData, printTable, type CommandIo } from "./common";
 import { choiceOption } from "./options";
 import { writeOutputFile } from "./output";
@@ -44,33 +43,10 @@ interface ListOptions {
   force?: boolean;
 }
 
-const columns = ["id", "waktu", "peran", "pengguna", "nama", "alamat", "aksi", "kali", "nim", "target", "keterangan", "hash"] as const;
-
-/** A row as listed: the actor's name looked up now, the students of the row (space-separated). */
-type ListedRow = AuditRow & { shown_name: string | null; students: string | null };
-
-/** A row as the admin reads it: the time in the faculty's zone with its offset. */
-function displayed(row: ListedRow, timeZone: string): Record<(typeof columns)[number], string | number | null> {
-  return {
-    id: row.id,
-    waktu: formatLocalTimestamp(row.at, timeZone),
-    peran: row.actor_role,
-    pengguna: row.actor_username,
-    nama: row.shown_name,
-    alamat: row.client_address,
-    aksi: row.action,
-    kali: row.reads,
-    nim: row.students,
-    target: row.target,
-    keterangan: row.detail,
-    hash: row.hash,
-  };
-}
-
 /** The width a table fits when the output is not a terminal whose width is known. */
 const tableWidth = 100;
 
-function tableText(rows: ReturnType<typeof displayed>[], width: number): string[][] {
+function tableText(rows: DisplayedAuditRow[], width: number): string[][] {
   const header = ["ID", "WAKTU", "PERAN", "PENGGUNA", "ALAMAT", "AKSI", "NIM", "TARGET", "KETERANGAN"];
   const cells = rows.map((row) => [
     String(row.id),
@@ -88,29 +64,6 @@ function tableText(rows: ReturnType<typeof displayed>[], width: number): string[
   return fitTable([header, ...cells], width, [3, 4, 7, 8]);
 }
 
-/** The rows the filters select, oldest first, each filter a condition on an indexed column. */
-function selectRows(sqlite: import("bun:sqlite").Database, options: ListOptions, timeZone: string): ListedRow[] {
-  const conditions: string[] = [];
-  const values: string[] = [];
-  const where = (condition: string, value: string) => {
-    conditions.push(condition);
-    values.push(value);
-  };
-  if (options.nim !== undefined) where("id IN (SELECT audit_id FROM audit_subjects WHERE nim = ?)", options.nim.trim());
-  if (options.user !== undefined) where("actor_username = ?", options.user.trim());
-  if (options.action !== undefined) where("action = ?", options.action);
-  // Stored times are UTC ISO strings, which sort as text; a local day runs from its midnight to the next.
-  if (options.since !== undefined) where("at >= ?", new Date(localDayStart(options.since, timeZone)).toISOString());
-  if (options.until !== undefined) where("at < ?", new Date(localDayStart(addDays(options.until, 1), timeZone)).toISOString());
-  const clause = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
-  return sqlite
-    .query<ListedRow, string[]>(
-      `SELECT *, ${actorNameSql} AS shown_name, (SELECT group_concat(nim, ' ') FROM (SELECT nim FROM audit_subjects WHERE audit_id = audit_log.id ORDER BY nim)) AS students
-       FROM audit_log ${clause} ORDER BY id`,
-    )
-    .all(...values);
-}
-
 export function registerAuditCommands(program: Command, io: CommandIo): void {
   const audit = program.command("audit").description("jejak audit: siapa melihat atau mengubah data mahasiswa");
 
@@ -123,7 +76,7 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
       const { db } = openData(command, io);
       try {
         const { rows, anchor: newest, problems } = verifyAuditChain(db.$client, anchor);
-        const lines = problems.map((problem) => (problem.id > 0 ? `baris ${problem.id}: ${problem.problem}` : problem.problem));
+        const lines = verificationLines(problems);
         if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
         io.out(`Jejak audit utuh: ${rows} baris${anchor ? `, termasuk jangkar ${anchor.id}` : ""}; jangkar terbaru ${newest ? formatAnchor(newest) : "(belum ada baris)"}\n`);
         io.out(`Simpan jangkar terbaru ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya dengan --anchor harus menemukannya lagi.\n`);
@@ -159,13 +112,11 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
     .option("--out <file>", "tulis ke file ini (bawaan: layar)")
     .option("--force", "timpa file --out yang sudah ada")
     .action((options: ListOptions, command: Command) => {
-      if (options.since !== undefined && options.until !== undefined && options.since > options.until) {
-        throw invalid(`--since ${options.since} jatuh sesudah --until ${options.until}.`);
-      }
+      checkAuditFilter(options);
       const { config, db } = openData(command, io);
-      let rows: ReturnType<typeof displayed>[];
+      let rows: DisplayedAuditRow[];
       try {
-        rows = selectRows(db.$client, options, config.timeZone).map((row) => displayed(row, config.timeZone));
+        rows = selectAuditRows(db.$client, options, config.timeZone).map((row) => displayedAuditRow(row, config.timeZone));
       } finally {
         db.$client.close();
       }
@@ -173,7 +124,7 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
       if (options.format === "json") {
         text = `${JSON.stringify(rows, null, 2)}\n`;
       } else if (options.format === "csv") {
-        text = csvDocument(columns, rows.map((row) => columns.map((column) => row[column] as CsvCell)), options.csv ?? config.csvDialect);
+        text = auditCsv(rows, options.csv ?? config.csvDialect);
       } else {
         const [header, ...fitted] = tableText(rows, options.out === undefined ? (io.outColumns ?? tableWidth) : tableWidth);
         const lines: string[] = [];

@@ -5,7 +5,7 @@ import { invalid } from "../src/errors";
 import { silentLogger } from "../src/logger";
 import { ContentService } from "../src/modules/content/service";
 import { QuestionsService } from "../src/modules/questions/service";
-import { appendAuditRows } from "../src/audit/trail";
+import { replaceText, textSubjects } from "../src/content/texts";
 import { commandAudit } from "./audit";
 import { configOf, openData, type CommandIo } from "./common";
 
@@ -38,13 +38,7 @@ function registerReplaceable<T>(program: Command, io: CommandIo, commands: Repla
       }
       const { config, db, writes } = openData(command, io);
       try {
-        const replaceable = commands.open(config.dataDir);
-        const previous = replaceable.current();
-        const { value: stored, errors } = replaceable.replace(value);
-        if (stored === undefined) throw invalid(`${errors.length} masalah ditemukan; ${commands.subject} tidak diganti.`, { lines: errors });
-        // The file is replaced first (it is not in the database): its row follows at once.
-        const { actor, target } = commandAudit(command);
-        await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `${commands.subject} diganti` }]));
+        const { stored, previous } = await replaceText({ file: commands.open(config.dataDir), subject: commands.subject, value, source: commandAudit(command), writes, sqlite: db.$client });
         io.out(`${commands.replaced(stored, previous)}\n`);
       } finally {
         db.$client.close();
@@ -62,7 +56,7 @@ function registerReplaceable<T>(program: Command, io: CommandIo, commands: Repla
 export function registerContentCommands(program: Command, io: CommandIo): void {
   registerReplaceable(program, io, {
     name: "questions",
-    subject: "teks butir kuesioner",
+    subject: textSubjects.questions,
     open: (dataDir) => {
       const service = new QuestionsService(dataDir, silentLogger);
       return { current: () => service.list(), replace: (value) => service.replace(value) };
@@ -71,13 +65,13 @@ export function registerContentCommands(program: Command, io: CommandIo): void {
   });
   registerReplaceable(program, io, {
     name: "contact",
-    subject: "teks tempat mencari bantuan",
+    subject: textSubjects.help,
     open: (dataDir) => new ContentService(dataDir, silentLogger).help,
     replaced: (help) => `Teks bantuan "${help.title}" dipasang.`,
   });
   registerReplaceable(program, io, {
     name: "notice",
-    subject: "pemberitahuan privasi untuk mahasiswa",
+    subject: textSubjects.privacyNotice,
     open: (dataDir) => new ContentService(dataDir, silentLogger).privacyNotice,
     // Students are asked again only for a new version: the line says which case this was.
     replaced: (notice, previous) =>

@@ -21,10 +21,10 @@ function modelId(value: string): number {
   return id;
 }
 
-function withRegistry<T>(command: Command, io: CommandIo, use: (registry: ModelRegistry, config: Config) => T): T {
-  const { config, db } = openData(command, io);
+async function withRegistry<T>(command: Command, io: CommandIo, use: (registry: ModelRegistry, config: Config) => T | Promise<T>): Promise<T> {
+  const { config, db, writes } = openData(command, io);
   try {
-    return use(new ModelRegistry(db, config.dataDir, config.modelsDir), config);
+    return await use(new ModelRegistry(db, writes, config.dataDir, config.modelsDir), config);
   } finally {
     db.$client.close();
   }
@@ -79,8 +79,8 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .addOption(choiceOption("--type <jenis>", "jenis model", types).makeOptionMandatory())
     .requiredOption("--file <file>", "file model")
     .option("--activate", "langsung aktifkan")
-    .action((options: { type: (typeof types)[number]; file: string; activate?: boolean }, command: Command) => {
-      const { record } = withRegistry(command, io, (registry) => registry.add({ ...options, audit: commandAudit(command) }));
+    .action(async (options: { type: (typeof types)[number]; file: string; activate?: boolean }, command: Command) => {
+      const { record } = await withRegistry(command, io, (registry) => registry.add({ ...options, audit: commandAudit(command) }));
       io.out(`${record.id}\n`);
     });
 
@@ -88,8 +88,8 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .command("list")
     .description("menampilkan model yang terdaftar")
     .option("--json", "keluaran JSON")
-    .action((options: { json?: boolean }, command: Command) => {
-      withRegistry(command, io, (registry, config) => {
+    .action(async (options: { json?: boolean }, command: Command) => {
+      await withRegistry(command, io, (registry, config) => {
         const records = registry.list();
         if (options.json) io.out(`${JSON.stringify(records.map(serializeRecord), null, 2)}\n`);
         else printRecords(io, records, config.timeZone);
@@ -99,16 +99,16 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
   model
     .command("activate <id>")
     .description("mengaktifkan model (model lain sejenis dinonaktifkan)")
-    .action((id: string, _options: unknown, command: Command) => {
-      const record = withRegistry(command, io, (registry) => registry.activate(modelId(id), commandAudit(command)));
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const record = await withRegistry(command, io, (registry) => registry.activate(modelId(id), commandAudit(command)));
       io.out(`Model ${record.id} (${record.type}) aktif.\n`);
     });
 
   model
     .command("deactivate <id>")
     .description("menonaktifkan model; skrining memakai ambang batas")
-    .action((id: string, _options: unknown, command: Command) => {
-      const record = withRegistry(command, io, (registry) => registry.deactivate(modelId(id), commandAudit(command)));
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const record = await withRegistry(command, io, (registry) => registry.deactivate(modelId(id), commandAudit(command)));
       io.out(`Model ${record.id} (${record.type}) tidak aktif.\n`);
     });
 
@@ -116,8 +116,8 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
     .command("remove <id>")
     .description("menghapus model yang tidak aktif beserta filenya")
     .option("--force", "hapus walau sudah dipakai skrining (rujukannya dikosongkan)")
-    .action((id: string, options: { force?: boolean }, command: Command) => {
-      const { record, screenings } = withRegistry(command, io, (registry) => registry.remove(modelId(id), { ...options, audit: commandAudit(command) }));
+    .action(async (id: string, options: { force?: boolean }, command: Command) => {
+      const { record, screenings } = await withRegistry(command, io, (registry) => registry.remove(modelId(id), { ...options, audit: commandAudit(command) }));
       io.out(`Model ${record.id} (${record.type}) dihapus${screenings > 0 ? `; ${screenings} skrining tidak lagi merujuk model` : ""}.\n`);
     });
 

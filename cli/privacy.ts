@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { rmSync } from "node:fs";
-import { appendAuditRows, commandActor } from "../src/audit/trail";
+import { appendAuditRows } from "../src/audit/trail";
 import type { Config } from "../src/config";
 import type { DatabaseClient } from "../src/db";
 import type { WriteQueue } from "../src/db/write-queue";
@@ -11,7 +11,8 @@ import { NotesService } from "../src/modules/notes/service";
 import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
 import { StudentDataDocuments } from "../src/privacy/document";
-import { PrivacyService, privacyMessages, privacyTarget, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
+import { PrivacyService, privacyMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
+import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
 import { writeOutputFile } from "./output";
 
@@ -99,18 +100,10 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           diary: new DiaryService(db, writes, Number.MAX_SAFE_INTEGER),
           notes: new NotesService(db, writes),
         });
-        const document = documents.of(nim, privacyMessages.studentUnknown(nim));
         // The archive writer (tar) is loaded by this command only, not by every `serve`.
-        const { studentArchive } = await import("../src/privacy/export");
-        const archive = studentArchive(document, document.profil.foto_profil, photos);
-        const summary: TableCounts = {
-          skrining: document.skrining.length,
-          mood: document.mood.length,
-          jurnal: document.jurnal.length,
-          catatan: document.catatan.length,
-          pemberitahuan_privasi: document.pemberitahuan_privasi.length,
-          dilihat_oleh: document.dilihat_oleh.length,
-        };
+        const { exportAuditEntry, planStudentExport } = await import("../src/privacy/export");
+        const plan = planStudentExport(documents, photos, nim, privacyMessages.studentUnknown(nim));
+        const { archive, summary } = plan;
         if (options.dryRun) {
           io.out(dryRunLine);
           io.out(`Akan ditulis ke ${out}: data mahasiswa ${nim}\n`);
@@ -120,11 +113,7 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
         }
         const written = writeOutputFile(out, archive.bytes, options.force === true);
         try {
-          await writes.run(() =>
-            appendAuditRows(db.$client, [
-              { actor: commandActor(), action: "privacy", nim, target: privacyTarget("export"), detail: `ekspor data-saya (${archive.entries.length} file dalam arsip)` },
-            ]),
-          );
+          await writes.run(() => appendAuditRows(db.$client, [exportAuditEntry(commandAudit(command), plan)]));
         } catch (error) {
           // An export the audit trail does not show must not exist.
           rmSync(written, { force: true });
@@ -150,7 +139,7 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           printErasure(io, privacy.planErase(nim));
           return;
         }
-        const erased = await privacy.erase(nim, commandActor());
+        const erased = await privacy.erase(nim, commandAudit(command));
         io.out(`Data mahasiswa ${nim} dihapus (baris per tabel):\n`);
         printErasure(io, erased);
         reportAftermath(io, erased);
@@ -166,7 +155,7 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
       const nim = requiredNim(options.nim);
       await withPrivacy(command, io, async ({ privacy }) => {
         const dryRun = options.dryRun === true;
-        const { screeningsLeftOut, since } = await privacy.restrict(nim, commandActor(), dryRun);
+        const { screeningsLeftOut, since } = await privacy.restrict(nim, commandAudit(command), dryRun);
         if (dryRun) io.out(`${dryRunLine}Akan dibatasi: mahasiswa ${nim}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
         else io.out(`Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
       });
@@ -181,7 +170,7 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
       const nim = requiredNim(options.nim);
       await withPrivacy(command, io, async ({ privacy }) => {
         const dryRun = options.dryRun === true;
-        const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, commandActor(), dryRun);
+        const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, commandAudit(command), dryRun);
         if (dryRun) io.out(`${dryRunLine}Akan diakhiri: pembatasan mahasiswa ${nim} (sejak ${since}); ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
         else io.out(`Pembatasan pemrosesan data mahasiswa ${nim} (sejak ${since}) diakhiri; ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
       });
@@ -200,13 +189,13 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
         const dryRun = options.dryRun === true;
         if (dryRun) io.out(dryRunLine);
         if (options.angkatan === undefined) {
-          const purged = await privacy.purgeBefore(options.before, commandActor(), dryRun);
+          const purged = await privacy.purgeBefore(options.before, commandAudit(command), dryRun);
           io.out(`${dryRun ? "Akan dihapus" : "Dihapus"}: data sebelum ${purged.before} (baris per tabel):\n`);
           printCounts(io, purged.rows);
           reportAftermath(io, purged);
           return;
         }
-        const purged = await privacy.purgeCohort(options.before, options.angkatan, commandActor(), dryRun);
+        const purged = await privacy.purgeCohort(options.before, options.angkatan, commandAudit(command), dryRun);
         io.out(`${dryRun ? "Akan dihapus" : "Dihapus"}: ${purged.erased.length} mahasiswa angkatan ${purged.angkatan} yang tidak aktif sejak ${purged.before}.\n`);
         for (const erasure of purged.erased) {
           io.out(`${erasure.nim}:\n`);

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { StorageError, asStorageError, describeForAdmin } from "../src/db/storage";
 import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
+import { adminWebModes, type AdminWeb } from "../src/config";
 import { readHostNames } from "../src/http/host-names";
 import { serve } from "../src/server";
 import { registerAccountCommands } from "./accounts";
@@ -15,6 +16,7 @@ import { speakIndonesian } from "./indonesian";
 import { registerMigrateCommand } from "./migrate";
 import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFileFlags } from "./log-file";
 import { registerModelCommands } from "./model";
+import { choiceOption } from "./options";
 import { registerPrivacyCommands } from "./privacy";
 import { registerStatsCommands } from "./stats";
 
@@ -63,6 +65,13 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupPassphraseFileOption())
     .option("--hostname <nama>", "nama lain PC ini yang boleh dipakai peramban, mis. skrining.fakultas.ac.id (boleh berulang; juga SKRINING_HOSTNAMES)", (name: string, names: string[] = []) => [...names, name])
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
+    .addOption(
+      choiceOption(
+        "--admin-web <tempat>",
+        "dari mana konsol admin di peramban dapat dibuka: local = hanya dari PC ini, lan = juga dari jaringan kampus, off = tidak sama sekali (bawaan: local, atau SKRINING_ADMIN_WEB)",
+        adminWebModes,
+      ),
+    )
     .action(async (options: ServeFlags, command: Command) => {
       const hostnames = readHostNames(options.hostname ?? []);
       const backups = automaticBackupsOf(options, dataDirOf(command, io));
@@ -70,7 +79,7 @@ export function buildProgram(io: CommandIo): Command {
       const outputClosed = new AbortController();
       io.onOutputClosed?.(() => outputClosed.abort());
       try {
-        const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin });
+        const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
         await serve(config, { ...options, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
       } finally {
         log.close();
@@ -90,7 +99,8 @@ export function buildProgram(io: CommandIo): Command {
   return program;
 }
 
-type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string; hostname?: string[] } & LogFileFlags & AutomaticBackupFlags;
+type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string; hostname?: string[]; adminWeb?: AdminWeb } & LogFileFlags &
+  AutomaticBackupFlags;
 
 /**
  * Runs the program and turns whatever it throws into a message and an exit code: the one

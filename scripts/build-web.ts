@@ -22,6 +22,9 @@ const result = await Bun.build({
   target: "browser",
   minify: !development,
   sourcemap: development ? "inline" : "none",
+  // The admin console is a chunk of its own, loaded when an admin opens it: students and
+  // lecturers never download it.
+  splitting: true,
   naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
   define: { "process.env.NODE_ENV": JSON.stringify(development ? "development" : "production") },
 });
@@ -31,8 +34,10 @@ if (!result.success) {
 }
 
 const built = result.outputs.map((output) => basename(output.path));
-const script = built.find((name) => name.endsWith(".js"));
-const stylesheet = built.find((name) => name.endsWith(".css"));
+const script = result.outputs.filter((output) => output.kind === "entry-point").map((output) => basename(output.path)).find((name) => name.endsWith(".js"));
+// The entry's own stylesheet holds every style (main.tsx imports the console's too); a chunk may get
+// a copy of a stylesheet it shares with the entry, which nothing loads.
+const stylesheet = built.find((name) => name.endsWith(".css") && name.startsWith(`${basename(script ?? "", ".js").replace(/-[^-]*$/, "")}-`));
 if (!script || !stylesheet) throw new Error(`the web build made no script or no stylesheet: ${built.join(", ")}`);
 
 // The icon: a rounded green square with a white check mark, drawn into PNGs here so that
@@ -190,3 +195,7 @@ for (const name of readdirSync(out)) if (!files.includes(name)) rmSync(join(out,
 const sizes = (name: string) => ({ raw: Bun.file(join(out, name)).size, brotli: Bun.file(join(out, `${name}.br`)).size, gzip: Bun.file(join(out, `${name}.gz`)).size });
 const [js, css] = [sizes(script), sizes(stylesheet)];
 console.error(`web: ${script} ${js.raw} B (gzip ${js.gzip}, br ${js.brotli}), ${stylesheet} ${css.raw} B (gzip ${css.gzip}, br ${css.brotli})`);
+for (const chunk of built.filter((name) => name.endsWith(".js") && name !== script)) {
+  const size = sizes(chunk);
+  console.error(`web: chunk ${chunk} ${size.raw} B (gzip ${size.gzip}, br ${size.brotli}), loaded when needed`);
+}

@@ -1,6 +1,8 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { passwordHashing } from "./accounts/passwords";
+import type { AutomaticBackups } from "./backup/automatic";
+import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { withChangeRow } from "./audit/change-row";
 import { databaseStamp } from "./db/read-cache";
@@ -11,7 +13,15 @@ import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/hand
 import { openApiPage } from "./http/openapi-page";
 import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
+import { adminConsole, type AdminDependencies } from "./modules/admin";
+import { AdminConfirmations } from "./modules/admin/confirmation";
 import { authController } from "./modules/auth";
+import { StatisticsExporter } from "./modules/dosen/export";
+import { StatisticsService } from "./modules/dosen/statistics";
+import { FollowUpFiguresReader } from "./modules/tindak-lanjut/figures";
+import { ModelRegistry } from "./models/registry";
+import { PhotoStore } from "./photos/storage";
+import { PrivacyService } from "./privacy/service";
 import { contentController } from "./modules/content";
 import { dataSayaController } from "./modules/data-saya";
 import { diaryController } from "./modules/diary";
@@ -29,14 +39,34 @@ import { TindakLanjutService } from "./modules/tindak-lanjut/service";
 import packageJson from "../package.json";
 import { buildInfo } from "./build-info";
 
-/** Routes that read a multipart form; every other body is read as a JSON object. */
-const multipartRoutes = new Set(["/api/mahasiswa/profil/foto"]);
+/**
+ * Routes that read a multipart form, each with the largest body it takes; every other body
+ * is read as a JSON object.
+ */
+function multipartRoutes(config: Config): Map<string, number> {
+  const form = 64 * 1024;
+  return new Map([
+    ["/api/mahasiswa/profil/foto", config.photoLimitBytes + form],
+    ["/api/admin/akun/impor/pratinjau", config.rosterLimitBytes + form],
+    ["/api/admin/akun/impor", config.rosterLimitBytes + form],
+    ["/api/admin/model/coba", config.rosterLimitBytes + form],
+    ["/api/admin/model", config.modelLimitBytes + form],
+  ]);
+}
+
+/** The largest request body the server reads at all: the largest multipart limit and a margin. */
+export const largestBodyBytes = (config: Config) => Math.max(config.jsonBodyLimitBytes, ...multipartRoutes(config).values()) + 1024 * 1024;
+
+/** What only a serving process has: its automatic backups (the admin console's "Cadangan"). */
+export interface AppOptions {
+  backups?: AutomaticBackups | null;
+}
 
 /**
  * Builds the whole HTTP application. `clientAddress` comes from the server (tests, which
  * call `app.handle()` directly, may pass their own).
  */
-export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local") {
+export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local", options: AppOptions = {}) {
   let allowedMethods: AllowedMethods = () => [];
   const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
   // The read caches ask SQLite whether another process wrote once per turn of the event loop.
@@ -49,17 +79,15 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(requestLog(context.config.logRequests ? context.logger : null, new Set([healthPath])))
     .use(corsPolicy(context.config.corsOrigins))
     .use(
-      bodyParser({
-        jsonLimitBytes: context.config.jsonBodyLimitBytes,
-        multipartLimitBytes: context.config.photoLimitBytes + 64 * 1024,
-        multipartRoutes,
-      }),
+      bodyParser({ jsonLimitBytes: context.config.jsonBodyLimitBytes, multipartRoutes: multipartRoutes(context.config) }),
     )
     .use(
       openapi({
         path: "/openapi",
         // The plugin serves only the document (/openapi/json); its UI loads script from a CDN.
         provider: null,
+        // The admin console's routes serve the built-in web interface only (src/modules/admin/index.ts).
+        exclude: { tags: ["admin"] },
         documentation: {
           info: { title: "skrining", version: packageJson.version, description: "Student stress and motivation screening service" },
           components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
@@ -79,13 +107,28 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(dosenController(guards, context.dosen))
     .use(tindakLanjutController(guards, new TindakLanjutService(context.db, context.writes)))
     .use(dataSayaController(guards, context.dataSaya))
-    .use(privasiController(guards, context.auth, context.privasi, clientAddress));
+    .use(privasiController(guards, context.auth, context.privasi, clientAddress))
+    .use(adminConsole(guards, adminDependencies(context, clientAddress, options)));
   allowedMethods = routeMethodIndex(app.routes);
   // Every request has the audit row of its change at hand (src/audit/change-row.ts);
   // `handle` is what the server and the tests call.
   const handle = app.handle;
   app.handle = (request) => withChangeRow(context.audit, handle, request);
   return app;
+}
+
+/** The console's own pieces beside the process's services. */
+function adminDependencies(context: AppContext, clientAddress: (request: Request) => string, options: AppOptions): AdminDependencies {
+  const { config, db, writes } = context;
+  return {
+    context,
+    clientAddress,
+    confirmations: new AdminConfirmations(context.auth),
+    backups: options.backups ?? null,
+    registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
+    privacy: new PrivacyService(db.$client, writes, new PhotoStore(config.dataDir, config.photosDir), config.timeZone),
+    exporter: new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client), config.timeZone),
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -40,6 +40,24 @@ export interface Config {
   followUpStressMin: number;
   /** Names of the PC a browser may use besides its IP addresses and own names (decisions §15, `SKRINING_HOSTNAMES`, `serve --hostname`). */
   hostNames: string[];
+  /** Where the admin console answers (`serve --admin-web`): this PC only, the LAN too, or nowhere. */
+  adminWeb: AdminWeb;
+  /** The largest roster file (and sample CSV) the admin console reads. */
+  rosterLimitBytes: number;
+  /** The largest model file the admin console reads. */
+  modelLimitBytes: number;
+}
+
+/** `serve --admin-web`: who reaches the admin console's pages and routes (decisions: Admin console). */
+export const adminWebModes = ["local", "lan", "off"] as const;
+export type AdminWeb = (typeof adminWebModes)[number];
+
+function adminWebFrom(environment: Environment): AdminWeb {
+  const raw = environment.SKRINING_ADMIN_WEB?.trim().toLowerCase();
+  if (!raw) return "local";
+  const mode = adminWebModes.find((each) => each === raw);
+  if (!mode) throw new InvalidInput(`SKRINING_ADMIN_WEB harus ${adminWebModes.join(", ")} (diberikan: ${environment.SKRINING_ADMIN_WEB}).`);
+  return mode;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -160,6 +178,9 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
   // Above the fallback's Sedang band (up to 120), at most the highest score.
   const followUpStressMin = integerFrom(environment, "SKRINING_FOLLOW_UP_STRESS_MIN", defaultFollowUpStressMin, 121, 200);
   const hostNames = readHostNames([environment.SKRINING_HOSTNAMES ?? ""]);
+  const adminWeb = adminWebFrom(environment);
+  const rosterLimitBytes = integerFrom(environment, "SKRINING_ROSTER_LIMIT", 5 * 1024 * 1024, 1024);
+  const modelLimitBytes = integerFrom(environment, "SKRINING_MODEL_LIMIT", 50 * 1024 * 1024, 1024);
   const dataDir = resolveDataDir(dataDirOption, environment);
   assertDatabaseNotMissing(dataDir);
   const databasePresent = existsSync(join(dataDir, databaseFileName));
@@ -198,5 +219,8 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     csvDialect,
     followUpStressMin,
     hostNames,
+    adminWeb,
+    rosterLimitBytes,
+    modelLimitBytes,
   };
 }

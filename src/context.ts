@@ -48,6 +48,8 @@ export interface AppContext {
   diary: DiaryService;
   notes: NotesService;
   dosen: DosenService;
+  /** A student's data document (Data saya, the privacy export). */
+  documents: StudentDataDocuments;
   dataSaya: DataSayaService;
   privasi: PrivasiService;
 }
@@ -75,6 +77,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
   const mood = new MoodService(db, writes);
   const diary = new DiaryService(db, writes, config.diaryQuotaBytes);
   const content = new ContentService(config.dataDir, logger);
+  const documents = new StudentDataDocuments(db, { profil, mood, diary, notes });
   return {
     config,
     db,
@@ -94,7 +97,8 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     diary,
     notes,
     dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin),
-    dataSaya: new DataSayaService(new StudentDataDocuments(db, { profil, mood, diary, notes }), config.dataDocumentsPerMinute),
+    documents,
+    dataSaya: new DataSayaService(documents, config.dataDocumentsPerMinute),
     privasi: new PrivasiService(db, writes, content.privacyNotice),
   };
 }

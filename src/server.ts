@@ -1,11 +1,11 @@
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { createApp } from "./app";
+import { createApp, largestBodyBytes } from "./app";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
 import { dataFolderIdentity } from "./backup/folder-identity";
 import { describeBuild } from "./build-info";
-import type { Config } from "./config";
+import type { AdminWeb, Config } from "./config";
 import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { passwordHashing } from "./accounts/passwords";
@@ -58,6 +58,29 @@ function period(milliseconds: number): string {
 }
 
 /**
+ * Where the admin console opens (`--admin-web`), and a warning when it is open to the
+ * LAN without TLS: the admin's password would cross the network readable.
+ */
+function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean): string[] {
+  if (mode === "off") return ["Konsol admin di peramban dimatikan (--admin-web off); administrasi lewat perintah skrining."];
+  const loopback = urls.find((url) => /\/\/(127\.|\[::1\])/.test(url));
+  if (mode === "local") {
+    return [
+      loopback
+        ? `Konsol admin: ${loopback}/admin (hanya dari PC ini; --admin-web lan untuk membukanya dari jaringan).`
+        : "Konsol admin hanya dari PC ini (--admin-web local), tetapi server tidak mendengarkan alamat loopback: jalankan dengan --host 0.0.0.0 atau 127.0.0.1.",
+    ];
+  }
+  const lines = [`Konsol admin dapat dibuka dari jaringan kampus (--admin-web lan): ${urls.map((url) => `${url}/admin`).join(", ")}.`];
+  if (!tls) {
+    lines.push(
+      "PERINGATAN: konsol admin terbuka ke jaringan tanpa TLS; password admin dan data mahasiswa melintas jaringan tanpa enkripsi. Pakai --tls-cert dan --tls-key, atau --admin-web local.",
+    );
+  }
+  return lines;
+}
+
+/**
  * What an admin needs at start: where to open the web interface (the LAN addresses first;
  * the loopback one works only on this PC), the data folder, the zone and the backups, the
  * first admin's credentials once, and on a new installation what to do next.
@@ -87,6 +110,7 @@ function banner(start: {
       ? ['Cadangan yang dibawa keluar PC ini sebaiknya terenkripsi: jalankan dengan --backup-passphrase-file <file> (docs/operations.md, bagian "Encrypted backups").']
       : []),
     bcryptStartLine(start.bcrypt),
+    ...adminConsoleLines(config.adminWeb, start.urls, Boolean(options.tlsCert)),
   ];
   if (admin) {
     lines.push(
@@ -171,10 +195,18 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     throw error;
   }
   let server: ReturnType<typeof Bun.serve> | undefined;
+  const clientAddress = (request: Request) => server?.requestIP(request)?.address ?? "unknown";
   const assets = await builtWebAssets();
   if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
-  const web = webInterface(config.timeZone, assets);
-  const app = createApp(context, (request) => server?.requestIP(request)?.address ?? "unknown");
+  const web = webInterface(config.timeZone, assets, { adminWeb: config.adminWeb, clientAddress });
+  // Made before the app, for the console's "Cadangan"; started once the server listens and the admin exists.
+  let backups: AutomaticBackups | null = null;
+  if (options.backups && backupFolder) {
+    const { passphrase, ...schedule } = options.backups;
+    const write = backupInChildProcess(config.dataDir, environment, passphrase);
+    backups = new AutomaticBackups({ ...schedule, encrypted: passphrase !== undefined, write, ownership: backupFolder, logger });
+  }
+  const app = createApp(context, clientAddress, { backups });
 
   const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
   // The web interface answers its own paths; everything else is the API's.
@@ -190,7 +222,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       hostname: options.host,
       port: options.port,
       tls,
-      maxRequestBodySize: config.photoLimitBytes + 1024 * 1024,
+      maxRequestBodySize: largestBodyBytes(config),
       fetch: (request) => (ready || !mayConcernAccounts(request) ? answer(request) : firstAdminCreated.then(() => answer(request))),
     });
   } catch (error) {
@@ -222,12 +254,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const urls = lanUrls(options.host, server.port ?? options.port, scheme);
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
   if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
-  let backups: AutomaticBackups | undefined;
-  if (options.backups && backupFolder) {
-    const { passphrase, ...schedule } = options.backups;
-    const write = backupInChildProcess(config.dataDir, environment, passphrase);
-    backups = new AutomaticBackups({ ...schedule, encrypted: passphrase !== undefined, write, ownership: backupFolder, logger });
-  }
   backups?.start();
 
   await new Promise<void>((resolve) => {

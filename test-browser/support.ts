@@ -52,8 +52,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The executable alone in an empty folder, as a faculty runs it, with the demo accounts imported. */
-export async function serveExecutable(environment: Record<string, string> = {}): Promise<Served> {
+/** The executable alone in an empty folder, as a faculty runs it, with the demo accounts imported; `serveOptions` go to serve. */
+export async function serveExecutable(environment: Record<string, string> = {}, serveOptions: (folder: string) => string[] = () => []): Promise<Served> {
   if (!existsSync(executable)) throw new Error("dist/skrining is missing: run `npm run build` first (npm run test:browser does).");
   const folder = mkdtempSync(join(tmpdir(), "skrining-browser-"));
   const dataDir = join(folder, "data");
@@ -67,7 +67,7 @@ export async function serveExecutable(environment: Record<string, string> = {}):
   if (imported.exitCode !== 0) throw new Error(`demo accounts: ${imported.stderr}`);
 
   const port = await freePort();
-  const server = Bun.spawn([executable, "--data", dataDir, "serve", "--host", "127.0.0.1", "--port", String(port)], { cwd: folder, env, stdout: "pipe", stderr: "pipe" });
+  const server = Bun.spawn([executable, "--data", dataDir, "serve", "--host", "127.0.0.1", "--port", String(port), ...serveOptions(folder)], { cwd: folder, env, stdout: "pipe", stderr: "pipe" });
   const base = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     try {

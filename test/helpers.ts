@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandIo } from "../cli/common";
 import { run } from "../cli/program";
-import { createApp } from "../src/app";
+import { createApp, type AppOptions } from "../src/app";
 import { parseAccountsCsv } from "../src/accounts/import";
 import { loadConfig } from "../src/config";
 import { closeContext, createContext, type AppContext } from "../src/context";
@@ -40,10 +40,11 @@ export class TestService {
   readonly app: ReturnType<typeof createApp>;
   address = "198.51.100.7";
 
-  constructor(environment: Record<string, string> = {}, logger: Logger = silentLogger) {
+  /** `appOptions`: what only a serving process has (its automatic backups), built from the context. */
+  constructor(environment: Record<string, string> = {}, logger: Logger = silentLogger, appOptions: (context: AppContext) => AppOptions = () => ({})) {
     this.dataDir = temporaryDir();
     this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), logger);
-    this.app = createApp(this.context, () => this.address);
+    this.app = createApp(this.context, () => this.address, appOptions(this.context));
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {

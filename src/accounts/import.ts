@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import { separatorOf } from "../spreadsheet-input";
+import { decodeSpreadsheetText, separatorOf } from "../spreadsheet-input";
 import { accountColumns, validateAccountRow, type AccountColumn, type AccountInput, type RowError } from "./validation";
 
 const required: readonly AccountColumn[] = ["role", "username", "password"];
@@ -54,4 +54,9 @@ export function parseAccountsCsv(text: string): { accounts: AccountInput[]; erro
   }
   if (rows.length === 0) errors.push({ line: header.info.lines, message: "tidak ada baris akun" });
   return { accounts, errors };
+}
+
+/** A roster file's bytes as the import reads them: the encoding of a spreadsheet's CSV (decisions §12), then every row checked. */
+export function readRoster(bytes: Uint8Array): { accounts: AccountInput[]; errors: RowError[] } {
+  return parseAccountsCsv(decodeSpreadsheetText(bytes));
 }

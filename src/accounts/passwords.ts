@@ -90,12 +90,13 @@ export function breaksPasswordRule(password: string): boolean {
 
 /**
  * Stores a new password and ends every session of the user, in one write (decisions §9)
- * that also holds the change's audit row.
+ * that also holds the change's audit row. `oneTime`: an admin's reset, which the owner
+ * must replace at the next sign-in; any other new password lifts that.
  */
-export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number, audit: AuditEntry): Promise<void> {
+export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number, audit: AuditEntry, oneTime = false): Promise<void> {
   const passwordHash = await hashPassword(password, cost);
   await writes.run(() => {
-    db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    db.update(users).set({ passwordHash, mustChangePassword: oneTime }).where(eq(users.id, userId)).run();
     endAllSessions(db, userId);
     appendAuditRows(db.$client, [audit]);
   });

@@ -1,15 +1,17 @@
 import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
-import { appendAuditRows, type AuditActor, type AuditEntry } from "../audit/trail";
+import { appendAuditRows, type AuditEntry, type AuditSource } from "../audit/trail";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
-import { dosen, jurusan, mahasiswa, users } from "../db/schema";
+import { dosen, mahasiswa, users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
 import type { Role } from "../db/schema";
 import { nowIso } from "../records";
 import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
-import type { AccountInput, RowError } from "./validation";
+import { findConflicts } from "./conflicts";
+import { RosterProfiles } from "./profiles";
+import { validateAccountRow, type AccountColumn, type AccountInput, type RowError } from "./validation";
 import { adultAge, isMinor } from "../profile-fields";
 import { InvalidInput, conflict, invalid, notFound } from "../errors";
 
@@ -25,11 +27,8 @@ export interface ImportOptions {
   audit?: (result: ImportResult) => AuditEntry[];
 }
 
-/** Who runs an account command, and which: the audit row's actor and target. */
-export interface CommandAudit {
-  actor: AuditActor;
-  target: string;
-}
+/** Who runs an account change: a command or the admin console (AuditSource). */
+export type CommandAudit = AuditSource;
 
 export interface ImportResult {
   created: number;
@@ -42,8 +41,6 @@ export interface ImportResult {
   /** Existing accounts whose row says `activated` but that stay inactive or deactivated: an import never changes either. */
   leftInactive: number;
 }
-
-type StudentProfile = Omit<typeof mahasiswa.$inferInsert, "nim" | "userId">;
 
 interface AccountSummary {
   id: number;
@@ -67,6 +64,45 @@ export interface MinorStudent {
   usia: number;
 }
 
+/** A roster file read and checked row by row (src/accounts/import.ts): the rows that passed, and every problem. */
+export interface ParsedRoster {
+  accounts: AccountInput[];
+  errors: RowError[];
+}
+
+/** One row of an import's preview: what the import would do to its account. */
+export interface PreviewRow {
+  line: number;
+  username: string;
+  role: Role;
+  outcome: "dibuat" | "diperbarui" | "tidak berubah";
+  /** The profile fields that would change (`profil` for a profile not there yet). */
+  fields: string[];
+  passwordReset: boolean;
+}
+
+export interface ImportPreview {
+  /** Bad rows and conflicts, by line: with any, the import would write nothing. */
+  problems: RowError[];
+  rows: PreviewRow[];
+  counts: ImportResult;
+}
+
+/** The counts an import's audit row keeps (no names: the file is not copied into the trail). */
+export function importCounts(result: ImportResult): string {
+  return `dibuat ${result.created}, diperbarui ${result.updated}, tidak berubah ${result.unchanged}, password diganti ${result.passwordsReset}`;
+}
+
+/** Letters and digits that are not mistaken for each other when read aloud or copied from a screen. */
+const oneTimeAlphabet = "abcdefghjkmnpqrstuvwxyz23456789";
+
+/** 12 such characters in groups of four (`k7mq-3xtp-9dvw`): about 59 bits, easy to type on a phone. */
+export function oneTimePassword(): string {
+  const bytes = randomBytes(12);
+  const characters = [...bytes].map((byte) => oneTimeAlphabet[byte % oneTimeAlphabet.length]!);
+  return [0, 4, 8].map((start) => characters.slice(start, start + 4).join("")).join("-");
+}
+
 /** Rows refused by the checks: every problem on its own line (`baris N: ...`), then how many rows, and that nothing was written. */
 export function rowsRefused(errors: readonly RowError[]): InvalidInput {
   const sorted = [...errors].sort((a, b) => a.line - b.line);
@@ -88,45 +124,7 @@ export class AccountsService {
    * its line number. Nothing is written here.
    */
   findConflicts(accounts: readonly AccountInput[]): RowError[] {
-    const errors: RowError[] = [];
-    const existingUsers = new Map(this.db.select({ id: users.id, username: users.username, role: users.role }).from(users).all().map((row) => [row.username, row]));
-    const nimOwner = new Map(this.db.select({ nim: mahasiswa.nim, userId: mahasiswa.userId }).from(mahasiswa).all().map((row) => [row.nim, row.userId]));
-    const nipOwner = new Map(this.db.select({ nip: dosen.nip, userId: dosen.userId }).from(dosen).all().map((row) => [row.nip, row.userId]));
-    const profileOf = new Map<number, string>();
-    for (const [nim, userId] of nimOwner) profileOf.set(userId, nim);
-    for (const [nip, userId] of nipOwner) profileOf.set(userId, nip);
-
-    const seen = { username: new Map<string, number>(), nim: new Map<string, number>(), nip: new Map<string, number>() };
-    const lecturersInFile = new Set(accounts.filter((account) => account.nip).map((account) => account.nip!));
-    for (const account of accounts) {
-      const problem = (message: string) => errors.push({ line: account.line, message });
-      for (const key of ["username", "nim", "nip"] as const) {
-        const value = account[key];
-        if (value === undefined) continue;
-        const first = seen[key].get(value);
-        if (first !== undefined) problem(`${key} ${value} sudah dipakai di baris ${first}`);
-        else seen[key].set(value, account.line);
-      }
-      const existing = existingUsers.get(account.username);
-      if (existing) {
-        if (existing.role !== account.role) problem(`akun ${account.username} sudah ada dengan role ${existing.role}`);
-        const currentId = profileOf.get(existing.id);
-        const givenId = account.nim ?? account.nip;
-        if (currentId !== undefined && givenId !== undefined && currentId !== givenId) {
-          problem(`akun ${account.username} sudah terdaftar dengan ${account.nim ? "NIM" : "NIP"} ${currentId}`);
-        }
-      } else if (account.password === undefined) {
-        problem("password wajib diisi untuk akun baru");
-      }
-      const ownerOfNim = account.nim === undefined ? undefined : nimOwner.get(account.nim);
-      if (ownerOfNim !== undefined && ownerOfNim !== existing?.id) problem(`NIM ${account.nim} sudah dipakai akun lain`);
-      const ownerOfNip = account.nip === undefined ? undefined : nipOwner.get(account.nip);
-      if (ownerOfNip !== undefined && ownerOfNip !== existing?.id) problem(`NIP ${account.nip} sudah dipakai akun lain`);
-      if (account.nipDoswal !== undefined && !lecturersInFile.has(account.nipDoswal) && !nipOwner.has(account.nipDoswal)) {
-        problem(`nip_doswal ${account.nipDoswal} bukan NIP dosen yang terdaftar`);
-      }
-    }
-    return errors.sort((a, b) => a.line - b.line);
+    return findConflicts(this.db, accounts);
   }
 
   /**
@@ -150,6 +148,7 @@ export class AccountsService {
       const lateConflicts = this.findConflicts(accounts);
       if (lateConflicts.length > 0) throw rowsRefused(lateConflicts);
       const result: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
+      const profiles = new RosterProfiles(this.db);
       // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
       const current = new Map(
         this.db
@@ -167,13 +166,13 @@ export class AccountsService {
             .values({ username: account.username, passwordHash: hash, role: account.role, isActivated: account.activated ?? false })
             .returning({ id: users.id })
             .get().id;
-          this.writeProfile(account, userId);
+          profiles.write(account, userId);
           result.created++;
           continue;
         }
-        let changed = this.writeProfile(account, user.id);
+        let changed = profiles.write(account, user.id);
         if (options.resetPasswords && hash !== undefined) {
-          this.db.update(users).set({ passwordHash: hash }).where(eq(users.id, user.id)).run();
+          this.db.update(users).set({ passwordHash: hash, mustChangePassword: false }).where(eq(users.id, user.id)).run();
           endAllSessions(this.db, user.id);
           result.passwordsReset++;
           changed = true;
@@ -188,47 +187,88 @@ export class AccountsService {
   }
 
   /**
-   * Creates the lecturer or student profile of a row, or writes the fields that differ
-   * from the stored ones; whether anything was written. Runs inside the import's write.
-   * `findConflicts` has made sure that a stored NIM or NIP belongs to this account.
+   * `accounts import` and the console's roster import: every bad row of the file and every
+   * conflict with the accounts there are is refused at once, nothing written; otherwise
+   * the upsert, with one `accounts_import` audit row holding the counts (names stay out of
+   * the trail: the file may hold thousands of students).
    */
-  private writeProfile(account: AccountInput, userId: number): boolean {
-    if (account.role === "dosen") {
-      const stored = this.db.select({ nama: dosen.nama }).from(dosen).where(eq(dosen.nip, account.nip!)).get();
-      if (!stored) {
-        this.db.insert(dosen).values({ nip: account.nip!, nama: account.nama ?? "", userId }).run();
-        return true;
-      }
-      if (account.nama === undefined || account.nama === stored.nama) return false;
-      this.db.update(dosen).set({ nama: account.nama }).where(eq(dosen.nip, account.nip!)).run();
-      return true;
-    }
-    if (account.role !== "mahasiswa") return false;
-    const given: StudentProfile = {
-      nama: account.nama,
-      jurusanId: account.jurusan === undefined ? undefined : this.jurusanId(account.jurusan),
-      angkatan: account.angkatan,
-      kelas: account.kelas,
-      nipDoswal: account.nipDoswal,
-      ipk: account.ipk,
-      usia: account.usia,
-      gender: account.gender,
-    };
-    const stored = this.db.select().from(mahasiswa).where(eq(mahasiswa.nim, account.nim!)).get();
-    if (!stored) {
-      this.db.insert(mahasiswa).values({ ...definedFields(given), nim: account.nim!, userId }).run();
-      return true;
-    }
-    const changes = Object.fromEntries(Object.entries(definedFields(given)).filter(([field, value]) => stored[field as keyof StudentProfile] !== value));
-    if (Object.keys(changes).length === 0) return false;
-    this.db.update(mahasiswa).set(changes).where(eq(mahasiswa.nim, account.nim!)).run();
-    return true;
+  async importRoster(roster: ParsedRoster, options: { resetPasswords?: boolean; source: CommandAudit; onHashed?: ImportOptions["onHashed"] }): Promise<ImportResult> {
+    const problems = [...roster.errors, ...this.findConflicts(roster.accounts)];
+    if (problems.length > 0) throw rowsRefused(problems);
+    return this.upsert(roster.accounts, {
+      resetPasswords: options.resetPasswords === true,
+      onHashed: options.onHashed,
+      audit: (done) => [{ ...options.source, action: "accounts_import", detail: importCounts(done) }],
+    });
   }
 
-  /** The id of a jurusan by name, created when new. Runs inside the import's write. */
-  private jurusanId(name: string): number {
-    const found = this.db.select({ id: jurusan.id }).from(jurusan).where(eq(jurusan.nama, name)).get();
-    return found?.id ?? this.db.insert(jurusan).values({ nama: name }).returning({ id: jurusan.id }).get().id;
+  /**
+   * What importing the roster would do, row by row, with nothing written: the same checks
+   * and the same comparison as the import itself, so the preview and the import agree.
+   */
+  previewImport(roster: ParsedRoster, resetPasswords = false): ImportPreview {
+    const problems = [...roster.errors, ...this.findConflicts(roster.accounts)].sort((a, b) => a.line - b.line);
+    // Activated as the import counts it: a disabled account is not (decisions §14).
+    const existing = new Map(
+      this.db
+        .select({ username: users.username, activated: sql<boolean>`${users.isActivated} AND ${users.disabledAt} IS NULL`.mapWith(Boolean) })
+        .from(users)
+        .all()
+        .map((row) => [row.username, row.activated]),
+    );
+    const profiles = new RosterProfiles(this.db);
+    const counts: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
+    const rows = roster.accounts.map((account): PreviewRow => {
+      const base = { line: account.line, username: account.username, role: account.role };
+      const activated = existing.get(account.username);
+      if (activated === undefined) {
+        counts.created++;
+        return { ...base, outcome: "dibuat", fields: [], passwordReset: false };
+      }
+      const change = profiles.changeOf(account);
+      const passwordReset = resetPasswords && account.password !== undefined;
+      if (passwordReset) counts.passwordsReset++;
+      if (account.activated && !activated) counts.leftInactive++;
+      const fields = change.kind === "fields" ? change.fields : change.kind === "new" ? ["profil"] : [];
+      const changed = fields.length > 0 || passwordReset;
+      if (changed) counts.updated++;
+      else counts.unchanged++;
+      return { ...base, outcome: changed ? "diperbarui" : "tidak berubah", fields, passwordReset };
+    });
+    return { problems, rows, counts };
+  }
+
+  /** `accounts add` and the console's form: one new account, refused when its username exists. */
+  async addOne(cells: Partial<Record<AccountColumn, string>>, source: CommandAudit): Promise<AccountInput> {
+    const { account, errors } = validateAccountRow(1, cells);
+    if (!account) throw invalid(errors.join("; "));
+    if (this.db.select({ id: users.id }).from(users).where(eq(users.username, account.username)).get()) throw conflict(`username ${account.username} sudah ada`);
+    const conflicts = this.findConflicts([account]);
+    if (conflicts.length > 0) throw invalid(conflicts.map((problem) => problem.message).join("; "));
+    await this.upsert([account], {
+      audit: () => [{ ...source, action: "create", nim: account.nim ?? null, detail: `akun ${account.username} (${account.role})${account.activated ? ", aktif" : ""}` }],
+    });
+    return account;
+  }
+
+  /**
+   * An admin's reset: a random one-time password, shown once to the admin, which the owner
+   * must replace at the next sign-in (the login answer says so); every session of the
+   * account ends, as with any new password.
+   */
+  async resetPassword(username: string, source: CommandAudit): Promise<string> {
+    const userId = this.accountId(username);
+    const password = oneTimePassword();
+    await replacePassword(
+      this.db,
+      this.writes,
+      userId,
+      password,
+      this.bcryptCost,
+      { ...source, action: "password", nim: this.nimOf(userId), detail: `akun ${username}: password sekali pakai, harus diganti saat masuk; semua sesinya berakhir` },
+      true,
+    );
+    return password;
   }
 
   private async hashAll(passwords: readonly (string | undefined)[], onHashed: (done: number, total: number) => void): Promise<(string | undefined)[]> {
@@ -300,6 +340,7 @@ export class AccountsService {
     return this.db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.userId, userId)).get()?.nim ?? null;
   }
 
+  /** `accounts passwd`: a password the admin chose (no longer one-time, if it was). */
   async changePassword(username: string, password: string, audit: CommandAudit): Promise<void> {
     if (breaksPasswordRule(password)) throw invalid(passwordRule);
     const userId = this.accountId(username);
@@ -354,9 +395,4 @@ export class AccountsService {
     if (!inserted) throw conflict("belum ada admin, tetapi username admin sudah dipakai akun lain");
     return { username: "admin", password, generated: !givenPassword };
   }
-}
-
-/** The fields of a profile that a row gives: undefined means "leave as stored". */
-function definedFields(profile: StudentProfile): Partial<StudentProfile> {
-  return Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined));
 }

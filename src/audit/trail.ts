@@ -18,6 +18,17 @@ export interface AuditActor {
   role: string;
 }
 
+/**
+ * Who acts, and through what: a command (the operating-system account, the command's words
+ * `skrining privacy erase`) or the admin console (the admin's account, the route, the
+ * client's address). The rows of the same act carry the same action and detail either way.
+ */
+export interface AuditSource {
+  actor: AuditActor;
+  target: string;
+  clientAddress?: string | null;
+}
+
 export interface AuditEntry {
   actor: AuditActor;
   clientAddress?: string | null;

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
+import { conflict } from "../errors";
 import type { Logger } from "../logger";
 import { passphraseVariable } from "./encryption";
 import { fileTimestamp } from "./snapshot";
@@ -57,6 +58,56 @@ const realClock: Clock = {
 /** A timer is never set further ahead than a day: longer ones overflow, and the clock may be set meanwhile. */
 const longestTimerMilliseconds = 86_400_000;
 
+/** How one backup ended: its file, and how many old ones the rotation removed, or why it failed. */
+export type BackupOutcome = { ok: true; target: string; removed: number } | { ok: false; target: string; reason: string };
+
+/** The schedule of automatic backups, and the last one's outcome since the server started. */
+export interface BackupSchedule {
+  folder: string;
+  everyMilliseconds: number;
+  keep: number;
+  /** When the next scheduled backup is due (ISO 8601, UTC). */
+  nextDue: string;
+  running: boolean;
+  /** Whether the schedule encrypts (`serve --backup-passphrase-file`); "back up now" does the same. */
+  encrypted: boolean;
+  last: (BackupOutcome & { at: string }) | null;
+}
+
+/** A backup file of a backup folder, as the admin console lists it. */
+export interface BackupFile {
+  name: string;
+  size: number;
+  /** When the file was last written (ISO 8601, UTC). */
+  modifiedAt: string;
+  /** Named as the schedule names its backups (and rotated with them). */
+  automatic: boolean;
+  /** An encrypted archive (decisions §17): restore and `backup --check` ask for its passphrase. */
+  encrypted: boolean;
+}
+
+/**
+ * The finished backups in a folder, newest first: archives (`.tar.gz`, encrypted
+ * `.tar.gz.enc`), never the temporary files of one being written (names starting with `.`)
+ * or anything else.
+ */
+export function listBackups(folder: string): BackupFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => !name.startsWith(".") && (name.endsWith(".tar.gz") || name.endsWith(".tar.gz.enc")))
+    .flatMap((name) => {
+      const stats = lstatSync(join(folder, name), { throwIfNoEntry: false });
+      if (!stats?.isFile()) return [];
+      return [{ name, size: stats.size, modifiedAt: stats.mtime.toISOString(), automatic: automaticBackupPattern.test(name), encrypted: name.endsWith(".enc") }];
+    })
+    .sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt) || b.name.localeCompare(a.name));
+}
+
 export interface AutomaticBackupOptions {
   folder: string;
   everyMilliseconds: number;
@@ -83,10 +134,11 @@ export interface AutomaticBackupOptions {
 export class AutomaticBackups {
   private readonly clock: Clock;
   private timer: unknown = null;
-  private running: Promise<void> | null = null;
+  private running: Promise<BackupOutcome> | null = null;
   private stopped = false;
   private readonly abort = new AbortController();
   private due = 0;
+  private last: (BackupOutcome & { at: string }) | null = null;
 
   constructor(private readonly options: AutomaticBackupOptions) {
     this.clock = options.clock ?? realClock;
@@ -112,18 +164,58 @@ export class AutomaticBackups {
     await this.running;
   }
 
+  /** The schedule as the admin console shows it. */
+  status(): BackupSchedule {
+    return {
+      folder: this.options.folder,
+      everyMilliseconds: this.options.everyMilliseconds,
+      keep: this.options.keep,
+      nextDue: new Date(this.due).toISOString(),
+      running: this.running !== null,
+      encrypted: this.options.encrypted === true,
+      last: this.last,
+    };
+  }
+
+  /**
+   * A backup now (the console's "Cadangkan sekarang"): the schedule's own backup, with its
+   * name, its check and its rotation, taken at once; the next one is due a period later.
+   * One backup at a time: while one runs, this is refused.
+   */
+  async backUpNow(): Promise<BackupOutcome> {
+    if (this.stopped) throw conflict("Server sedang berhenti; cadangan tidak dibuat.");
+    if (this.running !== null) throw conflict("Cadangan sedang dibuat; tunggu sampai selesai, lalu muat ulang daftar.");
+    if (this.timer !== null) this.clock.clearTimer(this.timer);
+    this.timer = null;
+    return this.run();
+  }
+
   private arm(): void {
     if (this.stopped) return;
     const wait = Math.max(0, Math.min(this.due - this.clock.now(), longestTimerMilliseconds));
     this.timer = this.clock.setTimer(() => {
       this.timer = null;
       if (this.clock.now() < this.due) this.arm();
-      else this.running = this.runOnce().finally(() => this.arm());
+      else void this.run();
     }, wait);
   }
 
+  /** One backup, remembered as the last one; the timer is armed again afterwards. */
+  private run(): Promise<BackupOutcome> {
+    const began = new Date(this.clock.now()).toISOString();
+    const running = this.runOnce().then((outcome) => {
+      this.last = { ...outcome, at: began };
+      return outcome;
+    });
+    this.running = running.finally(() => {
+      this.running = null;
+      this.arm();
+    });
+    return this.running;
+  }
+
   /** One backup now; the next is due one period after this one began. */
-  private async runOnce(): Promise<void> {
+  private async runOnce(): Promise<BackupOutcome> {
     const began = this.clock.now();
     this.due = began + this.options.everyMilliseconds;
     const target = join(this.options.folder, automaticBackupName(new Date(began), this.options.encrypted));
@@ -133,12 +225,12 @@ export class AutomaticBackups {
     } catch (error) {
       if (this.stopped) {
         this.options.logger.info(`Cadangan otomatis ${target} dihentikan karena server berhenti; tidak ada file yang tersimpan.`);
-        return;
+        return { ok: false, target, reason: "server berhenti" };
       }
       this.options.logger.error(
         `Cadangan otomatis ${target} gagal: ${messageOf(error)}. Dicoba lagi ${new Date(this.due).toISOString()}; cadangan lama tidak dihapus.`,
       );
-      return;
+      return { ok: false, target, reason: messageOf(error) };
     }
     let removed = 0;
     try {
@@ -148,6 +240,7 @@ export class AutomaticBackups {
       this.options.logger.error(`Cadangan otomatis lama di ${this.options.folder} tidak dapat dihapus: ${messageOf(error)}.`);
     }
     this.options.logger.info(`Cadangan otomatis tersimpan: ${target}${removed > 0 ? ` (${removed} cadangan otomatis lama dihapus)` : ""}.`);
+    return { ok: true, target, removed };
   }
 
   /** The files named as automatic backups in the folder, newest first (whoever's they are). */

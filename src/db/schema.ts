@@ -25,6 +25,8 @@ export const users = sqliteTable(
     createdAt: text("created_at").notNull().default(nowIso),
     /** Decisions §14: since when `accounts deactivate` shut the account out (no login, no activation); null while it may sign in. */
     disabledAt: text("disabled_at"),
+    /** A one-time password set by an admin's reset: the owner must replace it at the next sign-in. */
+    mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     check("users_role_check", sql`${table.role} IN ('mahasiswa', 'dosen', 'admin')`),
@@ -280,21 +282,8 @@ export const sessions = sqliteTable(
 );
 
 /** What an audit row records (decisions: Privacy and audit). */
-export const auditActions = [
-  "login",
-  "login_failed",
-  "view",
-  "export",
-  "create",
-  "update",
-  "delete",
-  "password",
-  "activate",
-  "model",
-  "accounts_import",
-  "privacy",
-] as const;
-export type AuditAction = (typeof auditActions)[number];
+export { auditActions, type AuditAction } from "../audit/actions";
+import { auditActions } from "../audit/actions";
 
 /**
  * Append-only: triggers refuse UPDATE and DELETE (migration 0005). Each row's `hash` is

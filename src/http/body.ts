@@ -7,12 +7,14 @@ export type JsonObject = Record<string, unknown>;
  * Reads request bodies the way the earlier service did: anything that is not a JSON
  * object (missing, malformed, an array, a form, plain text) becomes `{}`, and the route's
  * own rules then answer with their usual texts. Only the routes named in
- * `multipartRoutes` read multipart forms. Oversized bodies answer 413.
+ * `multipartRoutes` read multipart forms, each up to its own limit (a photo, a roster, a
+ * model file). Oversized bodies answer 413.
  */
-export const bodyParser = (options: { jsonLimitBytes: number; multipartLimitBytes: number; multipartRoutes: ReadonlySet<string> }) =>
+export const bodyParser = (options: { jsonLimitBytes: number; multipartRoutes: ReadonlyMap<string, number> }) =>
   new Elysia({ name: "body-parser" }).onParse({ as: "global" }, async ({ request, route }) => {
-    const multipart = options.multipartRoutes.has(route);
-    const limit = multipart ? options.multipartLimitBytes : options.jsonLimitBytes;
+    const multipartLimit = options.multipartRoutes.get(route);
+    const multipart = multipartLimit !== undefined;
+    const limit = multipartLimit ?? options.jsonLimitBytes;
     const declared = Number(request.headers.get("content-length"));
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
     const contentType = request.headers.get("content-type") ?? "";

@@ -16,4 +16,6 @@ export interface Principal {
   nip: string | null;
   /** The student's or lecturer's name from the profile. */
   nama: string | null;
+  /** The account signs in with a one-time password an admin set: the owner must replace it (decisions: Admin console). */
+  mustChangePassword: boolean;
 }

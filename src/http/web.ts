@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { matchPage } from "../web/routes";
+import type { AdminWeb } from "../config";
+import { matchPage, pageRoutes } from "../web/routes";
+import { adminWebRefusal } from "./admin-web";
 
 // The web interface, served by the executable itself from the files embedded at build
 // time (scripts/build-web.ts): the page for every page path, its assets under /assets/,
@@ -145,13 +147,27 @@ function pageIn(timeZone: string, pageFile: string | null): Encodings {
 
 const assetEncodings = (file: WebAssets["assetFiles"][string]): Encodings => ({ plain: file.path, gzip: file.gzip, brotli: file.brotli });
 
+/** The page that says why the console did not open (`--admin-web`), as plain as the policy allows: no script, no style. */
+function consoleClosed(request: Request, message: string): Response {
+  const escaped = message.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
+  const body = `<!doctype html>\n<html lang="id"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Konsol admin tidak dapat dibuka · skrining</title></head><body><main><h1>Konsol admin tidak dapat dibuka</h1><p>${escaped}</p><p><a href="/">Ke halaman utama</a></p></main></body></html>\n`;
+  return new Response(request.method === "HEAD" ? null : body, { status: 403, headers: { ...pageHeaders, "cache-control": "no-store" } });
+}
+
+/** Who may open the admin console's pages (`serve --admin-web`); absent: anyone (tests of the pages alone). */
+export interface ConsoleAccess {
+  adminWeb: AdminWeb;
+  clientAddress: (request: Request) => string;
+}
+
 /**
  * The web interface for a faculty in `timeZone`, from `assets` (builtWebAssets): the
  * answer to a request, or null when the request is not for it (the API, the OpenAPI page,
  * anything else): those go on to the API app unchanged. Without assets every page answers
- * 503 with notBuiltPage.
+ * 503 with notBuiltPage. The console's pages answer 403 to a client `--admin-web` keeps
+ * out, as its routes do.
  */
-export function webInterface(timeZone: string, assets: WebAssets | null): (request: Request) => Response | null {
+export function webInterface(timeZone: string, assets: WebAssets | null, consoleAccess?: ConsoleAccess): (request: Request) => Response | null {
   const page = pageIn(timeZone, assets?.pageFile ?? null);
   const assetFiles = assets?.assetFiles ?? {};
   const pageStatus = assets ? 200 : 503;
@@ -167,6 +183,12 @@ export function webInterface(timeZone: string, assets: WebAssets | null): (reque
       return respond(request, assetEncodings(file), { "content-type": mediaTypes[extension] ?? "application/octet-stream", "cache-control": assetCacheControl, "x-content-type-options": "nosniff" });
     }
     if (path === serviceWorkerPath && assets) return respond(request, assetEncodings(assets.serviceWorkerFile), serviceWorkerHeaders);
-    return matchPage(path) ? respond(request, page, pageHeaders, pageStatus) : null;
+    const match = matchPage(path);
+    if (!match) return null;
+    if (consoleAccess && pageRoutes[match.name].role === "admin") {
+      const refusal = adminWebRefusal(consoleAccess.adminWeb, consoleAccess.clientAddress(request));
+      if (refusal !== null) return consoleClosed(request, refusal);
+    }
+    return respond(request, page, pageHeaders, pageStatus);
   };
 }

@@ -46,10 +46,14 @@ function fromJoblib(bytes: Uint8Array, origin: { fileName: string; sha256: strin
 }
 
 export function readModelSource(path: string): ModelSource {
-  const bytes = readBytes(path);
+  return readModelBytes(readBytes(path), basename(path));
+}
+
+/** A model file's bytes (an upload), by the name it came with. */
+export function readModelBytes(bytes: Uint8Array, fileName: string): ModelSource {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const kind = looksLikeJson(bytes) ? "json" : "joblib";
-  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : fromJoblib(bytes, { fileName: basename(path), sha256 });
+  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : fromJoblib(bytes, { fileName, sha256 });
   return { document, model: new CompiledModel(document), sha256, kind };
 }
 

@@ -12,6 +12,7 @@ import { CompiledModel, type RowOutput } from "./predict";
 import type { Cell } from "./predict-values";
 import { InvalidInput } from "../errors";
 import { appendAuditRows, type AuditActor } from "../audit/trail";
+import type { WriteQueue } from "../db/write-queue";
 
 /**
  * Model records (table `prediction_models`) and their files in the data folder's
@@ -26,10 +27,11 @@ export class ModelRegistryError extends InvalidInput {}
 
 export type ModelRecord = typeof predictionModels.$inferSelect;
 
-/** Who changes the registry (a command): its `model` audit row is written in the change's transaction. */
+/** Who changes the registry (a command, the admin console): its `model` audit row is written in the change's transaction. */
 export interface RegistryAudit {
   actor: AuditActor;
   target: string;
+  clientAddress?: string | null;
 }
 
 /** A two-output model answers stress in column 0 and motivasi in column 1. */
@@ -68,9 +70,14 @@ interface AddedModel {
   source: ModelSource;
 }
 
+/**
+ * The records' changes run as jobs of the write queue (IMMEDIATE, with their audit rows):
+ * the server's connection must never open a transaction of its own beside the queue's.
+ */
 export class ModelRegistry {
   constructor(
     private readonly db: DatabaseClient,
+    private readonly writes: WriteQueue,
     private readonly dataDir: string,
     private readonly modelsDir: string,
   ) {}
@@ -90,6 +97,11 @@ export class ModelRegistry {
     if (audit) appendAuditRows(this.db.$client, [{ ...audit, action: "model", detail }]);
   }
 
+  /** A change of the records as one job of the write queue. */
+  private change<T>(work: (tx: DatabaseClient) => T): Promise<T> {
+    return this.writes.run(() => work(this.db));
+  }
+
   pathOf(record: ModelRecord): string {
     return join(this.dataDir, record.filePath);
   }
@@ -99,8 +111,12 @@ export class ModelRegistry {
    * that the output for `type` can only be a level, then copies the JSON document into
    * `models/` and records it.
    */
-  add(options: { type: ModelType; file: string; activate?: boolean; audit?: RegistryAudit }): AddedModel {
-    const source = readModelSource(options.file);
+  async add(options: { type: ModelType; file: string; activate?: boolean; audit?: RegistryAudit }): Promise<AddedModel> {
+    return this.addSource(readModelSource(options.file), options);
+  }
+
+  /** The same for a model file already read (an upload): `source` from `readModelBytes`. */
+  async addSource(source: ModelSource, options: { type: ModelType; activate?: boolean; audit?: RegistryAudit }): Promise<AddedModel> {
     const { model, document } = source;
     const column = outputColumn(options.type, model.nOutputs);
     const labels = possibleLabels(model, column);
@@ -121,7 +137,7 @@ export class ModelRegistry {
     writeFileSync(temporary, stringifyModelDocument(document), { flag: "wx", mode: 0o600 });
     renameSync(temporary, path);
     try {
-      const record = this.db.transaction(
+      const record = await this.change(
         (tx) => {
           if (options.activate) tx.update(predictionModels).set({ isActive: false }).where(and(eq(predictionModels.type, options.type), eq(predictionModels.isActive, true))).run();
           const inserted = tx
@@ -143,7 +159,6 @@ export class ModelRegistry {
           this.audited(options.audit, `model ${inserted.id} (${inserted.type}) ditambahkan${inserted.isActive ? " dan diaktifkan" : ""}; sha256 ${source.sha256.slice(0, 12)}`);
           return inserted;
         },
-        { behavior: "immediate" },
       );
       return { record, source };
     } catch (error) {
@@ -153,14 +168,14 @@ export class ModelRegistry {
   }
 
   /** Loads the model first, so a broken file is never made active. */
-  activate(id: number, audit?: RegistryAudit): ModelRecord {
+  async activate(id: number, audit?: RegistryAudit): Promise<ModelRecord> {
     const record = this.get(id);
     try {
       loadJsonModel(this.pathOf(record));
     } catch (error) {
       throw new ModelRegistryError(`model ${id} tidak dapat dimuat: ${(error as Error).message}`);
     }
-    return this.db.transaction(
+    return this.change(
       (tx) => {
         const current = tx.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
         if (!current) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
@@ -168,19 +183,17 @@ export class ModelRegistry {
         this.audited(audit, `model ${id} (${current.type}) diaktifkan`);
         return tx.update(predictionModels).set({ isActive: true }).where(eq(predictionModels.id, id)).returning().get()!;
       },
-      { behavior: "immediate" },
     );
   }
 
-  deactivate(id: number, audit?: RegistryAudit): ModelRecord {
-    return this.db.transaction(
+  deactivate(id: number, audit?: RegistryAudit): Promise<ModelRecord> {
+    return this.change(
       (tx) => {
         const record = tx.update(predictionModels).set({ isActive: false }).where(eq(predictionModels.id, id)).returning().get();
         if (!record) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
         this.audited(audit, `model ${id} (${record.type}) dinonaktifkan`);
         return record;
       },
-      { behavior: "immediate" },
     );
   }
 
@@ -189,8 +202,8 @@ export class ModelRegistry {
    * screenings is refused unless `force`, and then those screenings keep their levels
    * with the model reference cleared (ON DELETE SET NULL).
    */
-  remove(id: number, options: { force?: boolean; audit?: RegistryAudit } = {}): { record: ModelRecord; screenings: number } {
-    const { record, screenings } = this.db.transaction(
+  async remove(id: number, options: { force?: boolean; audit?: RegistryAudit } = {}): Promise<{ record: ModelRecord; screenings: number }> {
+    const { record, screenings } = await this.change(
       (tx) => {
         const record = tx.select().from(predictionModels).where(eq(predictionModels.id, id)).get();
         if (!record) throw new ModelRegistryError(`model ${id} tidak ditemukan`);
@@ -207,7 +220,6 @@ export class ModelRegistry {
         this.audited(options.audit, `model ${id} (${record.type}) dihapus${screenings > 0 ? `; ${screenings} skrining tidak lagi merujuknya` : ""}`);
         return { record, screenings };
       },
-      { behavior: "immediate" },
     );
     rmSync(this.pathOf(record), { force: true });
     return { record, screenings };

@@ -4,7 +4,9 @@ import { extname } from "node:path";
 import { fileHeader, padding } from "../backup/archive";
 import type { PhotoStore } from "../photos/storage";
 import { safeNimOf } from "../photos/storage";
-import type { StudentDataDocument } from "./document";
+import type { AuditEntry, AuditSource } from "../audit/trail";
+import { documentMessages, type StudentDataDocument, type StudentDataDocuments } from "./document";
+import type { TableCounts } from "./service";
 
 /** One student's export: the archive's bytes and what it holds. */
 export interface StudentExport {
@@ -33,4 +35,33 @@ export function studentArchive(document: StudentDataDocument, photoPath: string 
   // Two zero blocks end a tar archive.
   blocks.push(Buffer.alloc(1024));
   return { bytes: gzipSync(Buffer.concat(blocks)), entries: files.map((file) => file.name) };
+}
+
+/** `privacy export` and the admin console's download: a student's archive and what it holds. */
+export interface StudentExportPlan {
+  nim: string;
+  archive: StudentExport;
+  /** The document's parts, counted, for the admin to see before and after. */
+  summary: TableCounts;
+}
+
+export function planStudentExport(documents: StudentDataDocuments, photos: PhotoStore, nim: string, unknown: string = documentMessages.studentUnknown): StudentExportPlan {
+  const document = documents.of(nim, unknown);
+  return {
+    nim,
+    archive: studentArchive(document, document.profil.foto_profil, photos),
+    summary: {
+      skrining: document.skrining.length,
+      mood: document.mood.length,
+      jurnal: document.jurnal.length,
+      catatan: document.catatan.length,
+      pemberitahuan_privasi: document.pemberitahuan_privasi.length,
+      dilihat_oleh: document.dilihat_oleh.length,
+    },
+  };
+}
+
+/** The export's audit row: there is no export the trail does not show (written before, or with, handing it out). */
+export function exportAuditEntry(source: AuditSource, plan: StudentExportPlan): AuditEntry {
+  return { ...source, action: "privacy", nim: plan.nim, detail: `ekspor data-saya (${plan.archive.entries.length} file dalam arsip)` };
 }

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { basename } from "node:path";
-import { appendAuditRows, type AuditActor } from "../audit/trail";
+import { appendAuditRows, type AuditSource } from "../audit/trail";
 import type { WriteQueue } from "../db/write-queue";
 import { invalid, notFound } from "../errors";
 import { localDayStart } from "../local-time";
@@ -22,9 +22,6 @@ export const privacyMessages = {
   badDate: (value: string) => `--before harus tanggal YYYY-MM-DD yang ada, bukan ${JSON.stringify(value)}.`,
   emptyAngkatan: "--angkatan tidak boleh kosong.",
 } as const;
-
-/** The command each audit row names. */
-export const privacyTarget = (verb: "export" | "erase" | "restrict" | "unrestrict" | "purge") => `skrining privacy ${verb}`;
 
 /** Where a student's rows live (a condition on the student's key), in the order erasure deletes them (rows that others point at last). */
 const studentTables = [
@@ -146,19 +143,19 @@ export class PrivacyService {
   }
 
   /** Erases every row of the student and, once that is committed, their photo files; then compacts the database. */
-  async erase(nim: string, actor: AuditActor): Promise<Erasure & Aftermath> {
+  async erase(nim: string, source: AuditSource): Promise<Erasure & Aftermath> {
     const erasure = await this.writes.run(() => {
       const student = this.student(nim);
       const result: Erasure = { nim, rows: this.rowsOf(student), files: this.photoFiles([student]).get(nim)! };
       this.deleteRows(student);
-      appendAuditRows(this.sqlite, [{ actor, action: "privacy", nim, target: privacyTarget("erase"), detail: `${countsDetail(result.rows)} foto=${result.files.length}` }]);
+      appendAuditRows(this.sqlite, [{ ...source, action: "privacy", nim, detail: `${countsDetail(result.rows)} foto=${result.files.length}` }]);
       return result;
     });
     return { ...erasure, ...this.afterErasing(erasure.files) };
   }
 
   /** Restricts the student's processing (or, `dryRun`, says what would change). Refused when already restricted. */
-  async restrict(nim: string, actor: AuditActor, dryRun: boolean): Promise<{ screeningsLeftOut: number; since: string }> {
+  async restrict(nim: string, source: AuditSource, dryRun: boolean): Promise<{ screeningsLeftOut: number; since: string }> {
     const change = () => {
       const student = this.student(nim);
       if (student.restrictedAt !== null) throw invalid(privacyMessages.alreadyRestricted(nim, student.restrictedAt));
@@ -166,21 +163,21 @@ export class PrivacyService {
       const since = nowIso();
       if (dryRun) return { screeningsLeftOut, since };
       this.sqlite.run("UPDATE mahasiswa SET dibatasi_sejak = ? WHERE NIM = ?", [since, nim]);
-      appendAuditRows(this.sqlite, [{ actor, action: "privacy", nim, target: privacyTarget("restrict"), detail: `dibatasi_sejak=${since}` }]);
+      appendAuditRows(this.sqlite, [{ ...source, action: "privacy", nim, detail: `dibatasi_sejak=${since}` }]);
       return { screeningsLeftOut, since };
     };
     return dryRun ? this.sqlite.transaction(change).deferred() : this.writes.run(change);
   }
 
   /** Ends the restriction (or, `dryRun`, says what would change). Refused when the student is not restricted. */
-  async unrestrict(nim: string, actor: AuditActor, dryRun: boolean): Promise<{ screeningsCountedAgain: number; since: string }> {
+  async unrestrict(nim: string, source: AuditSource, dryRun: boolean): Promise<{ screeningsCountedAgain: number; since: string }> {
     const change = () => {
       const student = this.student(nim);
       if (student.restrictedAt === null) throw invalid(privacyMessages.notRestricted(nim));
       const result = { screeningsCountedAgain: this.screeningCount(nim), since: student.restrictedAt };
       if (dryRun) return result;
       this.sqlite.run("UPDATE mahasiswa SET dibatasi_sejak = NULL WHERE NIM = ?", [nim]);
-      appendAuditRows(this.sqlite, [{ actor, action: "privacy", nim, target: privacyTarget("unrestrict"), detail: `dibatasi_sejak ${student.restrictedAt} berakhir` }]);
+      appendAuditRows(this.sqlite, [{ ...source, action: "privacy", nim, detail: `dibatasi_sejak ${student.restrictedAt} berakhir` }]);
       return result;
     };
     return dryRun ? this.sqlite.transaction(change).deferred() : this.writes.run(change);
@@ -212,7 +209,7 @@ export class PrivacyService {
   }
 
   /** Removes old screenings, moods and diary entries of every student (`dryRun`: only counts them). */
-  async purgeBefore(before: string, actor: AuditActor, dryRun: boolean): Promise<DatePurge & Partial<Aftermath>> {
+  async purgeBefore(before: string, source: AuditSource, dryRun: boolean): Promise<DatePurge & Partial<Aftermath>> {
     const statements = this.datePurgeStatements(before);
     const count = () => {
       const rows: TableCounts = {};
@@ -223,7 +220,7 @@ export class PrivacyService {
     const rows = await this.writes.run(() => {
       const counted = count();
       for (const { table, where, value } of statements) this.sqlite.run(`DELETE FROM ${table} WHERE ${where}`, [value]);
-      appendAuditRows(this.sqlite, [{ actor, action: "privacy", nim: null, target: privacyTarget("purge"), detail: `sebelum ${before}: ${countsDetail(counted)}` }]);
+      appendAuditRows(this.sqlite, [{ ...source, action: "privacy", nim: null, detail: `sebelum ${before}: ${countsDetail(counted)}` }]);
       return counted;
     });
     return { before, rows, ...this.afterErasing([]) };
@@ -235,7 +232,7 @@ export class PrivacyService {
    * or reply (a time that does not parse counts as recent). A student with later activity
    * has not left, and is kept and named.
    */
-  async purgeCohort(before: string, angkatan: string, actor: AuditActor, dryRun: boolean): Promise<CohortPurge & Partial<Aftermath>> {
+  async purgeCohort(before: string, angkatan: string, source: AuditSource, dryRun: boolean): Promise<CohortPurge & Partial<Aftermath>> {
     const cohort = angkatan.trim();
     if (cohort === "") throw invalid(privacyMessages.emptyAngkatan);
     const cutoff = this.cutoff(before);
@@ -269,10 +266,9 @@ export class PrivacyService {
       appendAuditRows(
         this.sqlite,
         planned.erased.map((erasure) => ({
-          actor,
+          ...source,
           action: "privacy" as const,
           nim: erasure.nim,
-          target: privacyTarget("purge"),
           detail: `angkatan ${cohort}, tidak aktif sejak ${before}: ${countsDetail(erasure.rows)} foto=${erasure.files.length}`,
         })),
       );

@@ -112,10 +112,12 @@ interface RequestOptions {
   checksPassword?: boolean;
   /** The answer is a file (a photo), not JSON. */
   file?: boolean;
+  /** Further headers (the admin console's confirmation). */
+  headers?: Record<string, string>;
 }
 
 async function send(method: string, path: string, options: RequestOptions, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.json !== undefined) {
@@ -195,3 +197,39 @@ export const api = {
   upload: <T>(path: string, form: FormData) => request<T>("PUT", path, { form }),
   file: (path: string) => request<Blob>("GET", path, { file: true }),
 };
+
+/**
+ * A file the server hands out (an export, a backup, a CSV), fetched with the token and
+ * saved under the name the server gives it: a link cannot carry the token.
+ */
+export async function saveDownload(path: string): Promise<string> {
+  const response = await sendAuthenticated(path);
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "unduhan";
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    // The click has handed the file to the browser; the address is not needed any more.
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+  return name;
+}
+
+/** A GET with the access token, refreshed once on 401 like every other request; the Response itself. */
+async function sendAuthenticated(path: string): Promise<Response> {
+  if (!accessToken) await refreshAccessToken();
+  let response = await send("GET", path, {}, accessToken);
+  if (response.status === 401 && (await refreshAccessToken())) response = await send("GET", path, {}, accessToken);
+  if (response.status === 401) {
+    forgetTokens();
+    for (const listener of signedOutListeners) listener();
+    throw new ApiError(401, errors.sessionEnded);
+  }
+  if (!response.ok) throw await errorOf(response);
+  return response;
+}

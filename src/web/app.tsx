@@ -1,28 +1,43 @@
 // The shell: who is signed in decides which pages exist; the path decides which one shows.
 import type { ComponentChildren, FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { Button, Page } from "./components/ui";
+import { ApiError } from "./api";
+import { Button, ErrorNotice, Loading, Page } from "./components/ui";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
+import { GantiPassword } from "./pages/GantiPassword";
 import { OfflineBanner, OfflinePage } from "./pages/Offline";
 import { PrivacyGatePage } from "./pages/privasi/Notice";
 import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
 import { resumeSession, retrySession, signOut, useSession } from "./session";
-import { common, errors, staff, student } from "./strings";
-import type { User } from "./types";
+import { common, consoleLink, errors, staff, student } from "./strings";
+import type { PageProps, User } from "./types";
 import { useUnreadNotes } from "./unread-notes";
-
-export interface PageProps {
-  user: User;
-  params: Record<string, string>;
-  search: URLSearchParams;
-}
 
 /** The pages of each kind of account, by name. */
 const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages };
+
+/** The console's pages, a chunk of their own: fetched the first time an admin opens one. */
+let consolePages: Promise<Partial<Record<PageName, FunctionComponent<PageProps>>>> | null = null;
+
+function ConsolePageLoader(props: PageProps & { name: PageName }) {
+  const [pages, setPages] = useState<Partial<Record<PageName, FunctionComponent<PageProps>>> | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
+  useEffect(() => {
+    consolePages ??= import("./pages/admin").then((module) => module.adminPages);
+    consolePages.then(setPages, (error: unknown) => {
+      // A chunk that did not arrive (the connection) is asked for again next time.
+      consolePages = null;
+      setFailed(error);
+    });
+  }, []);
+  if (failed) return <ErrorNotice error={new ApiError(0, errors.offline)} />;
+  const Current = pages?.[props.name];
+  return Current ? <Current user={props.user} params={props.params} search={props.search} /> : <Loading />;
+}
 
 const studentNav: [PageName, string][] = [
   ["beranda", student.nav.beranda],
@@ -40,6 +55,16 @@ const staffNav: [PageName, string][] = [
   ["tindakLanjut", staff.nav.tindakLanjut],
   ["statistik", staff.nav.statistik],
 ];
+/** An admin's menu: the lecturer pages, and the console (whose own menu lists its pages). */
+const adminNav: [PageName, string][] = [...staffNav, ["konsol", consoleLink]];
+
+/** Whether a page is for this user: students theirs, lecturers and admins the staff pages, admins the console too. */
+function mayOpen(user: User, name: PageName): boolean {
+  const role = pageRoutes[name].role;
+  if (role === "mahasiswa") return user.role === "mahasiswa";
+  if (role === "staff") return user.role !== "mahasiswa";
+  return role === "admin" && user.role === "admin";
+}
 
 const homeOf = (user: User): PageName => (user.role === "mahasiswa" ? "beranda" : "bimbingan");
 
@@ -77,6 +102,14 @@ export function App() {
   }
 
   const { user } = session;
+  // A one-time password an admin set is replaced before anything else; the path waits.
+  if (session.passwordChange) {
+    return (
+      <Shell>
+        <GantiPassword gate={session.passwordChange} />
+      </Shell>
+    );
+  }
   // A student who has not acknowledged the notice in force sees it before any page; the path waits.
   if (session.privacy) {
     return (
@@ -85,31 +118,36 @@ export function App() {
       </Shell>
     );
   }
-  const role = user.role === "mahasiswa" ? "mahasiswa" : "staff";
-  if (!match || match.name === "masuk" || match.name === "aktivasi" || pageRoutes[match.name].role !== role) {
+  // The console's own address leads to its first page.
+  if (match?.name === "konsol" && user.role === "admin") {
+    navigate(pathOf("adminAkun"), { replace: true });
+    return null;
+  }
+  if (!match || match.name === "masuk" || match.name === "aktivasi" || !mayOpen(user, match.name)) {
     if (match && (match.name === "masuk" || match.name === "aktivasi" || match.name === "beranda")) {
       navigate(pathOf(homeOf(user)), { replace: true });
       return null;
     }
     // A page of the other kind of account (the guests' pages went home above) says whose it is; either way the link leads home.
-    const forOthers = match ? (pageRoutes[match.name].role as "mahasiswa" | "staff") : null;
+    const forOthers = match ? (pageRoutes[match.name].role as "mahasiswa" | "staff" | "admin") : null;
+    const home = user.role === "mahasiswa" ? "mahasiswa" : "staff";
     return (
       <Shell user={user} current={null}>
         <Page title={forOthers ? errors.wrongRoleTitle[forOthers] : common.notFoundTitle}>
           <p>{forOthers ? errors.wrongRole[forOthers] : common.notFoundText}</p>
           <p>
             <a class="button button-primary" href={pathOf(homeOf(user))}>
-              {common.toHome[role]}
+              {common.toHome[home]}
             </a>
           </p>
         </Page>
       </Shell>
     );
   }
-  const Current = signedInPages[match.name]!;
+  const Current = signedInPages[match.name];
   return (
     <Shell user={user} current={match.name}>
-      <Current user={user} params={match.params} search={search} />
+      {Current ? <Current user={user} params={match.params} search={search} /> : <ConsolePageLoader name={match.name} user={user} params={match.params} search={search} />}
     </Shell>
   );
 }
@@ -117,7 +155,7 @@ export function App() {
 function Shell(props: { user?: User; current?: PageName | null; children: ComponentChildren }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : staffNav) : [];
+  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : props.user.role === "admin" ? adminNav : staffNav) : [];
   const unreadNotes = useUnreadNotes(props.user?.role === "mahasiswa" ? props.user.Id_User : null);
   useEffect(() => setMenuOpen(false), [props.current]);
   return (
@@ -139,7 +177,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
               <ul>
                 {nav.map(([name, label]) => (
                   <li key={name}>
-                    <a href={pathOf(name)} aria-current={props.current === name ? "page" : undefined}>
+                    <a href={pathOf(name)} aria-current={props.current === name ? "page" : name === "konsol" && props.current?.startsWith("admin") ? "true" : undefined}>
                       {label}
                       {name === "catatan" && unreadNotes ? <span class="nav-count">{student.unreadNotes(unreadNotes)}</span> : null}
                     </a>

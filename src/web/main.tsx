@@ -1,6 +1,8 @@
 import { render } from "preact";
 import { App } from "./app";
 import { reloadOnRebuild } from "./dev-reload";
+// The console's own styles are in the one stylesheet; its script is a chunk loaded when opened (app.tsx).
+import "./pages/admin/admin.css";
 import "./styles.css";
 
 render(<App />, document.getElementById("app")!);

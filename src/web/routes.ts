@@ -1,12 +1,12 @@
 // The pages of the web interface, by path. The server serves the page for exactly these
 // paths (src/http/web.ts) and the browser's router shows them (app.tsx): one list for both.
 
-export type PageRole = "guest" | "mahasiswa" | "staff";
+export type PageRole = "guest" | "mahasiswa" | "staff" | "admin";
 
 export interface PageRoute {
   /** A path; `:name` stands for one segment (`/dosen/mahasiswa/:nim`). */
   path: string;
-  /** Who the page is for: signed-out visitors, students, or lecturers and admins. */
+  /** Who the page is for: signed-out visitors, students, lecturers and admins, or admins alone (the console). */
   role: PageRole;
 }
 
@@ -27,6 +27,15 @@ export const pageRoutes = {
   tindakLanjut: { path: "/dosen/tindak-lanjut", role: "staff" },
   detailTindakLanjut: { path: "/dosen/tindak-lanjut/:id", role: "staff" },
   statistik: { path: "/dosen/statistik", role: "staff" },
+  // The admin console: served only where `serve --admin-web` allows (src/http/web.ts).
+  konsol: { path: "/admin", role: "admin" },
+  adminAkun: { path: "/admin/akun", role: "admin" },
+  adminCadangan: { path: "/admin/cadangan", role: "admin" },
+  adminJejak: { path: "/admin/jejak-audit", role: "admin" },
+  adminDataPribadi: { path: "/admin/data-pribadi", role: "admin" },
+  adminModel: { path: "/admin/model", role: "admin" },
+  adminTeks: { path: "/admin/teks", role: "admin" },
+  adminStatistik: { path: "/admin/statistik", role: "admin" },
 } satisfies Record<string, PageRoute>;
 
 export type PageName = keyof typeof pageRoutes;

@@ -1,7 +1,7 @@
 // Who is signed in, shared by every page: set by signing in, by a reload that still has a
 // session, and cleared by signing out or by the server ending the session.
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, api, forgetTokens, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
+import { ApiError, api, forgetTokens, keptStorage, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
 import type { PrivacyNotice, User } from "./types";
 
 /**
@@ -10,7 +10,18 @@ import type { PrivacyNotice, User } from "./types";
  */
 export type PrivacyGate = { notice: PrivacyNotice; error?: unknown } | { notice?: undefined; error: unknown } | null;
 
-type State = { status: "checking" } | { status: "offline" } | { status: "signed-out"; notice?: string } | { status: "signed-in"; user: User; privacy: PrivacyGate };
+/**
+ * A one-time password an admin set must be replaced before any page (the login answer's
+ * `must_change_password`): the password typed at sign-in is kept for that form, so that it
+ * is not asked twice; after a reload it is asked again.
+ */
+export type PasswordGate = { temporary: string | null } | null;
+
+type State =
+  | { status: "checking" }
+  | { status: "offline" }
+  | { status: "signed-out"; notice?: string }
+  | { status: "signed-in"; user: User; privacy: PrivacyGate; passwordChange?: PasswordGate };
 
 let state: State = { status: hasStoredSession() ? "checking" : "signed-out" };
 const listeners = new Set<(state: State) => void>();
@@ -42,6 +53,7 @@ export async function resumeSession(): Promise<void> {
   try {
     if (!(await refreshAccessToken())) return set({ status: "signed-out" });
     const user = await api.get<User>("/api/auth/me");
+    if (user.must_change_password) return set({ status: "signed-in", user, privacy: null, passwordChange: { temporary: null } });
     set({ status: "signed-in", user, privacy: await privacyGateOf(user) });
   } catch (error) {
     // A server that answers with an error keeps the session for the next sign-in.
@@ -69,6 +81,11 @@ export async function signIn(username: string, password: string, acknowledging?:
     authenticated: false,
   });
   rememberTokens(answer.access_token, answer.refresh_token, remember);
+  // The notice waits until the one-time password is replaced: the sign-in after that asks for it.
+  if (answer.user.must_change_password) {
+    set({ status: "signed-in", user: answer.user, privacy: null, passwordChange: { temporary: password } });
+    return answer.user;
+  }
   let privacy: PrivacyGate = null;
   if (answer.user.role === "mahasiswa") {
     const recorded = acknowledging !== undefined && (await acknowledgeNotice(acknowledging).then(() => true, () => false));
@@ -93,6 +110,21 @@ async function privacyGateOf(user: User): Promise<PrivacyGate> {
     if (error instanceof ApiError && error.status === 401) throw error;
     return { error };
   }
+}
+
+/**
+ * Replaces the one-time password with the owner's own. The change ends every session of
+ * the account (decisions §9), so the owner is signed in again with the new password, and
+ * the pages (or the privacy notice) follow.
+ */
+export async function replaceOneTimePassword(temporary: string, newPassword: string): Promise<void> {
+  if (state.status !== "signed-in") return;
+  const { username } = state.user;
+  await request("POST", "/api/auth/password", { json: { old_password: temporary, new_password: newPassword }, checksPassword: true });
+  // The new session is kept where the person chose at sign-in ("Ingat saya di perangkat ini").
+  const remember = keptStorage() === localStorage;
+  forgetTokens();
+  await signIn(username, newPassword, undefined, remember);
 }
 
 /** Loads the notice again (after an error, or when a newer version replaced the one shown). */

@@ -37,4 +37,13 @@ export interface User {
   NIM?: string;
   NIP?: string;
   nama?: string | null;
+  /** Only when true: signed in with a one-time password an admin set, which must be replaced first. */
+  must_change_password?: true;
+}
+
+/** What every signed-in page gets from the shell (app.tsx): the user, the path's parameters, the query. */
+export interface PageProps {
+  user: User;
+  params: Record<string, string>;
+  search: URLSearchParams;
 }

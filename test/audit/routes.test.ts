@@ -3,6 +3,7 @@ import { jpegWith, jfifSegment } from "../photos/fixtures";
 import { actorNameSql } from "../../src/audit/names";
 import { verifyAuditChain } from "../../src/audit/verify";
 import { TestService, fourthStudent, jawaban, passwords, standardAccounts } from "../helpers";
+import { consoleRoutesWithRows, consoleRoutesWithoutRows } from "../admin/audit-rules";
 
 // The audit rows every route leaves (decisions: Audit trail), through app.handle(): a
 // lecturer's or admin's read of a student's data leaves one `view` row per student, any
@@ -394,8 +395,10 @@ describe("every route is covered", () => {
     ["GET /openapi", "the API's description"],
     ["GET /openapi/json", "the API's description"],
     ["GET /openapi/style.css", "the description page's style"],
+    ...consoleRoutesWithoutRows,
   ]);
   const covered = new Set([
+    ...consoleRoutesWithRows,
     // Issue 18: their rows are tested in test/tindak-lanjut/routes.test.ts.
     "GET /api/dosen/tindak-lanjut",
     "GET /api/dosen/tindak-lanjut/ringkasan",

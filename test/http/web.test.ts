@@ -13,8 +13,9 @@ import { pageRoutes, pathOf } from "../../src/web/routes";
 const webAnswer = webInterface("Asia/Jakarta", { assetFiles, pageFile, serviceWorkerFile });
 const get = (path: string, headers: Record<string, string> = {}, method = "GET") => webAnswer(new Request(`http://192.168.1.20:5000${path}`, { method, headers }));
 
-const script = Object.keys(assetFiles).find((name) => name.endsWith(".js"))!;
-const stylesheet = Object.keys(assetFiles).find((name) => name.endsWith(".css"))!;
+// The entry script; the admin console's script is a chunk of its own (scripts/build-web.ts), loaded only when an admin opens it.
+const script = Object.keys(assetFiles).find((name) => name.startsWith("main-") && name.endsWith(".js"))!;
+const stylesheet = Object.keys(assetFiles).find((name) => name.startsWith("main-") && name.endsWith(".css"))!;
 
 describe("the page", () => {
   const paths = Object.keys(pageRoutes).map((name) => pathOf(name as keyof typeof pageRoutes, { nim: "N001", id: "12" }));
@@ -43,6 +44,16 @@ describe("the page", () => {
       expect(attributes).toContain('src="/assets/');
       expect(body!.trim()).toBe("");
     }
+  });
+
+  test("the page names one script: the admin console's chunk is not part of every account's first load", async () => {
+    const html = await get("/")!.text();
+    const scripts = [...html.matchAll(/<script[^>]*src="\/assets\/([^"]+)"/g)].map((match) => match[1]);
+    expect(scripts).toEqual([script]);
+    const chunks = Object.keys(assetFiles).filter((name) => name.endsWith(".js") && name !== script);
+    expect(chunks).toHaveLength(1);
+    expect(readFileSync(assetFiles[chunks[0]!]!.path, "utf8")).toContain("/api/admin/akun");
+    expect(readFileSync(assetFiles[script]!.path, "utf8")).not.toContain("/api/admin/akun");
   });
 
   test("brotli or gzip when the browser accepts them, the page as it is otherwise", async () => {

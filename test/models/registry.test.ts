@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileS
 import { join } from "node:path";
 import { loadConfig, type Config } from "../../src/config";
 import { openDatabase, type DatabaseClient } from "../../src/db";
+import { WriteQueue } from "../../src/db/write-queue";
 import type { ModelFeatures } from "../../src/models/classifier";
 import { parseModelJson, type ModelDocument } from "../../src/models/format";
 import { ModelRegistry, ModelRegistryError, RegistryClassifier, activeModelQuery } from "../../src/models/registry";
@@ -40,7 +41,7 @@ const modelFiles = () => readdirSync(config.modelsDir).sort();
 beforeAll(() => {
   config = loadConfig(temporaryDir(), testEnvironment);
   db = openDatabase(config.databasePath);
-  registry = new ModelRegistry(db, config.dataDir, config.modelsDir);
+  registry = new ModelRegistry(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), config.dataDir, config.modelsDir);
 });
 afterAll(() => {
   db.$client.close();
@@ -49,9 +50,9 @@ afterAll(() => {
 });
 
 describe("model add", () => {
-  test("a JSON model is checked, copied into models/ and recorded with its sha256", () => {
+  test("a JSON model is checked, copied into models/ and recorded with its sha256", async () => {
     const path = writeDocument("tinggi-rendah.json", constantModel("Tinggi", "Rendah"));
-    const { record } = registry.add({ type: "stress", file: path });
+    const { record } = await registry.add({ type: "stress", file: path });
     expect(record).toMatchObject({ type: "stress", isActive: false, algorithm: "constant Tinggi/Rendah", version: "test 1", thresholds: null, metrics: null, categories: null });
     expect(record.inputFeatures).toEqual([{ name: "S1", type: "number" }]);
     expect(record.sourceSha256).toBe(createHash("sha256").update(readFileSync(path)).digest("hex"));
@@ -59,9 +60,9 @@ describe("model add", () => {
     expect(parseModelJson(readFileSync(join(config.dataDir, record.filePath), "utf8"))).toEqual(constantModel("Tinggi", "Rendah"));
   });
 
-  test("a joblib bundle is converted; thresholds, categories and metrics are recorded", () => {
+  test("a joblib bundle is converted; thresholds, categories and metrics are recorded", async () => {
     const started = performance.now();
-    const { record } = registry.add({ type: "stress", file: join(originalDir, "model_chain_final.joblib") });
+    const { record } = await registry.add({ type: "stress", file: join(originalDir, "model_chain_final.joblib") });
     // The speed target is 2 s for the whole command; in process it is a fraction of that.
     expect(performance.now() - started).toBeLessThan(2000);
     expect(record.algorithm).toContain("ClassifierChain");
@@ -73,12 +74,12 @@ describe("model add", () => {
     expect(stored.startsWith("{")).toBe(true);
     expect(parseModelJson(stored).label_map).toEqual([[0, "Rendah"], [1, "Sedang"], [2, "Tinggi"]]);
 
-    const v11 = registry.add({ type: "motivasi", file: join(originalDir, "model_V11.joblib") }).record;
+    const v11 = (await registry.add({ type: "motivasi", file: join(originalDir, "model_V11.joblib") })).record;
     expect(v11.metrics).toEqual({ cv_macro_f1: expect.any(Number) });
     expect(v11.thresholds).toBeNull();
   });
 
-  test("files that cannot serve are refused and nothing is written", () => {
+  test("files that cannot serve are refused and nothing is written", async () => {
     const before = { records: registry.list().length, files: modelFiles() };
     const garbage = join(sources, "garbage.joblib");
     writeFileSync(garbage, Uint8Array.of(0x80, 4, 0x95, 1, 2, 3));
@@ -90,28 +91,28 @@ describe("model add", () => {
       [halfJson, "model JSON tidak dapat dibaca"],
       [join(sources, "missing.json"), "ENOENT"],
     ];
-    for (const [file, message] of cases) expect(() => registry.add({ type: "stress", file })).toThrow(message);
+    for (const [file, message] of cases) await expect(registry.add({ type: "stress", file })).rejects.toThrow(message);
     expect(registry.list()).toHaveLength(before.records);
     expect(modelFiles()).toEqual(before.files);
   });
 });
 
 describe("activation", () => {
-  test("at most one active model per type; activating another switches in one step", () => {
-    const first = registry.add({ type: "stress", file: writeDocument("a.json", constantModel("Rendah", "Rendah")), activate: true }).record;
-    const second = registry.add({ type: "stress", file: writeDocument("b.json", constantModel("Sedang", "Sedang")) }).record;
-    const motivasi = registry.add({ type: "motivasi", file: writeDocument("c.json", constantModel("Tinggi", "Tinggi")), activate: true }).record;
+  test("at most one active model per type; activating another switches in one step", async () => {
+    const first = (await registry.add({ type: "stress", file: writeDocument("a.json", constantModel("Rendah", "Rendah")), activate: true })).record;
+    const second = (await registry.add({ type: "stress", file: writeDocument("b.json", constantModel("Sedang", "Sedang")) })).record;
+    const motivasi = (await registry.add({ type: "motivasi", file: writeDocument("c.json", constantModel("Tinggi", "Tinggi")), activate: true })).record;
     expect(activeIds()).toEqual([`motivasi:${motivasi.id}`, `stress:${first.id}`]);
-    registry.activate(second.id);
+    await registry.activate(second.id);
     expect(activeIds()).toEqual([`motivasi:${motivasi.id}`, `stress:${second.id}`]);
     // Activating the active one again changes nothing.
-    registry.activate(second.id);
+    await registry.activate(second.id);
     expect(activeIds()).toEqual([`motivasi:${motivasi.id}`, `stress:${second.id}`]);
-    registry.deactivate(motivasi.id);
+    await registry.deactivate(motivasi.id);
     expect(activeIds()).toEqual([`stress:${second.id}`]);
   });
 
-  test("the database itself refuses a second active model of a type", () => {
+  test("the database itself refuses a second active model of a type", async () => {
     const [active] = activeIds();
     expect(active).toStartWith("stress:");
     expect(() =>
@@ -119,17 +120,17 @@ describe("activation", () => {
     ).toThrow("UNIQUE");
   });
 
-  test("unknown ids and unloadable files are refused; the active model stays", () => {
+  test("unknown ids and unloadable files are refused; the active model stays", async () => {
     const before = activeIds();
-    expect(() => registry.activate(9999)).toThrow("model 9999 tidak ditemukan");
-    expect(() => registry.deactivate(9999)).toThrow(ModelRegistryError);
-    const broken = registry.add({ type: "stress", file: writeDocument("broken.json", constantModel("Tinggi", "Tinggi")) }).record;
+    await expect(registry.activate(9999)).rejects.toThrow("model 9999 tidak ditemukan");
+    await expect(registry.deactivate(9999)).rejects.toThrow(ModelRegistryError);
+    const broken = (await registry.add({ type: "stress", file: writeDocument("broken.json", constantModel("Tinggi", "Tinggi")) })).record;
     writeFileSync(join(config.dataDir, broken.filePath), "{}");
-    expect(() => registry.activate(broken.id)).toThrow(`model ${broken.id} tidak dapat dimuat`);
+    await expect(registry.activate(broken.id)).rejects.toThrow(`model ${broken.id} tidak dapat dimuat`);
     expect(activeIds()).toEqual(before);
   });
 
-  test("the classifier's query for the active model is an index search", () => {
+  test("the classifier's query for the active model is an index search", async () => {
     const { sql: query } = activeModelQuery(db).toSQL();
     // Finalised at once: bun:sqlite leaves an EXPLAIN statement open, holding a read snapshot.
     const statement = db.$client.prepare(`EXPLAIN QUERY PLAN ${query}`);
@@ -140,47 +141,47 @@ describe("activation", () => {
 });
 
 describe("model remove", () => {
-  test("an active model cannot be removed; an inactive one goes with its file", () => {
-    const record = registry.add({ type: "motivasi", file: writeDocument("d.json", constantModel("Sedang", "Rendah")), activate: true }).record;
-    expect(() => registry.remove(record.id)).toThrow("sedang aktif");
-    registry.deactivate(record.id);
+  test("an active model cannot be removed; an inactive one goes with its file", async () => {
+    const record = (await registry.add({ type: "motivasi", file: writeDocument("d.json", constantModel("Sedang", "Rendah")), activate: true })).record;
+    await expect(registry.remove(record.id)).rejects.toThrow("sedang aktif");
+    await registry.deactivate(record.id);
     const path = join(config.dataDir, record.filePath);
     expect(existsSync(path)).toBe(true);
-    expect(registry.remove(record.id)).toMatchObject({ screenings: 0 });
+    expect(await registry.remove(record.id)).toMatchObject({ screenings: 0 });
     expect(existsSync(path)).toBe(false);
     expect(() => registry.get(record.id)).toThrow("tidak ditemukan");
-    expect(() => registry.remove(record.id)).toThrow("tidak ditemukan");
+    await expect(registry.remove(record.id)).rejects.toThrow("tidak ditemukan");
   });
 });
 
 describe("the registry classifier", () => {
   const fresh = () => new RegistryClassifier(db, config.dataDir);
 
-  function clearActive() {
-    for (const record of registry.list()) if (record.isActive) registry.deactivate(record.id);
+  async function clearActive() {
+    for (const record of registry.list()) if (record.isActive) await registry.deactivate(record.id);
   }
 
-  test("no active model: null, so the questionnaire uses its thresholds", () => {
-    clearActive();
+  test("no active model: null, so the questionnaire uses its thresholds", async () => {
+    await clearActive();
     const classifier = fresh();
     expect(classifier.classify("stress", features)).toBeNull();
     expect(classifier.classify("motivasi", features)).toBeNull();
   });
 
-  test("a two-output model answers stress from column 0 and motivasi from column 1; a one-output model its only column", () => {
-    clearActive();
-    const two = registry.add({ type: "stress", file: writeDocument("two.json", constantModel("Tinggi", "Rendah")), activate: true }).record;
-    const twoAsMotivasi = registry.add({ type: "motivasi", file: writeDocument("two.json", constantModel("Tinggi", "Rendah")), activate: true }).record;
+  test("a two-output model answers stress from column 0 and motivasi from column 1; a one-output model its only column", async () => {
+    await clearActive();
+    const two = (await registry.add({ type: "stress", file: writeDocument("two.json", constantModel("Tinggi", "Rendah")), activate: true })).record;
+    const twoAsMotivasi = (await registry.add({ type: "motivasi", file: writeDocument("two.json", constantModel("Tinggi", "Rendah")), activate: true })).record;
     const classifier = fresh();
     expect(classifier.classify("stress", features)).toEqual({ level: "Tinggi", modelId: two.id, probability: 1 });
     expect(classifier.classify("motivasi", features)).toEqual({ level: "Rendah", modelId: twoAsMotivasi.id, probability: 1 });
-    const one = registry.add({ type: "motivasi", file: writeDocument("one.json", singleOutput("Sedang")), activate: true }).record;
+    const one = (await registry.add({ type: "motivasi", file: writeDocument("one.json", singleOutput("Sedang")), activate: true })).record;
     expect(classifier.classify("motivasi", features)).toEqual({ level: "Sedang", modelId: one.id, probability: 1 });
   });
 
-  test("a real bundle classifies the questionnaire's features; a missing profile number makes it fail", () => {
-    clearActive();
-    const record = registry.add({ type: "stress", file: join(originalDir, "model_v1.joblib"), activate: true }).record;
+  test("a real bundle classifies the questionnaire's features; a missing profile number makes it fail", async () => {
+    await clearActive();
+    const record = (await registry.add({ type: "stress", file: join(originalDir, "model_v1.joblib"), activate: true })).record;
     const classifier = fresh();
     const result = classifier.classify("stress", features);
     expect(result).toEqual({ level: expect.stringMatching(/^(Rendah|Sedang|Tinggi)$/), modelId: record.id, probability: expect.any(Number) });
@@ -190,27 +191,27 @@ describe("the registry classifier", () => {
     expect(classifier.classify("stress", { ...features, Jurusan: "Teknik Nuklir" })).toMatchObject({ modelId: record.id });
   });
 
-  test("changes made through another connection (the CLI) are seen at the next classification", () => {
-    clearActive();
-    const rendah = registry.add({ type: "stress", file: writeDocument("r.json", constantModel("Rendah", "Rendah")), activate: true }).record;
-    const tinggi = registry.add({ type: "stress", file: writeDocument("t.json", constantModel("Tinggi", "Tinggi")) }).record;
+  test("changes made through another connection (the CLI) are seen at the next classification", async () => {
+    await clearActive();
+    const rendah = (await registry.add({ type: "stress", file: writeDocument("r.json", constantModel("Rendah", "Rendah")), activate: true })).record;
+    const tinggi = (await registry.add({ type: "stress", file: writeDocument("t.json", constantModel("Tinggi", "Tinggi")) })).record;
     const classifier = fresh();
     expect(classifier.classify("stress", features)).toEqual({ level: "Rendah", modelId: rendah.id, probability: 1 });
     const other = openDatabase(config.databasePath);
     try {
-      const cli = new ModelRegistry(other, config.dataDir, config.modelsDir);
-      cli.activate(tinggi.id);
+      const cli = new ModelRegistry(other, new WriteQueue(other.$client, { busyWaitMilliseconds: 1000 }), config.dataDir, config.modelsDir);
+      await cli.activate(tinggi.id);
       expect(classifier.classify("stress", features)).toEqual({ level: "Tinggi", modelId: tinggi.id, probability: 1 });
-      cli.deactivate(tinggi.id);
+      await cli.deactivate(tinggi.id);
       expect(classifier.classify("stress", features)).toBeNull();
     } finally {
       other.$client.close();
     }
   });
 
-  test("a file deleted after activation, or corrupted, fails (the caller falls back) until it is usable again", () => {
-    clearActive();
-    const record = registry.add({ type: "stress", file: writeDocument("e.json", constantModel("Sedang", "Sedang")), activate: true }).record;
+  test("a file deleted after activation, or corrupted, fails (the caller falls back) until it is usable again", async () => {
+    await clearActive();
+    const record = (await registry.add({ type: "stress", file: writeDocument("e.json", constantModel("Sedang", "Sedang")), activate: true })).record;
     const path = join(config.dataDir, record.filePath);
     const saved = join(sources, "saved.json");
     copyFileSync(path, saved);
@@ -227,9 +228,9 @@ describe("the registry classifier", () => {
     expect(classifier.classify("stress", features)).toEqual({ level: "Sedang", modelId: record.id, probability: 1 });
   });
 
-  test("a fresh classifier (a server started after the files broke) fails the same way", () => {
-    clearActive();
-    const record = registry.add({ type: "motivasi", file: writeDocument("f.json", constantModel("Sedang", "Sedang")), activate: true }).record;
+  test("a fresh classifier (a server started after the files broke) fails the same way", async () => {
+    await clearActive();
+    const record = (await registry.add({ type: "motivasi", file: writeDocument("f.json", constantModel("Sedang", "Sedang")), activate: true })).record;
     writeFileSync(join(config.dataDir, record.filePath), JSON.stringify({ ...constantModel("Sedang", "Sedang"), label_map: [[0, "Low"], [1, "Mid"], [2, "High"]] }));
     expect(() => fresh().classify("motivasi", features)).toThrow('menjawab "Mid", bukan tingkat yang dikenal');
   });

@@ -51,9 +51,9 @@ beforeAll(async () => {
   service = new TestService();
   await service.importAccounts(accounts);
   admin = (await service.login("admin", "admin-pass-1")).access;
-  registry = new ModelRegistry(service.context.db, service.context.config.dataDir, service.context.config.modelsDir);
-  chain.stress = registry.add({ type: "stress", file: join(originalDir, "model_chain_final.joblib"), activate: true }).record.id;
-  chain.motivasi = registry.add({ type: "motivasi", file: join(originalDir, "model_chain_final.joblib"), activate: true }).record.id;
+  registry = new ModelRegistry(service.context.db, service.context.writes, service.context.config.dataDir, service.context.config.modelsDir);
+  chain.stress = (await registry.add({ type: "stress", file: join(originalDir, "model_chain_final.joblib"), activate: true })).record.id;
+  chain.motivasi = (await registry.add({ type: "motivasi", file: join(originalDir, "model_chain_final.joblib"), activate: true })).record.id;
 });
 afterAll(() => service.close());
 

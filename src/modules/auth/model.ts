@@ -30,6 +30,9 @@ export const UserResponse = t.Object(
     NIM: t.Optional(t.String({ description: "a student with a profile" })),
     NIP: t.Optional(t.String({ description: "a lecturer with a profile" })),
     nama: t.Optional(t.Nullable(t.String({ description: "with NIM or NIP: the profile's name" }))),
+    must_change_password: t.Optional(
+      t.Literal(true, { description: "an addition, only when true: the account signed in with a one-time password an admin set, and must set its own (POST /api/auth/password)" }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -27,6 +27,8 @@ const authMessages = {
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
   samePassword: "Password baru harus berbeda dari password awal.",
+  confirmationRequired: "Ketik password Anda untuk mengonfirmasi.",
+  wrongConfirmation: "Password salah.",
 } as const;
 
 /** Longer usernames are refused before any lookup (decisions §10): no account has one. */
@@ -43,6 +45,7 @@ const principalColumns = {
   nim: mahasiswa.nim,
   nip: dosen.nip,
   nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
+  mustChangePassword: users.mustChangePassword,
 };
 
 /** Where a request came from, for its audit row: the client's address and the route (`POST /api/auth/login`). */
@@ -230,7 +233,8 @@ export class AuthService {
 
     try {
       const summary = await this.writes.run(() => {
-        this.db.update(users).set({ isActivated: true, passwordHash }).where(eq(users.id, account.id)).run();
+        // The owner's own password replaces a one-time one; the initial password kept as it is keeps the flag.
+        this.db.update(users).set({ isActivated: true, passwordHash, ...(newPassword !== null ? { mustChangePassword: false } : {}) }).where(eq(users.id, account.id)).run();
         if (newPassword !== null) endAllSessions(this.db, account.id);
         appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "activate"), ...(newPassword !== null ? [this.auditEntry(origin, account, "password")] : [])]);
         const profile =
@@ -282,6 +286,23 @@ export class AuthService {
     return { message: "Password berhasil diubah. Silakan login kembali." };
   }
 
+  /**
+   * The admin console's confirmation before a destructive act: the caller's own password
+   * again, throttled and audited as a wrong old password at a password change is; a wrong
+   * one answers 401 (`Password salah.`). Nothing is written on success: the confirmation
+   * itself is short-lived state of the console (src/modules/admin/confirmation.ts).
+   */
+  async confirmPassword(principal: Principal, body: JsonObject, origin: RequestOrigin): Promise<void> {
+    const password = text(body.password);
+    if (!password) throw invalid(authMessages.confirmationRequired);
+    const attempt = this.throttle.reserve(principal.username, origin.address);
+    const account = this.principalById.get({ id: principal.id });
+    if (!account || !(await verifyPassword(password, account.passwordHash)).ok) {
+      return this.refuseCredentials(origin, accountActor(principal), principal.nim, "konfirmasi konsol admin: password salah", unauthenticated(authMessages.wrongConfirmation));
+    }
+    attempt.release();
+  }
+
   /** A new access token for the session of a refresh token. */
   refresh(principal: Principal, claims: TokenClaims) {
     return this.issueAccessToken(principal, claims.sid).then((access_token) => ({ access_token }));
@@ -298,6 +319,8 @@ interface SerializedUser {
   NIM?: string;
   NIP?: string;
   nama?: string | null;
+  /** Only when true: the account signed in with a one-time password and must set its own (an addition). */
+  must_change_password?: true;
 }
 
 export function serializeUser(principal: Principal): SerializedUser {
@@ -310,5 +333,6 @@ export function serializeUser(principal: Principal): SerializedUser {
   };
   if (principal.role === "mahasiswa" && principal.nim !== null) Object.assign(serialized, { NIM: principal.nim, nama: principal.nama });
   if (principal.role === "dosen" && principal.nip !== null) Object.assign(serialized, { NIP: principal.nip, nama: principal.nama });
+  if (principal.mustChangePassword) serialized.must_change_password = true;
   return serialized;
 }

@@ -56,11 +56,15 @@ export const errors = {
   sessionEnded: "Sesi Anda berakhir. Silakan masuk lagi.",
   retryIn: (seconds: number) => (seconds >= 120 ? `Coba lagi dalam ${Math.ceil(seconds / 60)} menit.` : `Coba lagi dalam ${seconds} detik.`),
   /** A page of the other kind of account: whose it is, and where this account's pages start. */
-  wrongRoleTitle: { mahasiswa: "Halaman ini untuk mahasiswa", staff: "Halaman ini untuk dosen dan admin" } as Record<"mahasiswa" | "staff", string>,
+  wrongRoleTitle: { mahasiswa: "Halaman ini untuk mahasiswa", staff: "Halaman ini untuk dosen dan admin", admin: "Halaman ini untuk admin fakultas" } as Record<
+    "mahasiswa" | "staff" | "admin",
+    string
+  >,
   wrongRole: {
     mahasiswa: "Anda masuk dengan akun dosen atau admin, sedangkan halaman ini hanya untuk mahasiswa. Halaman Anda dimulai dari daftar mahasiswa bimbingan.",
     staff: "Anda masuk dengan akun mahasiswa, sedangkan halaman ini hanya untuk dosen wali dan admin fakultas. Halaman Anda dimulai dari Beranda.",
-  } as Record<"mahasiswa" | "staff", string>,
+    admin: "Konsol admin hanya untuk akun admin fakultas. Halaman Anda dimulai dari halaman utama akun Anda.",
+  } as Record<"mahasiswa" | "staff" | "admin", string>,
   /**
    * The server's words where the interface fixes a text that says "login" (the interface's
    * error table), as the pages say it: they say "masuk".

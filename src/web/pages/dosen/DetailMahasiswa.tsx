@@ -1,5 +1,5 @@
 import { useRef, useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable, LineChart } from "../../components/charts";
 import { Button, ErrorNotice, Field, Loading, LevelTag, Notice, Page } from "../../components/ui";

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Confirm, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";

@@ -1,4 +1,4 @@
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { LevelBars, StackedBars } from "../../components/level-charts";

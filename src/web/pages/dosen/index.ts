@@ -1,6 +1,6 @@
 // The advisor's (and the admin's) pages, by the name of their route (routes.ts).
 import type { FunctionComponent } from "preact";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import type { PageName } from "../../routes";
 import { Bimbingan } from "./Bimbingan";
 import { DetailMahasiswa } from "./DetailMahasiswa";

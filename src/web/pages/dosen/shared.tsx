@@ -2,7 +2,7 @@
 // URL), the lecturer picker, query strings, names and photos.
 import type { Static } from "elysia";
 import { useEffect, useRef } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { ApiError, api } from "../../api";
 import { ErrorNotice, Field, Loading } from "../../components/ui";
 import { usePhotoUrl, useResource, type Resource } from "../../hooks";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";
 import { formatDate, todayLocal } from "../../format";

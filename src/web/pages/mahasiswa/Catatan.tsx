@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, ErrorNotice, Field, Loading, Page } from "../../components/ui";
 import { formatDate, formatDateTime } from "../../format";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { ErrorNotice, LevelTag, Loading, Notice, Page } from "../../components/ui";

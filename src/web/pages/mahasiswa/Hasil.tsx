@@ -1,4 +1,4 @@
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { ErrorNotice, LevelTag, Loading, Notice, Page } from "../../components/ui";
 import { formatDate, formatNumber } from "../../format";

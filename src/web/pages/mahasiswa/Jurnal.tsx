@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
 import { todayLocal } from "../../format";

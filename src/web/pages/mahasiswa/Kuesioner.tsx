@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api, ApiError } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Notice, Page } from "../../components/ui";
 import { formatDate } from "../../format";

@@ -1,4 +1,4 @@
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable, LineChart } from "../../components/charts";
 import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";

@@ -36,17 +36,22 @@ export function HelpCard(props: { urgent: boolean; brief?: boolean }) {
   const help = useResource(() => api.get<HelpContact>("/api/konten/bantuan"));
   if (help.error) return <ErrorNotice error={help.error} onRetry={help.reload} />;
   if (!help.data) return null;
+  return <HelpContent help={help.data} urgent={props.urgent} brief={props.brief} sectionId="bantuan" headingId="bantuan-judul" />;
+}
+
+/** A help text as a student sees it (also the admin console's preview of a text not saved yet). */
+export function HelpContent(props: { help: HelpContact; urgent: boolean; brief?: boolean; sectionId?: string; headingId: string }) {
   return (
-    <section id="bantuan" class={`card tile help${props.urgent ? " help-urgent" : ""}`} aria-labelledby="bantuan-judul">
-      <h2 id="bantuan-judul">{help.data.title}</h2>
+    <section id={props.sectionId} class={`card tile help${props.urgent ? " help-urgent" : ""}`} aria-labelledby={props.headingId}>
+      <h2 id={props.headingId}>{props.help.title}</h2>
       {props.urgent && <p>{text.urgent}</p>}
-      <Phones help={help.data} />
+      <Phones help={props.help} />
       {props.brief ? (
         <p>
           <a href={`${pathOf("hasil")}#bantuan`}>{text.more}</a>
         </p>
       ) : (
-        help.data.text
+        props.help.text
           .split(/\n\s*\n/)
           .filter((paragraph) => paragraph.trim())
           .map((paragraph, index) => <p key={index}>{paragraph.trim()}</p>)

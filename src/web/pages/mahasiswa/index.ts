@@ -1,6 +1,6 @@
 // The student's pages, by the name of their route (routes.ts), and their stylesheet.
 import type { FunctionComponent } from "preact";
-import type { PageProps } from "../../app";
+import type { PageProps } from "../../types";
 import type { PageName } from "../../routes";
 import { Beranda } from "./Beranda";
 import { CatatanPage } from "./Catatan";

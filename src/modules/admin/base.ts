@@ -1,0 +1,83 @@
+import { Elysia } from "elysia";
+import { ServiceError } from "../../errors";
+import type { AuditSource } from "../../audit/trail";
+import type { AutomaticBackups } from "../../backup/automatic";
+import type { AppContext } from "../../context";
+import { adminApiPrefix, assertAdminWeb } from "../../http/admin-web";
+import { principalActor } from "../../http/audit";
+import { access, type RouteGuards } from "../../http/guards";
+import type { Principal } from "../../http/principal";
+import type { ModelRegistry } from "../../models/registry";
+import type { PrivacyService } from "../../privacy/service";
+import type { StatisticsExporter } from "../dosen/export";
+import type { TokenClaims } from "../auth/tokens";
+import type { AdminConfirmations } from "./confirmation";
+import { confirmationHeader } from "./confirmation";
+
+/** What the console's routes use: the process's services, and the few of its own. */
+export interface AdminDependencies {
+  context: AppContext;
+  clientAddress: (request: Request) => string;
+  confirmations: AdminConfirmations;
+  /** serve's automatic backups; null when it runs without --backup-dir (and under app.handle() in tests that pass none). */
+  backups: AutomaticBackups | null;
+  registry: ModelRegistry;
+  privacy: PrivacyService;
+  exporter: StatisticsExporter;
+}
+
+/** The console's routes are for admins only; everyone else hears the usual 403. */
+export const adminOnly = access.adminOnly;
+
+/**
+ * The `--admin-web` rule for every console route, checked before anything else (before
+ * the token): a request from elsewhere learns only which option keeps it out. A new
+ * instance per controller, unnamed, so that Elysia's de-duplication never drops it.
+ */
+const adminWebGuard = (dependencies: AdminDependencies) =>
+  new Elysia().onTransform({ as: "scoped" }, ({ request }) => assertAdminWeb(dependencies.context.config.adminWeb, dependencies.clientAddress(request)));
+
+/** A controller of the console under `/api/admin<prefix>`: the `--admin-web` rule, then the usual route guards. */
+export const adminController = (guards: RouteGuards, dependencies: AdminDependencies, prefix: string) =>
+  new Elysia({ prefix: `${adminApiPrefix}${prefix}`, tags: ["admin"] }).use(adminWebGuard(dependencies)).use(guards);
+
+/** The audit rows of a console act: the admin, the route's pattern and the client's address (a command's rows name the command). */
+export function consoleSource(dependencies: AdminDependencies, principal: Principal, request: Request, route: string): AuditSource {
+  return { actor: principalActor(principal), target: `${request.method} ${route}`, clientAddress: dependencies.clientAddress(request) };
+}
+
+/** A destructive act goes ahead only with this session's fresh confirmation (403 `konfirmasi_diperlukan` otherwise). */
+export function assertConfirmed(dependencies: AdminDependencies, caller: { principal: Principal; claims: TokenClaims; headers: Record<string, string | undefined> }): void {
+  dependencies.confirmations.assert(caller.principal, caller.claims, caller.headers[confirmationHeader]);
+}
+
+/** A file the console hands out: no cache, never shown inline, named for saving. */
+export function download(body: Uint8Array | string | Blob, fileName: string, mediaType: string): Response {
+  return new Response(body, {
+    headers: {
+      "content-type": mediaType,
+      "content-disposition": `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+/**
+ * A file field of a multipart form (the body parser's FormData), or null when there is
+ * none; a file larger than `limitBytes` is refused (413) before it is read. The body
+ * parser's own limit is the form's, a little more.
+ */
+export function uploadedFile(body: unknown, field: string, limitBytes: number): File | null {
+  if (!(body instanceof FormData)) return null;
+  const value = body.get(field);
+  if (!(value instanceof File)) return null;
+  if (value.size > limitBytes) throw new ServiceError("too_large", `Ukuran file melebihi batas ${(limitBytes / (1024 * 1024)).toFixed(limitBytes % (1024 * 1024) === 0 ? 0 : 1)} MB.`);
+  return value;
+}
+
+/** A text field of a multipart form or a JSON body; "" when absent. */
+export function formText(body: unknown, field: string): string {
+  const value = body instanceof FormData ? body.get(field) : typeof body === "object" && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  return typeof value === "string" ? value : "";
+}

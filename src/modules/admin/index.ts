@@ -1,0 +1,43 @@
+import { Elysia } from "elysia";
+import type { JsonObject } from "../../http/body";
+import type { RouteGuards } from "../../http/guards";
+import { akunController } from "./akun";
+import { adminController, adminOnly, type AdminDependencies } from "./base";
+import { cadanganController } from "./cadangan";
+import { ConfirmationAnswer, UploadLimits } from "./model";
+import { jejakController } from "./jejak";
+import { modelController } from "./model-prediksi";
+import { privasiController } from "./privasi";
+import { statistikController } from "./statistik";
+import { teksController } from "./teks";
+
+export type { AdminDependencies } from "./base";
+
+/**
+ * The admin console's routes (`/api/admin/...`, decisions: Admin console): for admins, and
+ * only from where `serve --admin-web` lets them in. They belong to the built-in web
+ * interface, not to the interface the phone app speaks, and are left out of the OpenAPI
+ * document (tag `admin`).
+ */
+export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencies) =>
+  new Elysia({ name: "admin-console", seed: dependencies.context.auth.instanceId })
+    .use(
+      adminController(guards, dependencies, "")
+        .get("/batas", () => ({ daftar: dependencies.context.config.rosterLimitBytes, model: dependencies.context.config.modelLimitBytes }), {
+          access: adminOnly,
+          response: { 200: UploadLimits },
+        })
+        .post(
+        "/konfirmasi",
+        ({ principal, claims, body, request, route }) =>
+          dependencies.confirmations.confirm(principal, claims, body as JsonObject, { address: dependencies.clientAddress(request), target: `${request.method} ${route}` }),
+        { access: adminOnly, response: { 200: ConfirmationAnswer } },
+      ),
+    )
+    .use(akunController(guards, dependencies))
+    .use(cadanganController(guards, dependencies))
+    .use(jejakController(guards, dependencies))
+    .use(privasiController(guards, dependencies))
+    .use(modelController(guards, dependencies))
+    .use(teksController(guards, dependencies))
+    .use(statistikController(guards, dependencies));

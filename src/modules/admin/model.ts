@@ -1,0 +1,196 @@
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+import { HelpContactResponse } from "../content/model";
+
+// The answers of the admin console's routes: the contract between a route and its page
+// (src/web/pages/admin/ reads these types). Keys follow the services' own names.
+
+const Integer = () => Type.Integer();
+const Level = t.Object({ Rendah: Integer(), Sedang: Integer(), Tinggi: Integer() }, { additionalProperties: false });
+
+export const MessageAnswer = t.Object({ message: t.String() }, { additionalProperties: false });
+
+export const UploadLimits = t.Object({ daftar: Integer(), model: Integer() }, { additionalProperties: false });
+
+export const ConfirmationAnswer = t.Object({ konfirmasi: t.String(), berlaku_sampai: t.String() }, { additionalProperties: false });
+
+export const AccountItem = t.Object(
+  {
+    id: Integer(),
+    username: t.String(),
+    role: t.Union([t.Literal("mahasiswa"), t.Literal("dosen"), t.Literal("admin")]),
+    activated: t.Boolean(),
+    disabled: t.Boolean(),
+    nim: t.Nullable(t.String()),
+    nip: t.Nullable(t.String()),
+    nama: t.Nullable(t.String()),
+    created_at: t.String(),
+    under_18: t.Boolean(),
+    password_sementara: t.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountPage = t.Object({ data: t.Array(AccountItem), total: Integer(), page: Integer(), total_pages: Integer() }, { additionalProperties: false });
+
+export const AccountAdded = t.Object({ message: t.String(), username: t.String() }, { additionalProperties: false });
+
+export const PasswordReset = t.Object({ message: t.String(), password: t.String() }, { additionalProperties: false });
+
+const RowProblem = t.Object({ line: Integer(), message: t.String() }, { additionalProperties: false });
+
+const ImportCounts = t.Object(
+  { created: Integer(), updated: Integer(), unchanged: Integer(), passwordsReset: Integer(), leftInactive: Integer() },
+  { additionalProperties: false },
+);
+
+export const ImportPreview = t.Object(
+  {
+    problems: t.Array(RowProblem),
+    rows: t.Array(
+      t.Object(
+        {
+          line: Integer(),
+          username: t.String(),
+          role: t.String(),
+          outcome: t.Union([t.Literal("dibuat"), t.Literal("diperbarui"), t.Literal("tidak berubah")]),
+          fields: t.Array(t.String()),
+          passwordReset: t.Boolean(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    counts: ImportCounts,
+  },
+  { additionalProperties: false },
+);
+
+export const ImportAnswer = t.Object(
+  { counts: ImportCounts, di_bawah_18: t.Array(t.Object({ nim: t.String(), nama: t.Nullable(t.String()), usia: Integer() }, { additionalProperties: false })) },
+  { additionalProperties: false },
+);
+
+const BackupOutcome = t.Object(
+  { ok: t.Boolean(), target: t.String(), removed: t.Optional(Integer()), reason: t.Optional(t.String()), at: t.String() },
+  { additionalProperties: false },
+);
+
+export const BackupsAnswer = t.Object(
+  {
+    jadwal: t.Nullable(
+      t.Object(
+        { folder: t.String(), everyMilliseconds: Integer(), keep: Integer(), nextDue: t.String(), running: t.Boolean(), encrypted: t.Boolean(), last: t.Nullable(BackupOutcome) },
+        { additionalProperties: false },
+      ),
+    ),
+    cadangan: t.Array(t.Object({ name: t.String(), size: Integer(), modifiedAt: t.String(), automatic: t.Boolean(), encrypted: t.Boolean() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const BackupMade = t.Object({ message: t.String(), nama: t.String() }, { additionalProperties: false });
+
+const Cell = t.Union([t.String(), t.Number(), t.Null()]);
+
+export const AuditPage = t.Object(
+  {
+    data: t.Array(
+      t.Object(
+        {
+          id: Cell,
+          waktu: Cell,
+          peran: Cell,
+          pengguna: Cell,
+          nama: Cell,
+          alamat: Cell,
+          aksi: Cell,
+          kali: Cell,
+          nim: Cell,
+          target: Cell,
+          keterangan: Cell,
+          hash: Cell,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    total: Integer(),
+    page: Integer(),
+    total_pages: Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditVerdict = t.Object(
+  { utuh: t.Boolean(), baris: Integer(), jangkar: t.Nullable(t.String()), jangkar_diperiksa: t.Nullable(t.String()), masalah: t.Array(t.String()) },
+  { additionalProperties: false },
+);
+
+const TableCounts = t.Record(t.String(), Integer());
+
+export const StudentRequest = t.Object(
+  {
+    nim: t.String(),
+    nama: t.Nullable(t.String()),
+    dibatasi_sejak: t.Nullable(t.String()),
+    hapus: t.Object({ nim: t.String(), rows: TableCounts, files: t.Array(t.String()) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+export const Restricted = t.Object({ message: t.String(), skrining_keluar_statistik: Integer() }, { additionalProperties: false });
+export const Unrestricted = t.Object({ message: t.String(), skrining_dihitung_lagi: Integer() }, { additionalProperties: false });
+
+export const Erased = t.Object(
+  { message: t.String(), baris: TableCounts, file: t.Array(t.String()), file_gagal_dihapus: t.Array(t.String()), wal_dikosongkan: t.Boolean() },
+  { additionalProperties: false },
+);
+
+export const ModelItem = t.Object(
+  {
+    id: Integer(),
+    type: t.Union([t.Literal("stress"), t.Literal("motivasi")]),
+    file_path: t.String(),
+    is_active: t.Boolean(),
+    algorithm: t.String(),
+    version: t.String(),
+    metrics: t.Unknown(),
+    source_sha256: t.String(),
+    created_at: t.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const ModelAdded = t.Object({ message: t.String(), model: ModelItem }, { additionalProperties: false });
+
+export const ModelTry = t.Object({ kolom: t.Array(t.String()), baris: t.Array(t.Array(t.String())), jumlah: Integer(), csv: t.String() }, { additionalProperties: false });
+
+const NoticeText = t.Object({ version: t.String(), title: t.String(), text: t.String() }, { additionalProperties: false });
+
+export const TextsAnswer = t.Object({ bantuan: HelpContactResponse, pemberitahuan: NoticeText }, { additionalProperties: false });
+export const HelpSaved = t.Object({ message: t.String(), bantuan: HelpContactResponse }, { additionalProperties: false });
+export const NoticeSaved = t.Object({ message: t.String(), pemberitahuan: NoticeText, versi_baru: t.Boolean() }, { additionalProperties: false });
+
+export const FacultyStatistics = t.Object(
+  {
+    per_dosen: t.Array(
+      t.Object(
+        {
+          NIP: t.String(),
+          nama_dosen: t.String(),
+          total_mahasiswa: Integer(),
+          sudah_skrining: Integer(),
+          belum_skrining: Integer(),
+          stress_dist: Level,
+          motivasi_dist: Level,
+          terbuka: Integer(),
+          baru: Integer(),
+          lebih_dari_7_hari: Integer(),
+          median_hari_ke_kontak_pertama: t.Nullable(t.Number()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    csv_bawaan: t.Union([t.Literal("excel-id"), t.Literal("standard")]),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,82 @@
+import { appendAuditRows } from "../../audit/trail";
+import { invalid, notFound } from "../../errors";
+import type { JsonObject } from "../../http/body";
+import type { RouteGuards } from "../../http/guards";
+import { privacyMessages } from "../../privacy/service";
+import { PhotoStore } from "../../photos/storage";
+import { formatLocalTimestamp } from "../../local-time";
+import { Erased, Restricted, StudentRequest, Unrestricted } from "./model";
+import { adminController, adminOnly, assertConfirmed, consoleSource, download, formText, type AdminDependencies } from "./base";
+
+export const privacyConsoleMessages = {
+  typeNim: (nim: string) => `Ketik NIM ${nim} sekali lagi untuk mengonfirmasi penghapusan.`,
+  erased: (nim: string) => `Seluruh data mahasiswa ${nim} dihapus; hanya jejak audit yang masih menyebut NIM-nya.`,
+  restricted: (nim: string, since: string) => `Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}.`,
+  unrestricted: (nim: string) => `Pembatasan pemrosesan data mahasiswa ${nim} diakhiri.`,
+} as const;
+
+/**
+ * "Permintaan data pribadi" (UU PDP): for one NIM, what erasure would remove (the dry
+ * run, shown first), the export as a download, restriction and its end, and the erasure
+ * itself, confirmed by typing the NIM again and the admin's password. `skrining privacy
+ * ...`'s service, with its audit rows.
+ */
+export const privasiController = (guards: RouteGuards, dependencies: AdminDependencies) => {
+  const { context, privacy } = dependencies;
+  const photos = new PhotoStore(context.config.dataDir, context.config.photosDir);
+  const studentOf = (nim: string) => {
+    const row = context.db.$client
+      .query<{ nim: string; nama: string | null; dibatasi_sejak: string | null }, [string]>("SELECT NIM AS nim, nama_mahasiswa AS nama, dibatasi_sejak FROM mahasiswa WHERE NIM = ?")
+      .get(nim);
+    if (!row) throw notFound(privacyMessages.studentUnknown(nim));
+    return row;
+  };
+  return adminController(guards, dependencies, "/privasi")
+    .get("/:nim", ({ params }) => ({ ...studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
+    .get(
+      "/:nim/ekspor",
+      async ({ principal, params, request, route }) => {
+        // The archive writer is loaded when an export is asked for, not with the server (as the command does).
+        const { exportAuditEntry, planStudentExport } = await import("../../privacy/export");
+        const plan = planStudentExport(context.documents, photos, params.nim, privacyMessages.studentUnknown(params.nim));
+        // There is no export the trail does not show: the row is on disk before the archive leaves.
+        await context.writes.run(() => appendAuditRows(context.db.$client, [exportAuditEntry(consoleSource(dependencies, principal, request, route), plan)]));
+        const day = formatLocalTimestamp(new Date().toISOString(), context.config.timeZone).slice(0, 10);
+        return download(plan.archive.bytes, `data-saya-${params.nim}-${day}.tar.gz`, "application/gzip");
+      },
+      { access: adminOnly },
+    )
+    .post(
+      "/:nim/batasi",
+      async ({ principal, params, request, route }) => {
+        const { since, screeningsLeftOut } = await privacy.restrict(params.nim, consoleSource(dependencies, principal, request, route), false);
+        return { message: privacyConsoleMessages.restricted(params.nim, since), skrining_keluar_statistik: screeningsLeftOut };
+      },
+      { access: adminOnly, response: { 200: Restricted } },
+    )
+    .post(
+      "/:nim/akhiri-pembatasan",
+      async ({ principal, params, request, route }) => {
+        const { screeningsCountedAgain } = await privacy.unrestrict(params.nim, consoleSource(dependencies, principal, request, route), false);
+        return { message: privacyConsoleMessages.unrestricted(params.nim), skrining_dihitung_lagi: screeningsCountedAgain };
+      },
+      { access: adminOnly, response: { 200: Unrestricted } },
+    )
+    .post(
+      "/:nim/hapus",
+      async ({ principal, claims, headers, params, body, request, route }) => {
+        // The NIM typed again first: a slip of the mouse on the wrong student stops here.
+        if (formText(body as JsonObject, "nim_konfirmasi").trim() !== params.nim) throw invalid(privacyConsoleMessages.typeNim(params.nim));
+        assertConfirmed(dependencies, { principal, claims, headers });
+        const erased = await privacy.erase(params.nim, consoleSource(dependencies, principal, request, route));
+        return {
+          message: privacyConsoleMessages.erased(params.nim),
+          baris: erased.rows,
+          file: erased.files,
+          file_gagal_dihapus: erased.fileFailures,
+          wal_dikosongkan: erased.walEmptied,
+        };
+      },
+      { access: adminOnly, response: { 200: Erased } },
+    );
+};

@@ -1,0 +1,250 @@
+// What the console's pages share: the frame with the console's own menu, the password
+// confirmation before a destructive act, downloads, and the answers' types.
+import type { ComponentChildren } from "preact";
+import type { Static } from "elysia";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { ApiError, request, saveDownload } from "../../api";
+import { Button, ErrorNotice, Field, Notice, Page } from "../../components/ui";
+import { pathOf, type PageName } from "../../routes";
+import { admin } from "../../strings/admin";
+import { common } from "../../strings";
+import type * as answers from "../../../modules/admin/model";
+
+export type AccountPage = Static<typeof answers.AccountPage>;
+export type AccountItem = AccountPage["data"][number];
+export type ImportPreview = Static<typeof answers.ImportPreview>;
+export type ImportAnswer = Static<typeof answers.ImportAnswer>;
+export type BackupsAnswer = Static<typeof answers.BackupsAnswer>;
+export type AuditPage = Static<typeof answers.AuditPage>;
+export type AuditVerdict = Static<typeof answers.AuditVerdict>;
+export type StudentRequest = Static<typeof answers.StudentRequest>;
+export type Erased = Static<typeof answers.Erased>;
+export type ModelItem = Static<typeof answers.ModelItem>;
+export type ModelTry = Static<typeof answers.ModelTry>;
+export type TextsAnswer = Static<typeof answers.TextsAnswer>;
+export type FacultyStatistics = Static<typeof answers.FacultyStatistics>;
+
+const consolePages: PageName[] = ["adminAkun", "adminCadangan", "adminJejak", "adminDataPribadi", "adminModel", "adminTeks", "adminStatistik"];
+
+/** A console page: its title, the console's own menu (the page named `current` marked), what it is for. */
+export function ConsolePage(props: { current: PageName; intro: string; children: ComponentChildren }) {
+  const title = admin.nav[props.current as keyof typeof admin.nav];
+  return (
+    <Page title={title}>
+      <div class="console">
+        <nav class="console-nav" aria-label={admin.nav.label}>
+          <ul>
+            {consolePages.map((name) => (
+              <li key={name}>
+                <a href={pathOf(name)} aria-current={name === props.current ? "page" : undefined}>
+                  {admin.nav[name as keyof typeof admin.nav]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p class="aside">{props.intro}</p>
+        {props.children}
+      </div>
+    </Page>
+  );
+}
+
+/**
+ * A filter form follows the URL when Back or a link changes it, never on its first
+ * showing: what the admin has begun to type stays.
+ */
+export function useFollowUrl(key: string, follow: () => void): void {
+  const shown = useRef(key);
+  useEffect(() => {
+    if (shown.current === key) return;
+    shown.current = key;
+    follow();
+  }, [key]);
+}
+
+/** The command that does the same on the PC, for whoever prefers it or scripts it. */
+export function CommandHint(props: { command: string }) {
+  return (
+    <p class="command-hint">
+      {admin.commandLine} <code>{props.command}</code>
+    </p>
+  );
+}
+
+/** A confirmation of this tab: given by the server for a few minutes, kept in memory only. */
+let held: { token: string; until: number } | null = null;
+
+const heldHeaders = (): Record<string, string> => (held && held.until > Date.now() + 5_000 ? { "x-konfirmasi": held.token } : {});
+
+/** Whether the server refused an act for want of a (fresh) confirmation. */
+const needsConfirmation = (error: unknown) => error instanceof ApiError && error.status === 403 && error.body.konfirmasi_diperlukan === true;
+
+/**
+ * A destructive act asked for in the page: the question, the admin's password when no
+ * fresh confirmation is held, and the act itself with the confirmation's header. A lapsed
+ * confirmation asks for the password again instead of failing. `ready` holds the button
+ * back until the page's own condition (the NIM typed again) is met.
+ */
+export function ConfirmAct(props: {
+  question: string;
+  yes: string;
+  act: (headers: Record<string, string>) => Promise<void>;
+  onCancel: () => void;
+  ready?: boolean;
+  children?: ComponentChildren;
+}) {
+  const [askPassword, setAskPassword] = useState(Object.keys(heldHeaders()).length === 0);
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const questionId = useId();
+  const first = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // The first field of the question, or its safe answer, takes the focus.
+    setTimeout(() => first.current?.querySelector<HTMLElement>("input, button.button-secondary")?.focus(), 0);
+  }, []);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (askPassword) {
+        const given = await request<{ konfirmasi: string; berlaku_sampai: string }>("POST", "/api/admin/konfirmasi", { json: { password }, checksPassword: true });
+        held = { token: given.konfirmasi, until: Date.parse(given.berlaku_sampai) };
+      }
+      await props.act(heldHeaders());
+    } catch (caught) {
+      if (needsConfirmation(caught)) {
+        held = null;
+        setAskPassword(true);
+      }
+      setError(caught);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="confirm" ref={first} role="group" aria-labelledby={questionId} onSubmit={submit} noValidate>
+      <p id={questionId}>{props.question}</p>
+      {props.children}
+      {askPassword && (
+        <Field label={admin.confirm.password} hint={admin.confirm.passwordHint}>
+          {({ id, describedBy }) => (
+            <input id={id} type="password" autocomplete="current-password" value={password} aria-describedby={describedBy} onInput={(event) => setPassword(event.currentTarget.value)} />
+          )}
+        </Field>
+      )}
+      {error !== null && <ErrorNotice error={error} />}
+      <div class="button-row">
+        <Button type="submit" variant="danger" busy={busy} disabled={props.ready === false || (askPassword && password === "")}>
+          {busy ? admin.confirm.busy : props.yes}
+        </Button>
+        <Button variant="secondary" onClick={props.onCancel}>
+          {common.cancel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A button that fetches a file from the console and saves it; what happened is said beside it. */
+export function DownloadButton(props: { path: string; label: string; describedBy?: string; variant?: "primary" | "secondary" }) {
+  const [state, setState] = useState<{ busy?: boolean; done?: string; error?: unknown }>({});
+  return (
+    <div class="download-action">
+      <Button
+        variant={props.variant ?? "secondary"}
+        busy={state.busy}
+        aria-describedby={props.describedBy}
+        onClick={async () => {
+          setState({ busy: true });
+          try {
+            setState({ done: await saveDownload(props.path) });
+          } catch (error) {
+            setState({ error });
+          }
+        }}
+      >
+        {state.busy ? admin.download.busy : props.label}
+      </Button>
+      {state.done && (
+        <p role="status" class="aside">
+          {admin.download.done(state.done)}
+        </p>
+      )}
+      {state.error !== undefined && <ErrorNotice error={state.error} />}
+    </div>
+  );
+}
+
+/** How the last act of a form or a button ended: its message, or its error. */
+export type ActOutcome = { kind: "success" | "error"; text?: string; error?: unknown } | null;
+
+/**
+ * An act of the page (a save, a switch): `run` marks it busy, and keeps the success message
+ * it returns, or its error, for Outcome to show.
+ */
+export function useAct() {
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<ActOutcome>(null);
+  const run = async (work: () => Promise<string | undefined>) => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const text = await work();
+      if (text !== undefined) setOutcome({ kind: "success", text });
+    } catch (error) {
+      setOutcome({ kind: "error", error });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, outcome, setOutcome, run };
+}
+
+/** A labelled choice among fixed values (`options`: value → words); `any` adds an empty first choice. */
+export function SelectField(props: { label: string; value: string; options: Record<string, string>; onChange: (value: string) => void; any?: string }) {
+  return (
+    <Field label={props.label}>
+      {({ id }) => (
+        <select id={id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
+          {props.any !== undefined && <option value="">{props.any}</option>}
+          {Object.entries(props.options).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A message of the last act, as a notice that is read out. */
+export function Outcome(props: { outcome: ActOutcome }) {
+  if (!props.outcome) return null;
+  if (props.outcome.kind === "error") return <ErrorNotice error={props.outcome.error} />;
+  return (
+    <Notice kind="success">
+      <p>{props.outcome.text}</p>
+    </Notice>
+  );
+}
+
+export type UploadLimits = Static<typeof answers.UploadLimits>;
+
+/** The largest files the console reads (`SKRINING_ROSTER_LIMIT`, `SKRINING_MODEL_LIMIT`), for the forms' hints. */
+export const uploadLimits = () => request<UploadLimits>("GET", "/api/admin/batas");
+
+/** `5 MB` from a byte count, as the limits are named. */
+export const megabytes = (bytes: number) => `${new Intl.NumberFormat("id-ID", { maximumFractionDigits: 1 }).format(bytes / (1024 * 1024))} MB`;
+
+/** A multipart form of a file and text fields, for the console's uploads. */
+export function formOf(file: File | null, fields: Record<string, string>): FormData {
+  const data = new FormData();
+  if (file) data.append("berkas", file, file.name);
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  return data;
+}
