@@ -1,6 +1,6 @@
 import { AccountsService } from "./accounts/service";
 import type { Config } from "./config";
-import { openDatabase, stopWaitingForLocks, type DatabaseClient } from "./db";
+import { openDatabase, scratchInMemory, stopWaitingForLocks, type DatabaseClient } from "./db";
 import { StorageHealth, asStorageError } from "./db/storage";
 import { AuditTrail } from "./audit/trail";
 import { hasWeeklyCounts, useTimeZone, weeksTimeZone } from "./db/summaries";
@@ -69,6 +69,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     throw asStorageError(error, config.databasePath);
   }
   stopWaitingForLocks(db);
+  scratchInMemory.use(db);
   const health = new StorageHealth(logger);
   const writes = new HoldableWriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health, companionOf: changeRowCompanion });
   const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, config.followUpStressMin);

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { basename } from "node:path";
 import { appendAuditRows, type AuditSource } from "../audit/trail";
+import { scratchInMemory } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { invalid, notFound } from "../errors";
 import { localDayStart } from "../local-time";
@@ -297,7 +298,7 @@ export class PrivacyService {
    * reader that stays longer than the busy timeout leaves it for SQLite's next checkpoint.
    */
   private compact(): boolean {
-    this.sqlite.run("VACUUM");
+    scratchInMemory.onDisk(this.sqlite, () => this.sqlite.run("VACUUM"));
     const result = this.sqlite.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
     return result?.busy === 0;
   }

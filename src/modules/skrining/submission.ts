@@ -65,7 +65,7 @@ function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi
 export class SubmissionService {
   // Prepared once: building and preparing these on every submission cost more than running them.
   private readonly latestSubmission;
-  private readonly studentWithJurusan;
+  private readonly studentForScreening;
   private readonly updateHabits;
   private readonly insertRecord;
   private readonly caseOpening;
@@ -85,8 +85,18 @@ export class SubmissionService {
       .orderBy(desc(riwayatSkrining.tanggal))
       .limit(1)
       .prepare();
-    this.studentWithJurusan = db
-      .select({ profile: mahasiswa, jurusanNama: jurusan.nama })
+    // Only what a screening reads of the student, flat: the whole nested profile cost twice as much.
+    this.studentForScreening = db
+      .select({
+        restrictedAt: mahasiswa.restrictedAt,
+        angkatan: mahasiswa.angkatan,
+        ipk: mahasiswa.ipk,
+        usia: mahasiswa.usia,
+        gender: mahasiswa.gender,
+        freqOlahraga: mahasiswa.freqOlahraga,
+        durasiTidur: mahasiswa.durasiTidur,
+        jurusanNama: jurusan.nama,
+      })
       .from(mahasiswa)
       .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
       .where(eq(mahasiswa.nim, sql.placeholder("nim")))
@@ -127,10 +137,10 @@ export class SubmissionService {
     const nim = requestedNim(principal, body.NIM);
     if (nim === null) throw notFound(submissionMessages.studentUnknown);
     return this.writes.run(() => {
-      const student = this.studentWithJurusan.get({ nim });
+      const student = this.studentForScreening.get({ nim });
       if (!student) throw notFound(submissionMessages.studentUnknown);
       // An admin does not submit for a student whose processing is restricted.
-      if (principal.role !== "mahasiswa" && student.profile.restrictedAt !== null) throw forbidden(restrictionMessages.staffRefused);
+      if (principal.role !== "mahasiswa" && student.restrictedAt !== null) throw forbidden(restrictionMessages.staffRefused);
 
       if (principal.role === "mahasiswa") {
         const window = weeklyWindow(this.lastSubmissionOf(nim));
@@ -150,7 +160,7 @@ export class SubmissionService {
       const answers = readAnswers(jawaban as JsonObject);
       const freqOlahraga = optionalProfileText(jawaban as JsonObject, "freq_olahraga");
       const durasiTidur = optionalProfileText(jawaban as JsonObject, "durasi_tidur");
-      const profile = { ...student.profile, freqOlahraga: freqOlahraga ?? student.profile.freqOlahraga, durasiTidur: durasiTidur ?? student.profile.durasiTidur };
+      const profile = { ...student, freqOlahraga: freqOlahraga ?? student.freqOlahraga, durasiTidur: durasiTidur ?? student.durasiTidur };
       if (freqOlahraga !== undefined || durasiTidur !== undefined) {
         this.updateHabits.run({ nim, freqOlahraga: profile.freqOlahraga, durasiTidur: profile.durasiTidur });
       }
@@ -206,7 +216,11 @@ export class SubmissionService {
 }
 
 /** Model inputs from the answers and the profile, named and typed as the bundles expect. */
-export function modelFeatures(answers: Answers, profile: typeof mahasiswa.$inferSelect, jurusanNama: string | null): ModelFeatures {
+export function modelFeatures(
+  answers: Answers,
+  profile: Pick<typeof mahasiswa.$inferSelect, "angkatan" | "ipk" | "usia" | "gender" | "freqOlahraga" | "durasiTidur">,
+  jurusanNama: string | null,
+): ModelFeatures {
   const features: ModelFeatures = {};
   stressKeys.forEach((key, index) => (features[key] = answers.stress[index]!));
   motivationKeys.forEach((key, index) => (features[key] = answers.motivation[index]!));
