@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { answers, apiOf, checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, type Served, type ViewportName } from "./support";
+import { answers, apiOf, boxOf, checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, type Served, type ViewportName } from "./support";
 
 // Decisions §13 through the executable: a student at the highest stress sees help first and
 // is told who was alerted; notes are noticed on both sides; a case handed to another
@@ -50,11 +50,11 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     const call119 = page.getByRole("link", { name: "Telepon SEJIWA, layanan kesehatan jiwa: 119" });
     await call119.waitFor();
     expect(await call119.getAttribute("href")).toBe("tel:119");
-    const box = (await call119.boundingBox())!;
+    const box = await boxOf(call119);
     expect(box.y + box.height).toBeLessThanOrEqual(height);
     expect(box.height).toBeGreaterThanOrEqual(44);
-    const [help, levels] = await Promise.all([page.locator(".help").boundingBox(), page.locator("#hasil-stres").boundingBox()]);
-    expect(help!.y).toBeLessThan(levels!.y);
+    const [help, levels] = [await boxOf(page.locator(".help")), await boxOf(page.locator("#hasil-stres"))];
+    expect(help.y).toBeLessThan(levels.y);
     await page.getByText("Hasil ini sudah diteruskan kepada dosen wali Anda, yang diminta menindaklanjutinya.").waitFor();
     await checkPage(page, "hasil-stres-tinggi", viewport);
 
@@ -64,7 +64,7 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     const pointer = page.locator(".help-urgent");
     await pointer.getByRole("link", { name: "Telepon SEJIWA, layanan kesehatan jiwa: 119" }).waitFor();
     await pointer.getByRole("link", { name: "Baca selengkapnya di halaman Hasil" }).waitFor();
-    expect((await pointer.boundingBox())!.y).toBeLessThan((await page.locator(".cards").boundingBox())!.y);
+    expect((await boxOf(pointer)).y).toBeLessThan((await boxOf(page.locator(".cards"))).y);
     await checkPage(page, "beranda-stres-tinggi", viewport);
     await page.context().close();
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { jpegWithExif } from "../test/photos/fixtures";
-import { checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { boxOf, checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // The student's pages through the executable: the questionnaire (with a reload and a lost
 // connection in the middle, and the weekly limit), the result and the history, mood,
@@ -184,8 +184,8 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     if (stressLevel === "Tinggi") {
       // 160 reaches a person (decisions §13): help comes first, and the student is told the advisor was alerted.
       expect(await page.locator(".help p").count()).toBe(3);
-      const [help, levels] = await Promise.all([page.locator(".help").boundingBox(), page.locator("#hasil-stres").boundingBox()]);
-      expect(help!.y).toBeLessThan(levels!.y);
+      const [help, levels] = [await boxOf(page.locator(".help")), await boxOf(page.locator("#hasil-stres"))];
+      expect(help.y).toBeLessThan(levels.y);
       await page.getByText("Hasil ini sudah diteruskan kepada dosen wali Anda, yang diminta menindaklanjutinya.").waitFor();
     } else {
       expect(await page.locator(".help p").count()).toBe(2);

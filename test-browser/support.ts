@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 
 export const repositoryRoot = join(import.meta.dir, "..");
 const executable = join(repositoryRoot, "dist", "skrining");
@@ -141,6 +141,21 @@ export async function signIn(page: Page, account: { username: string; password: 
   if (await notice.isVisible()) {
     await page.getByRole("button", { name: "Saya sudah membaca dan menyetujui" }).click();
     await notice.waitFor({ state: "detached" });
+  }
+}
+
+/**
+ * Where an element is on the page, once it is shown. A page that renders again between
+ * the wait and the measurement (its data arriving) briefly has no box for it: the
+ * measurement is then taken again, as Playwright's own assertions retry.
+ */
+export async function boxOf(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  for (let attempt = 0; ; attempt++) {
+    await locator.waitFor();
+    const box = await locator.boundingBox();
+    if (box) return box;
+    if (attempt === 20) throw new Error(`no box for ${locator}: it is not shown`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -1,3 +1,4 @@
+import { useEffect } from "preact/hooks";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Loading, Notice } from "../../components/ui";
@@ -9,6 +10,9 @@ import { ResourceError } from "../dosen/shared";
 import { ConsolePage, DownloadButton, Outcome, megabytes, useAct, type BackupsAnswer } from "./shared";
 
 const text = admin.cadangan;
+
+/** How often the page asks again while a scheduled backup is being written (its button waits for it). */
+const followRunningMilliseconds = 2000;
 
 /** `24 jam`, `7 hari`, `30 menit`: a period as the schedule was given. */
 function period(milliseconds: number): string {
@@ -33,6 +37,13 @@ export function Cadangan(_props: PageProps) {
   const schedule = data?.jadwal;
   // The list is read again whatever the outcome: a failed backup may have removed nothing, or been the last one.
   const backUpNow = () => run(() => api.post<{ message: string }>("/api/admin/cadangan").then((answer) => answer.message)).finally(backups.reload);
+  // A scheduled backup being written holds the button: the page follows it until it has ended, then shows how.
+  const running = schedule?.running === true;
+  useEffect(() => {
+    if (!running || backups.loading) return;
+    const timer = setTimeout(backups.reload, followRunningMilliseconds);
+    return () => clearTimeout(timer);
+  }, [running, backups.loading]);
 
   return (
     <ConsolePage current="adminCadangan" intro={text.intro}>
