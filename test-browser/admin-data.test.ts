@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { stringifyModelDocument } from "../src/models/format";
 import { constantModel } from "../test/models/support";
-import { answers, apiOf, checkPage, demo, launchBrowser, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, launchBrowser, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
 
 // The rest of the admin console as an admin walks it, at 360 and 1280 px: Cadangan,
 // Permintaan data pribadi (an erasure confirmed by typing the NIM), Jejak audit, Model,
@@ -35,12 +35,6 @@ afterAll(async () => {
 });
 
 const heading = (page: Page, name: string, level = 1) => page.getByRole("heading", { level, name });
-
-/** Closes a page's context once its own requests have ended: a request of a closed page breaks the driver's connection. */
-async function closePage(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  await page.context().close();
-}
 
 /** The admin on a console page, at a phone's narrowest width (360 px) or a desktop's. */
 async function consolePage(viewport: ViewportName, path: string, title: string): Promise<Page> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
+import { checkPage, closePage, demo, launchBrowser, openMenu, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
 
 // The admin console's "Akun" as an admin walks it, at 360 and 1280 px: the list by role and
 // state, a roster with bad lines fixed and imported, one new account, a one-time password
@@ -32,12 +32,6 @@ export async function openConsole(viewport: ViewportName): Promise<Page> {
 }
 
 const heading = (page: Page, name: string, level = 1) => page.getByRole("heading", { level, name });
-
-/** Closes a page's context once its own requests have ended: a request of a closed page breaks the driver's connection. */
-async function closePage(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  await page.context().close();
-}
 
 /** Signs the admin in on the form the console's address shows. */
 async function signInAdmin(page: Page): Promise<void> {

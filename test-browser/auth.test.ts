@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { checkPage, closePage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // Signing in and out, and the first activation, through the executable's own pages.
 
@@ -41,7 +41,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
     await page.reload();
     await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("a page asked for before signing in is shown after signing in", async () => {
@@ -50,9 +50,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
     await signIn(page, demo.lecturer);
     await page.waitForURL("**/dosen/statistik");
-    // The page's own requests end before its context does: a request of a closed page breaks the driver's connection.
-    await page.waitForLoadState("networkidle");
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -100,7 +98,7 @@ test("activation: under the privacy notice, once with the initial password and a
   await page.getByLabel("Password", { exact: true }).fill(ownPassword);
   await page.getByRole("button", { name: "Masuk", exact: true }).click();
   await page.getByRole("heading", { level: 1, name: "Beranda" }).waitFor();
-  await page.context().close();
+  await closePage(page);
 });
 
 test("a shared lab PC (decisions §15): without 'Ingat saya' the session and the drafts end with the tab; with it they stay on the device", async () => {
@@ -136,5 +134,5 @@ test("a shared lab PC (decisions §15): without 'Ingat saya' the session and the
   else await third.getByRole("button", { name: "Keluar" }).click();
   await third.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
   expect(await third.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.")))).toEqual([]);
-  await page.context().close();
+  await closePage(page);
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { answers, apiOf, checkPage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served } from "./support";
 
 // The model's confidence on the lecturer's student page: a screening a model decided shows
 // the model's probability of its level; a level the thresholds decided shows none.
@@ -52,5 +52,5 @@ test("a screening a model decided shows the model's confidence beside its level;
   // Motivation was decided by the thresholds: its score stands alone.
   expect(await screening.getByText(/keyakinan model/).count()).toBe(1);
   await checkPage(page, "detail-keyakinan-model", "desktop");
-  await page.context().close();
+  await closePage(page);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { checkPage, launchBrowser, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
+import { checkPage, closePage, launchBrowser, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
 
 // Without a connection the app still opens: the service worker keeps this build's page and
 // assets, the page says it is offline, the questionnaire's draft stays, and once the
@@ -64,7 +64,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     await heading(page, "Kuesioner").waitFor();
     await page.getByRole("button", { name: "Lanjutkan isian (8 dari 68 terjawab)" }).waitFor();
     expect(await banner.count()).toBe(0);
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -87,7 +87,7 @@ test("the worker's cache holds this build's page and assets, never the API; a ne
   await page.context().route("**/sw.js", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: worker.replaceAll(current!.name, newer) }));
   await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
   await page.waitForFunction(async (name) => (await caches.keys()).join() === name, newer);
-  await page.context().close();
+  await closePage(page);
 });
 
 // Last: it stops the server.
@@ -99,5 +99,5 @@ test("with the server gone the app still opens from the worker's cache and says 
   await heading(page, "Sedang offline").waitFor();
   await page.getByRole("status").filter({ hasText: "Anda sedang offline" }).waitFor();
   expect(await draftAnswers(page)).toBe(8);
-  await page.context().close();
+  await closePage(page);
 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import {
   answers,
   apiOf,
+  closePage,
   demo,
   expectAccessible,
   expectNoSidewaysScroll,
@@ -10,6 +11,7 @@ import {
   expectTouchTargets,
   launchBrowser,
   openPage,
+  pageSettled,
   serveExecutable,
   signIn,
   type Served,
@@ -55,8 +57,7 @@ afterAll(async () => {
 
 /** A page as a person meets it: loaded, then every check of this file. */
 async function check(page: Page, label: string): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  expect(await page.locator(".loading").count()).toBe(0);
+  await pageSettled(page);
   await expectNoSidewaysScroll(page);
   await expectTouchTargets(page, label);
   await expectScrollableTablesSaySo(page);
@@ -96,7 +97,7 @@ describe.each(sizesChecked)("at %s size", (size) => {
     // The access list's times, unfolded.
     await page.getByText(/^Waktu tiap akses/).first().click();
     await check(page, `/data-saya, times (${size})`);
-    await page.context().close();
+    await closePage(page);
 
     // A step of the questionnaire, for a student who has not answered it yet.
     const other = await openPage(browser, served, size);
@@ -105,7 +106,7 @@ describe.each(sizesChecked)("at %s size", (size) => {
     await other.getByRole("button", { name: "Mulai mengisi" }).click();
     await heading(other, /^Langkah 1 dari 9/, 2).waitFor();
     await check(other, `/kuesioner step (${size})`);
-    await other.context().close();
+    await closePage(other);
   });
 
   test("the lecturer's pages; the whole advisee card leads to the student", async () => {
@@ -137,7 +138,7 @@ describe.each(sizesChecked)("at %s size", (size) => {
     await check(page, `statistik (${size})`);
     for (const summary of await page.locator("summary").all()) await summary.click();
     await check(page, `statistik, tables unfolded (${size})`);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("the admin's figures and a case with its reassignment", async () => {
@@ -150,7 +151,7 @@ describe.each(sizesChecked)("at %s size", (size) => {
     await page.goto(`/dosen/tindak-lanjut/${caseId}`);
     await heading(page, "Serahkan ke penangan lain", 2).waitFor();
     await check(page, `admin case (${size})`);
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -165,5 +166,5 @@ test("a table that fits its box says nothing about scrolling", async () => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.locator(".scroll-hint").first().waitFor();
   expect(await expectScrollableTablesSaySo(page)).toBeGreaterThan(0);
-  await page.context().close();
+  await closePage(page);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pngSized } from "../test/photos/fixtures";
-import { apiOf, checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
+import { apiOf, checkPage, closePage, demo, launchBrowser, openMenu, openPage, serveExecutable, viewports, type Served, type ViewportName } from "./support";
 
 // The privacy notice at a student's first sign-in (and again for a new version), and the
 // "Data saya" page: every kind of data of the student, who else opened it, and the download.
@@ -93,7 +93,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(new URL(page.url()).pathname).toBe("/riwayat");
     await page.reload();
     await heading(page, "Riwayat").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -126,7 +126,7 @@ test("a new version is asked for again; one published while the notice is open i
   await gate(page).waitFor();
   await accept(page).click();
   await heading(page, "Beranda").waitFor();
-  await page.context().close();
+  await closePage(page);
 });
 
 describe.each(Object.keys(viewports) as ViewportName[])("Data saya at %s size", (viewport) => {
@@ -173,7 +173,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("Data saya at %s size", 
     expect(Object.keys(file).sort()).toEqual(Object.keys(fresh).sort());
     for (const key of ["profil", "foto_url", "skrining", "mood", "jurnal", "catatan", "dibatasi_sejak"]) expect({ key, value: file[key] }).toEqual({ key, value: fresh[key] });
     expect(file.skrining[0].input_jawaban.S1).toBe(3);
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -187,5 +187,5 @@ test("Data saya of a student with nothing yet: every section says so", async () 
     await page.getByText(empty).waitFor();
   }
   await checkPage(page, "data-saya-kosong", "phone");
-  await page.context().close();
+  await closePage(page);
 });

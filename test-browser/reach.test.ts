@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { answers, apiOf, boxOf, checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, type Served, type ViewportName } from "./support";
+import { answers, apiOf, boxOf, checkPage, closePage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, type Served, type ViewportName } from "./support";
 
 // Decisions §13 through the executable: a student at the highest stress sees help first and
 // is told who was alerted; notes are noticed on both sides; a case handed to another
@@ -66,7 +66,7 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     await pointer.getByRole("link", { name: "Baca selengkapnya di halaman Hasil" }).waitFor();
     expect((await boxOf(pointer)).y).toBeLessThan((await boxOf(page.locator(".cards"))).y);
     await checkPage(page, "beranda-stres-tinggi", viewport);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("notes are noticed: the student sees the unread note on Beranda and in the menu; the lecturer sees the reply", async () => {
@@ -92,7 +92,7 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     await note.getByLabel("Balasan Anda").fill("Bisa, Bu. Saya sedang sangat tertekan.");
     await note.getByRole("button", { name: "Kirim balasan" }).click();
     await page.getByRole("status").filter({ hasText: "Balasan berhasil dikirim." }).waitFor();
-    await page.context().close();
+    await closePage(page);
 
     const lecturer = await pageAt(viewport);
     await lecturer.goto("/dosen");
@@ -113,7 +113,7 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     await heading(lecturer, "Mahasiswa bimbingan").waitFor();
     await card.getByText("Stres sangat tinggi").waitFor();
     expect(await card.getByText("Membalas catatan Anda").count()).toBe(0);
-    await lecturer.context().close();
+    await closePage(lecturer);
   });
 
   test("a case handed to another lecturer: the advisor reads it with the handler named, read-only; the handler acts on it and reads the student", async () => {
@@ -137,7 +137,7 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     await checkPage(advisor, "tindak-lanjut-dosen-wali", viewport);
     await advisor.goto("/dosen/tindak-lanjut");
     await advisor.locator(".student-list > li").filter({ hasText: student.nama }).getByText(`Penangan: ${demo.otherLecturer.nama}`).waitFor();
-    await advisor.context().close();
+    await closePage(advisor);
 
     const handler = await pageAt(viewport);
     await handler.goto(`/dosen/tindak-lanjut/${kasus.id}`);
@@ -148,6 +148,6 @@ describe.each(Object.keys(sizes) as ViewportName[])("at %s size", (viewport) => 
     await heading(handler, student.nama).waitFor();
     await handler.getByRole("heading", { level: 2, name: "Perkembangan hasil skrining" }).waitFor();
     await checkPage(handler, "detail-mahasiswa-penangan", viewport);
-    await handler.context().close();
+    await closePage(handler);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pngSized } from "../test/photos/fixtures";
-import { answers, apiOf, checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // The advisor's pages (and the admin's view of them) through the executable: the advisee
 // list with search, order and pages, one student with charts and notes, the statistics.
@@ -152,7 +152,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await andi.getByRole("link").click();
     await page.getByRole("heading", { level: 1, name: demo.student.nama }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/dosen/mahasiswa/${demo.student.nim}`);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("a student in full: profile, stress and SDI charts with their tables, every screening, the notes", async () => {
@@ -175,7 +175,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByText("3 kali skrining, terbaru dahulu.").waitFor();
     expect(await page.locator(".screening-list > li").count()).toBe(3);
     await checkPage(page, "detail-mahasiswa", viewport);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("a note: an empty one is refused, a lost connection and a 429 keep the text, then it is saved; the student replies on their page and the lecturer sees it", async () => {
@@ -223,14 +223,14 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await received.getByLabel("Balasan Anda").fill(reply);
     await received.getByRole("button", { name: "Kirim balasan" }).click();
     await received.getByText("Sudah dibalas").waitFor();
-    await studentPage.context().close();
+    await closePage(studentPage);
 
     await page.reload();
     await note.getByText("Sudah dibalas").waitFor();
     await note.getByText(reply).waitFor();
     await note.getByText(/^Balasan mahasiswa, /).waitFor();
     await checkPage(page, "detail-catatan", viewport);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("statistics: totals, the latest levels and the 12-week trend, each as a chart and a table", async () => {
@@ -256,7 +256,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByRole("table", { name: "Jumlah skrining per tingkat motivasi setiap minggu" }).waitFor();
     expect(await page.locator("svg.chart").count()).toBe(4);
     await checkPage(page, "statistik", viewport);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("an admin picks a lecturer: that lecturer's list, statistics and students, the choice kept in the URL", async () => {
@@ -324,7 +324,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await openMenu(page);
     await page.getByRole("link", { name: "Statistik" }).click();
     await page.getByText("Pilih dosen terlebih dahulu untuk melihat statistik mahasiswa bimbingannya.").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -343,7 +343,7 @@ test("every lecturer page fits a 360 px screen without sideways scrolling", asyn
     await page.locator(".loading").waitFor({ state: "detached" });
     await expectNoSidewaysScroll(page);
   }
-  await page.context().close();
+  await closePage(page);
 });
 
 test("another lecturer opening a student who is not theirs reads the server's refusal", async () => {
@@ -360,7 +360,7 @@ test("another lecturer opening a student who is not theirs reads the server's re
   // Their own list holds only their advisees.
   await page.getByRole("link", { name: "Kembali ke daftar mahasiswa" }).click();
   await page.getByText("4 mahasiswa · Halaman 1 dari 1").waitFor();
-  await page.context().close();
+  await closePage(page);
 });
 
 test("an admin's note without any lecturer (a student without an advisor) shows the server's 400 text", async () => {
@@ -373,5 +373,5 @@ test("an admin's note without any lecturer (a student without an advisor) shows 
   await page.getByRole("button", { name: "Simpan catatan" }).click();
   await page.getByRole("alert").filter({ hasText: "NIP wajib disertakan oleh admin." }).waitFor();
   expect(await page.getByLabel("Isi catatan").inputValue()).toBe("Catatan tanpa dosen.");
-  await page.context().close();
+  await closePage(page);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { answers, apiOf, checkPage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
 
 // The statistics read at a glance: every level's bar says its level and its numbers, a
 // colour means the same in every chart (how worrying the level is) and says so in words,
@@ -88,6 +88,6 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     expect(await table.locator("tbody tr").count()).toBe(12);
     expect(await table.isVisible()).toBe(true);
     await checkPage(page, "statistik-tabel-minggu", size);
-    await page.context().close();
+    await closePage(page);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { jpegWithExif } from "../test/photos/fixtures";
-import { boxOf, checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { boxOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, pageSettled, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // The student's pages through the executable: the questionnaire (with a reload and a lost
 // connection in the middle, and the weekly limit), the result and the history, mood,
@@ -221,7 +221,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await goTo(page, "Beranda");
     await page.getByText("Kuesioner dapat diisi lagi dalam 7 hari.").waitFor();
     expect(await page.locator(".level-pair").textContent()).toBe(`Stres: ${stressLevel} Motivasi: Tinggi`);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("mood: today's in one tap on Beranda, then add, change (a taken date is refused), delete", async () => {
@@ -278,7 +278,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await changed.getByRole("button", { name: "Ya, hapus" }).click();
     await page.getByRole("status").filter({ hasText: /dihapus/ }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll("li.entry").length === 1);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("diary: a lost connection keeps the text, also across a reload; write, edit, delete", async () => {
@@ -325,7 +325,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await renamed.getByRole("button", { name: "Ya, hapus" }).click();
     await page.getByRole("status").filter({ hasText: "dihapus" }).waitFor();
     await page.getByText("Belum ada jurnal.").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("the lecturer's note: answered, then the answer changed", async () => {
@@ -364,7 +364,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await note.getByRole("button", { name: "Simpan balasan" }).click();
     await page.getByRole("status").filter({ hasText: "Balasan berhasil diperbarui." }).waitFor();
     await note.getByText("Saya datang Kamis pukul 10.").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("profile: a server error at its field, a saved change; the photo previewed, uploaded, shown and deleted", async () => {
@@ -407,7 +407,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByRole("group", { name: "Hapus foto profil Anda?" }).getByRole("button", { name: "Ya, hapus" }).click();
     await page.getByRole("status").filter({ hasText: "Foto profil berhasil dihapus." }).waitFor();
     await page.getByText("Belum ada foto profil.").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 
   test("the password: a wrong old one keeps the session; a change ends it, the new one signs in; logout", async () => {
@@ -451,7 +451,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(await kept()).toEqual([]);
     await page.goto("/profil");
     await heading(page, "Masuk").waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -471,8 +471,8 @@ test("every student page fits a 360 px screen without sideways scrolling", async
     ["Data saya", "Data saya"],
   ] as const) {
     await goTo(page, link, title);
-    await page.waitForLoadState("networkidle");
+    await pageSettled(page);
     await expectNoSidewaysScroll(page);
   }
-  await page.context().close();
+  await closePage(page);
 });

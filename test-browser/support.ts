@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from "playwright-core";
 
 export const repositoryRoot = join(import.meta.dir, "..");
 const executable = join(repositoryRoot, "dist", "skrining");
@@ -112,16 +112,50 @@ export async function openPage(browser: Browser, served: Served, viewport: SizeN
     baseURL: served.base,
     serviceWorkers: options.serviceWorker ? "allow" : "block",
   });
+  const pending = new Set<Request>();
+  requestsInFlight.set(context, pending);
+  context.on("request", (request) => pending.add(request));
+  context.on("requestfinished", (request) => pending.delete(request));
+  context.on("requestfailed", (request) => pending.delete(request));
   const page = await context.newPage();
-  // A page that fails or loads anything from another origin is a test failure.
-  page.on("pageerror", (error) => {
-    throw error;
-  });
+  // A page that fails or loads anything from another origin is a test failure, reported by
+  // checkPage and closePage: a listener that threw would throw inside the driver's dispatch.
+  const problems: string[] = [];
+  pageProblems.set(context, problems);
+  page.on("pageerror", (error) => problems.push(`a page error: ${error.message}`));
   page.on("request", (request) => {
     const url = request.url();
-    if (!url.startsWith(served.base) && !url.startsWith("blob:") && !url.startsWith("data:")) throw new Error(`a request to another origin: ${url}`);
+    if (!url.startsWith(served.base) && !url.startsWith("blob:") && !url.startsWith("data:")) problems.push(`a request to another origin: ${url}`);
   });
   return page;
+}
+
+/** The requests of each context opened by openPage that have not ended yet. */
+const requestsInFlight = new WeakMap<BrowserContext, Set<Request>>();
+/** What went wrong in each context's pages: an error thrown in a page, a request to another origin. */
+const pageProblems = new WeakMap<BrowserContext, string[]>();
+
+/** Fails the test with what went wrong in the page's context so far, if anything did. */
+function expectNoPageProblems(page: Page): void {
+  expect(pageProblems.get(page.context()) ?? []).toEqual([]);
+}
+
+/**
+ * Closes a page's context once none of its requests is in flight (for a tenth of a second,
+ * so that one a finished request started is waited for too): the answer to a request of a
+ * closed context reaches the driver as an object it no longer knows, which breaks its
+ * connection for every test after (the "Cannot find parent object request@…" error).
+ */
+export async function closePage(page: Page): Promise<void> {
+  const context = page.context();
+  const pending = requestsInFlight.get(context) ?? new Set();
+  for (let quietSince = Date.now(), waited = 0; waited < 15_000; waited += 20) {
+    if (pending.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 100) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await context.close();
+  expectNoPageProblems(page);
 }
 
 /**
@@ -241,11 +275,22 @@ export async function expectScrollableTablesSaySo(page: Page): Promise<number> {
 }
 
 /**
+ * A page with nothing left to load. The network's idle state counts from the last full
+ * load: a page reached within the app (after signing in, from the menu) may still be
+ * loading, and says so itself (`.loading`).
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => document.querySelector(".loading") === null);
+}
+
+/**
  * The checks every page gets: accessible, no sideways scrolling, and a screenshot
  * (`test-browser/screenshots/<name>-<viewport>.png`) for the docs.
  */
 export async function checkPage(page: Page, name: string, viewport: SizeName): Promise<void> {
-  await page.waitForLoadState("networkidle");
+  await pageSettled(page);
+  expectNoPageProblems(page);
   await expectAccessible(page, `${name} (${viewport})`);
   await expectNoSidewaysScroll(page);
   mkdirSync(screenshots, { recursive: true });

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { answers, apiOf, checkPage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // Follow-up cases (tindak lanjut) through the executable: a flagged screening opens a case,
 // the advisor contacts, refers, closes and reopens it from the case page and acts on it from
@@ -213,7 +213,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(await note(page).inputValue()).toBe(stale);
     await page.waitForFunction(() => document.querySelectorAll(".follow-up-timeline > li").length === 6);
     expect(await offered(page)).toEqual(["dirujuk", "selesai"]);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("the student's page shows the open case with a link and the same form; closing it there leaves no form", async () => {
@@ -249,7 +249,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await card(page, student.nama).getByRole("link").click();
     await heading(page, `Tindak lanjut: ${student.nama}`).waitFor();
     expect(await timeline(page).count()).toBe(7);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("a student never sees a case note: not on their pages, not in their data, and the staff pages are not theirs", async () => {
@@ -279,7 +279,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(data.status).toBe(200);
     const studentData = await data.text();
     for (const text of notesWritten) expect(studentData).not.toContain(text);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("an admin's faculty view: figures per lecturer as the API counts them, a lecturer's old cases, every case, and a reassignment", async () => {
@@ -341,7 +341,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await timeline(page).last().getByText("Penangan berganti").waitFor();
     await page.locator(".student-facts").getByText(reassigned[viewport].to).first().waitFor();
     await checkPage(page, "tindak-lanjut-kasus-admin", viewport);
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -361,7 +361,7 @@ test("every follow-up page fits a 360 px screen without sideways scrolling", asy
     await page.locator(".loading").first().waitFor({ state: "detached" });
     await expectNoSidewaysScroll(page);
   }
-  await page.context().close();
+  await closePage(page);
 });
 
 test("another lecturer opening a case that is not theirs reads the server's refusal, and an unknown case its own text", async () => {
@@ -377,5 +377,5 @@ test("another lecturer opening a case that is not theirs reads the server's refu
 
   await page.goto("/dosen/tindak-lanjut/999999");
   await page.getByRole("alert").filter({ hasText: "Tindak lanjut tidak ditemukan." }).waitFor();
-  await page.context().close();
+  await closePage(page);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { answers, apiOf, checkPage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, launchBrowser, openMenu, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
 
 // What the pages tell a student about who reads their data, checked against what the
 // service lets others read; and Data saya's account of who did: per person per day, in
@@ -94,7 +94,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     expect(await shown()).toMatch(readersSaid);
     await goTo(page, "Profil");
     await page.getByText(/Foto profil dapat dibuka tanpa masuk oleh siapa pun di jaringan kampus yang mengetahui NIM Anda/).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 });
 
@@ -106,7 +106,7 @@ test("the privacy notice shipped by default names the handler of an open case, i
   expect(notice).toContain("Dosen wali Anda melihat profil, hasil skrining, mood, jurnal dan catatan konseling Anda.");
   expect(notice).toContain("dosen yang menangani tindak lanjut itu melihat data yang sama selama tindak lanjut masih terbuka");
   expect(notice).toContain("Foto profil dapat dibuka tanpa masuk");
-  await page.context().close();
+  await closePage(page);
 });
 
 describe.each(["narrow", "desktop"] as SizeName[])("Data saya at %s size", (size) => {
@@ -154,6 +154,6 @@ describe.each(["narrow", "desktop"] as SizeName[])("Data saya at %s size", (size
     expect(await page.getByText("Dari dosen dengan NIP").count()).toBe(0);
     await goTo(page, "Catatan dosen");
     await heading(page, new RegExp(`^Dari ${RegExp.escape(demo.otherLecturer.nama)}, `), 2).waitFor();
-    await page.context().close();
+    await closePage(page);
   });
 });

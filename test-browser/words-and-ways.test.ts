@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { answers, apiOf, checkPage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served, type SizeName } from "./support";
 
 // The smaller things a first trial found: Enter on a questionnaire choice, words a student
 // cannot know (the SDI, "model prediksi"), English in the case timeline, "login" where the
@@ -61,7 +61,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     await page.keyboard.press("Enter");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Berikutnya");
     expect(await page.getByRole("alert").count()).toBe(0);
-    await page.context().close();
+    await closePage(page);
   });
 
   test("a page of the other role says whose it is and leads home; an account not yet activated is offered its activation", async () => {
@@ -73,7 +73,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     await checkPage(page, "peran-lain-mahasiswa", size);
     await page.getByRole("link", { name: "Ke Beranda" }).click();
     await heading(page, "Beranda").waitFor();
-    await page.context().close();
+    await closePage(page);
 
     const lecturer = await openPage(browser, served, size);
     await lecturer.goto("/riwayat");
@@ -82,7 +82,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     await checkPage(lecturer, "peran-lain-dosen", size);
     await lecturer.getByRole("link", { name: "Ke daftar mahasiswa bimbingan" }).click();
     await heading(lecturer, "Mahasiswa bimbingan").waitFor();
-    await lecturer.context().close();
+    await closePage(lecturer);
 
     const newcomer = await openPage(browser, served, size);
     await newcomer.goto("/masuk");
@@ -94,7 +94,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     await checkPage(newcomer, "masuk-belum-aktivasi", size);
     await alert.getByRole("link", { name: "Aktivasi akun sekarang" }).click();
     await heading(newcomer, "Aktivasi akun").waitFor();
-    await newcomer.context().close();
+    await closePage(newcomer);
   });
 });
 
@@ -109,7 +109,7 @@ test("Riwayat explains the SDI and leaves out the prediction model", async () =>
   expect(shown).not.toContain("model prediksi");
   expect(shown).not.toMatch(/[^.]\.\.(?!\.)/);
   await checkPage(page, "riwayat-sdi", "narrow");
-  await page.context().close();
+  await closePage(page);
 });
 
 test("the case timeline's opening says why in Indonesian", async () => {
@@ -119,7 +119,7 @@ test("the case timeline's opening says why in Indonesian", async () => {
   await heading(page, "Riwayat tindak lanjut", 2).waitFor();
   await page.getByText(/peringatan dini \(stres Tinggi dengan motivasi Rendah\)/).waitFor();
   expect(await page.evaluate(() => document.body.innerText)).not.toContain("early warning");
-  await page.context().close();
+  await closePage(page);
 });
 
 test("activating an account twice answers in the pages' words: masuk, not login", async () => {
@@ -134,5 +134,5 @@ test("activating an account twice answers in the pages' words: masuk, not login"
   await alert.waitFor();
   expect(await alert.textContent()).toContain("Akun ini sudah diaktivasi sebelumnya. Silakan masuk.");
   expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/login/i);
-  await page.context().close();
+  await closePage(page);
 });
