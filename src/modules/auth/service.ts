@@ -6,14 +6,13 @@ import type { DatabaseClient } from "../../db";
 import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
-import type { Role } from "../../db/schema";
-import type { Principal } from "../../http/principal";
+import { dosen, jurusan, mahasiswa, users, type Role } from "../../db/schema";
+import type { Principal } from "../../requests/principal";
 import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../../errors";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import { endAllSessions, SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
-import { RateLimit } from "../../http/rate-limit";
+import { RateLimit } from "../../requests/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 
 const authMessages = {

@@ -2,14 +2,12 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { diaryEntries, mahasiswa } from "../../db/schema";
-import type { JsonObject } from "../../http/body";
+import { type JsonObject, pathId, requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../requests/values";
 import { invalid, notFound } from "../../errors";
-import { ownedEntry } from "../../http/guards";
+import { ownedEntry } from "../../requests/ownership";
 import { ProcessingRestriction } from "../../privacy/restriction";
-import { pathId } from "../../http/params";
-import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
 import { nowIso, serializeDiary } from "../../records";
-import type { Principal } from "../../http/principal";
+import type { Principal } from "../../requests/principal";
 
 /** What the diary jobs write: no read cache reads it. */
 const diaryJob = { touches: [diaryEntries] };

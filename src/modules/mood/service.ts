@@ -2,15 +2,13 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { mahasiswa, moodEntries } from "../../db/schema";
-import type { JsonObject } from "../../http/body";
+import { type JsonObject, pathId, requestedNim, isBlank, readCalendarDate } from "../../requests/values";
 import { conflict, invalid, notFound } from "../../errors";
-import { ownedEntry } from "../../http/guards";
+import { ownedEntry } from "../../requests/ownership";
 import { ProcessingRestriction } from "../../privacy/restriction";
-import { pathId } from "../../http/params";
-import { requestedNim, isBlank, readCalendarDate } from "../../http/values";
 import { readInteger } from "../../numbers";
 import { nowIso, serializeMood } from "../../records";
-import type { Principal } from "../../http/principal";
+import type { Principal } from "../../requests/principal";
 
 /** What the mood jobs write: no read cache reads it. */
 const moodJob = { touches: [moodEntries] };
