@@ -3,6 +3,7 @@
 import type { Static } from "elysia";
 import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
 import type { HasilResponse } from "../modules/skrining/model";
+import type { FollowUpDetail as FollowUpDetailSchema, FollowUpList, FollowUpSummary as FollowUpSummarySchema } from "../modules/tindak-lanjut/model";
 import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
 
 export type { Level } from "../screening/scoring";
@@ -13,6 +14,16 @@ export type Catatan = Static<typeof CatatanRecord>;
 export type Mood = Static<typeof MoodEntry>;
 export type Diary = Static<typeof DiaryEntry>;
 export type Mahasiswa = Static<typeof MahasiswaRecord>;
+
+/** `GET /api/dosen/tindak-lanjut`: a page of follow-up cases. */
+export type FollowUpPage = Static<typeof FollowUpList>;
+export type FollowUpCase = FollowUpPage["data"][number];
+export type CaseStatus = FollowUpCase["status"];
+/** `GET /api/dosen/tindak-lanjut/<id>`: a case with its history. */
+export type FollowUpDetail = Static<typeof FollowUpDetailSchema>;
+/** `GET /api/dosen/tindak-lanjut/ringkasan`. */
+export type FollowUpSummary = Static<typeof FollowUpSummarySchema>;
+export type FollowUpFigures = FollowUpSummary["fakultas"];
 
 /** `GET /api/privasi/pemberitahuan`. */
 export interface PrivacyNotice {
