@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { clearUnshownPassword } from "../src/accounts/first-admin";
-import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
+import { breaksPasswordRule, passwordRule } from "../src/accounts/password-rule";
 import { AccountsService, type ImportResult, type MinorStudent } from "../src/accounts/service";
 import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
 import { invalid } from "../src/errors";

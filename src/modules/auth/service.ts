@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { appendAuditRows, trailTables, type AuditActor, type AuditEntry } from "../../audit/trail";
-import { breaksPasswordRule, hashPassword, passwordRule, replacePassword, verifyPassword } from "../../accounts/passwords";
+import { breaksPasswordRule, passwordRule } from "../../accounts/password-rule";
+import { hashPassword, replacePassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
 import { StorageError } from "../../db/storage";
