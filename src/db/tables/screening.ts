@@ -1,6 +1,6 @@
 // Screenings, the models that classify them, and the summaries derived from them for the
 // lecturers' lists and statistics (kept by the triggers of src/db/summaries.ts).
-import { sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { insertedAt, levels } from "./columns";
 import { mahasiswa } from "./people";
@@ -60,6 +60,9 @@ export const riwayatSkrining = sqliteTable(
     index("riwayat_tanggal_index").on(table.tanggal),
   ],
 );
+
+/** A student's screenings newest first, the higher Id_skrining first within one tanggal: the order every list and every "latest" reads, which the index above serves. */
+export const newestScreeningFirst = [desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id)] as const;
 
 /**
  * Each student's latest screening (newest tanggal, ties to the highest Id_skrining), with

@@ -1,7 +1,7 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { mahasiswa, riwayatSkrining, tindakLanjut } from "../../db/schema";
+import { mahasiswa, newestScreeningFirst, riwayatSkrining, tindakLanjut } from "../../db/schema";
 import { invalid, notFound } from "../../errors";
 import { readPagination, totalPages } from "../../requests/pagination";
 import { serializeSkrining } from "../../records";
@@ -39,7 +39,7 @@ export class SkriningService {
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .orderBy(...newestScreeningFirst)
       .limit(1)
       .prepare();
   }
@@ -78,7 +78,7 @@ export class SkriningService {
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, nim))
-      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .orderBy(...newestScreeningFirst)
       .limit(perPage)
       .offset(offset)
       .all();
