@@ -1,6 +1,7 @@
 // The shapes the API answers with, as the interface reads them. The records come from the
 // service's own schemas (src/records.ts), so the two cannot drift apart.
 import type { Static } from "elysia";
+import type { UserResponse } from "../modules/auth/model";
 import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
 import type { HasilResponse } from "../modules/skrining/model";
 import type { FollowUpDetail as FollowUpDetailSchema, FollowUpList, FollowUpSummary as FollowUpSummarySchema } from "../modules/tindak-lanjut/model";
@@ -39,18 +40,7 @@ export interface PrivacyNotice {
 export type StudentData = Static<typeof StudentDataSchema>;
 
 /** `GET /api/auth/me` and the `user` of a login. */
-export interface User {
-  Id_User: number;
-  username: string;
-  role: "mahasiswa" | "dosen" | "admin";
-  created_at: string;
-  is_activated: boolean;
-  NIM?: string;
-  NIP?: string;
-  nama?: string | null;
-  /** Only when true: signed in with a one-time password an admin set, which must be replaced first. */
-  must_change_password?: true;
-}
+export type User = Static<typeof UserResponse>;
 
 /** What every signed-in page gets from the shell (app.tsx): the user, the path's parameters, the query. */
 export interface PageProps {
