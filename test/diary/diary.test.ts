@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { describeDeletes, describeListAccess, describeUpdateLookups, type EntryRoutes } from "../entries";
-import { TestService, studentRecordsService } from "../helpers";
-
-let service: TestService;
-const tokens: Record<string, string> = {};
+import type { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { describeDeletes, describeListAccess, describeUpdateLookups, entryTestService } from "../entries";
 
 interface DiaryRow {
   id: number;
@@ -15,44 +12,21 @@ interface DiaryRow {
   updated_at: string;
 }
 
-const sqlite = () => service.context.db.$client;
-const countDiaries = () => (sqlite().query("SELECT count(*) AS n FROM diary_entries").get() as { n: number }).n;
-const diaryRow = (id: number) => sqlite().query("SELECT * FROM diary_entries WHERE id = ?").get(id) as DiaryRow | null;
 const old = "2020-01-01T00:00:00.000Z";
 
 /** A row written straight into the table, with every column chosen by the test. */
-function insertDiary(row: { id?: number; nim: string; date: string; title?: string; content?: string; created_at?: string }): number {
-  const result = sqlite()
+function insertDiaryInto(sqlite: Database, row: { id?: number; nim: string; date: string; title?: string; content?: string; created_at?: string }): number {
+  const result = sqlite
     .query("INSERT INTO diary_entries (id, nim, date, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id")
     .get(row.id ?? null, row.nim, row.date, row.title ?? "Judul", row.content ?? "Isi", row.created_at ?? old, row.created_at ?? old) as { id: number };
   return result.id;
 }
 
-beforeAll(async () => {
-  const fixture = await studentRecordsService();
-  service = fixture.service;
-  Object.assign(tokens, fixture.tokens);
-});
-afterAll(() => service.close());
-
-const post = (token: string, body: unknown) => service.request("POST", "/api/mahasiswa/diary", { token, body });
-const put = (token: string, id: number | string, body: unknown) => service.request("PUT", `/api/mahasiswa/diary/${id}`, { token, body });
-const remove = (token: string, id: number | string) => service.request("DELETE", `/api/mahasiswa/diary/${id}`, { token });
-const list = (token: string, nim: string) => service.request("GET", `/api/mahasiswa/diary/${nim}`, { token });
-
-const routes: EntryRoutes = {
-  unknownText: "Diary tidak ditemukan.",
-  deletedText: "Diary berhasil dihapus.",
-  insert: insertDiary,
-  row: diaryRow,
-  deleteRow: (id) => sqlite().query("DELETE FROM diary_entries WHERE id = ?").run(id),
-  exists: (id) => diaryRow(id) !== null,
-  count: countDiaries,
-  list,
-  put,
-  remove,
-  tokens: () => tokens,
-};
+const routes = entryTestService({ path: "diary", table: "diary_entries", unknownText: "Diary tidak ditemukan.", deletedText: "Diary berhasil dihapus.", insert: insertDiaryInto });
+const { sqlite, tokens, post, put, list } = routes;
+const countDiaries = routes.count;
+const diaryRow = (id: number) => routes.row(id) as DiaryRow | null;
+const insertDiary = (row: Parameters<typeof insertDiaryInto>[1]) => insertDiaryInto(sqlite(), row);
 
 const isoTimestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const emoji = "😀";

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { describeDeletes, describeListAccess, describeUpdateLookups, type EntryRoutes } from "../entries";
-import { TestService, studentRecordsService } from "../helpers";
-
-let service: TestService;
-const tokens: Record<string, string> = {};
+import type { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { describeDeletes, describeListAccess, describeUpdateLookups, entryTestService } from "../entries";
 
 interface MoodRow {
   id: number;
@@ -14,46 +11,22 @@ interface MoodRow {
   updated_at: string;
 }
 
-const sqlite = () => service.context.db.$client;
-const countMoods = () => (sqlite().query("SELECT count(*) AS n FROM mood_entries").get() as { n: number }).n;
-const moodRow = (id: number) => sqlite().query("SELECT * FROM mood_entries WHERE id = ?").get(id) as MoodRow | null;
-const moodsOf = (nim: string) => sqlite().query("SELECT * FROM mood_entries WHERE nim = ? ORDER BY id").all(nim) as MoodRow[];
 const old = "2020-01-01T00:00:00.000Z";
 
 /** A row written straight into the table, with every column chosen by the test. */
-function insertMood(row: { id?: number; nim: string; date: string; mood_value?: number; created_at?: string }): number {
-  const result = sqlite()
+function insertMoodInto(sqlite: Database, row: { id?: number; nim: string; date: string; mood_value?: number; created_at?: string }): number {
+  const result = sqlite
     .query("INSERT INTO mood_entries (id, nim, date, mood_value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
     .get(row.id ?? null, row.nim, row.date, row.mood_value ?? 3, row.created_at ?? old, row.created_at ?? old) as { id: number };
   return result.id;
 }
 
-beforeAll(async () => {
-  const fixture = await studentRecordsService();
-  service = fixture.service;
-  Object.assign(tokens, fixture.tokens);
-});
-afterAll(() => service.close());
-
-const post = (token: string, body: unknown) => service.request("POST", "/api/mahasiswa/mood", { token, body });
-const put = (token: string, id: number | string, body: unknown) => service.request("PUT", `/api/mahasiswa/mood/${id}`, { token, body });
-const remove = (token: string, id: number | string) => service.request("DELETE", `/api/mahasiswa/mood/${id}`, { token });
-const list = (token: string, nim: string) => service.request("GET", `/api/mahasiswa/mood/${nim}`, { token });
-
-const routes: EntryRoutes = {
-  unknownText: "Mood tidak ditemukan.",
-  deletedText: "Mood berhasil dihapus.",
-  insert: insertMood,
-  row: moodRow,
-  deleteRow: (id) => sqlite().query("DELETE FROM mood_entries WHERE id = ?").run(id),
-  exists: (id) => moodRow(id) !== null,
-  count: countMoods,
-  list,
-  put,
-  remove,
-  tokens: () => tokens,
-};
-
+const routes = entryTestService({ path: "mood", table: "mood_entries", unknownText: "Mood tidak ditemukan.", deletedText: "Mood berhasil dihapus.", insert: insertMoodInto });
+const { service, sqlite, tokens, post, put, list } = routes;
+const countMoods = routes.count;
+const moodRow = (id: number) => routes.row(id) as MoodRow | null;
+const insertMood = (row: Parameters<typeof insertMoodInto>[1]) => insertMoodInto(sqlite(), row);
+const moodsOf = (nim: string) => sqlite().query("SELECT * FROM mood_entries WHERE nim = ? ORDER BY id").all(nim) as MoodRow[];
 const isoTimestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("POST /mood rules in order", () => {
@@ -124,7 +97,7 @@ describe("POST /mood rules in order", () => {
   });
 
   test("a body that is not JSON counts as empty", async () => {
-    const response = await service.request("POST", "/api/mahasiswa/mood", { token: tokens.mhs1!, rawBody: "date=2026-01-05", headers: { "content-type": "text/plain" } });
+    const response = await service().request("POST", "/api/mahasiswa/mood", { token: tokens.mhs1!, rawBody: "date=2026-01-05", headers: { "content-type": "text/plain" } });
     expect(response).toMatchObject({ status: 400, body: { error: required } });
   });
 });
