@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { clearUnshownPassword } from "../src/accounts/first-admin";
-import { breaksPasswordRule, passwordRule } from "../src/accounts/passwords";
-import { AccountsService, type ImportResult, type MinorStudent } from "../src/accounts/service";
+import { breaksPasswordRule, passwordRule } from "../src/accounts/password-rule";
+import type { ImportResult, MinorStudent } from "../src/accounts/import-result";
+import { AccountsService } from "../src/accounts/service";
 import { validateAccountRow, type AccountColumn } from "../src/accounts/validation";
 import { invalid } from "../src/errors";
 import { commandAudit } from "./audit";

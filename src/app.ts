@@ -10,7 +10,7 @@ import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
 import { auditRoutes } from "./http/audit";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
-import { openApiPage } from "./http/openapi-page";
+import { openApiPage } from "./http/openapi/page";
 import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
 import { adminConsole, type AdminDependencies } from "./modules/admin";

@@ -80,14 +80,6 @@ async function verifyWerkzeug(password: string, stored: string): Promise<boolean
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** decisions §1 and §10: the one password rule of every route and command that sets a password. */
-export const passwordRule = "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.";
-
-/** Whether a new password breaks the rule: fewer than 8 characters, more than 72 bytes (bcrypt's limit), or only white space. */
-export function breaksPasswordRule(password: string): boolean {
-  return [...password].length < 8 || Buffer.byteLength(password, "utf8") > 72 || password.trim() === "";
-}
-
 /**
  * Stores a new password and ends every session of the user, in one write (decisions §9)
  * that also holds the change's audit row. `oneTime`: an admin's reset, which the owner

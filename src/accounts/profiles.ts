@@ -4,16 +4,7 @@ import { dosen, jurusan, mahasiswa } from "../db/schema";
 import type { AccountInput } from "./validation";
 
 /** The student profile fields a roster row may give; `jurusan` by its name. */
-interface StudentFields {
-  nama?: string;
-  jurusan?: string;
-  angkatan?: string;
-  kelas?: string;
-  nipDoswal?: string;
-  ipk?: number;
-  usia?: number;
-  gender?: string;
-}
+type StudentFields = Pick<AccountInput, "nama" | "jurusan" | "angkatan" | "kelas" | "nipDoswal" | "ipk" | "usia" | "gender">;
 
 /** What a row would write to its account's profile: nothing, a new profile, or these fields. */
 export type ProfileChange = { kind: "none" } | { kind: "new" } | { kind: "fields"; fields: string[] };

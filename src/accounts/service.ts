@@ -1,46 +1,27 @@
 import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
-import { appendAuditRows, type AuditEntry, type AuditSource } from "../audit/trail";
+import { appendAuditRows, type AuditSource } from "../audit/trail";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { dosen, mahasiswa, users } from "../db/schema";
 import { endAllSessions } from "../modules/auth/sessions";
 import type { Role } from "../db/schema";
 import { nowIso } from "../records";
-import { breaksPasswordRule, hashPassword, passwordRule, replacePassword } from "./passwords";
+import { breaksPasswordRule, passwordRule } from "./password-rule";
+import { hashPassword, replacePassword } from "./passwords";
 import { findConflicts } from "./conflicts";
 import { RosterProfiles } from "./profiles";
+import { importCounts, rowsRefused, type ImportOptions, type ImportPreview, type ImportResult, type MinorStudent, type ParsedRoster, type PreviewRow } from "./import-result";
 import { validateAccountRow, type AccountColumn, type AccountInput, type RowError } from "./validation";
 import { adultAge, isMinor } from "../profile-fields";
-import { InvalidInput, conflict, invalid, notFound } from "../errors";
+import { conflict, invalid, notFound } from "../errors";
 
 /** Ordering of the writes: lecturers before students, so `nip_doswal` may name a lecturer of the same file. */
 const writeOrder: Record<Role, number> = { admin: 0, dosen: 1, mahasiswa: 2 };
 
-export interface ImportOptions {
-  /** Also give existing accounts the row's password, ending their sessions (decisions §7). */
-  resetPasswords?: boolean;
-  /** Progress of the hashing: first (0, total) when there is any password to hash, then after each. */
-  onHashed?: (done: number, total: number) => void;
-  /** The audit rows of the import, written in its transaction from what it did. */
-  audit?: (result: ImportResult) => AuditEntry[];
-}
-
 /** Who runs an account change: a command or the admin console (AuditSource). */
 export type CommandAudit = AuditSource;
-
-export interface ImportResult {
-  created: number;
-  /** Existing accounts with a changed profile or, with `resetPasswords`, a new password. */
-  updated: number;
-  /** Existing accounts the import found exactly as the file describes them: nothing written. */
-  unchanged: number;
-  /** Existing accounts that got the row's password (`resetPasswords`); their sessions ended. */
-  passwordsReset: number;
-  /** Existing accounts whose row says `activated` but that stay inactive or deactivated: an import never changes either. */
-  leftInactive: number;
-}
 
 interface AccountSummary {
   id: number;
@@ -57,42 +38,6 @@ interface AccountSummary {
   under_18: boolean;
 }
 
-/** A student under 18, named for the admin after an import. */
-export interface MinorStudent {
-  nim: string;
-  nama: string | null;
-  usia: number;
-}
-
-/** A roster file read and checked row by row (src/accounts/import.ts): the rows that passed, and every problem. */
-export interface ParsedRoster {
-  accounts: AccountInput[];
-  errors: RowError[];
-}
-
-/** One row of an import's preview: what the import would do to its account. */
-export interface PreviewRow {
-  line: number;
-  username: string;
-  role: Role;
-  outcome: "dibuat" | "diperbarui" | "tidak berubah";
-  /** The profile fields that would change (`profil` for a profile not there yet). */
-  fields: string[];
-  passwordReset: boolean;
-}
-
-export interface ImportPreview {
-  /** Bad rows and conflicts, by line: with any, the import would write nothing. */
-  problems: RowError[];
-  rows: PreviewRow[];
-  counts: ImportResult;
-}
-
-/** The counts an import's audit row keeps (no names: the file is not copied into the trail). */
-export function importCounts(result: ImportResult): string {
-  return `dibuat ${result.created}, diperbarui ${result.updated}, tidak berubah ${result.unchanged}, password diganti ${result.passwordsReset}`;
-}
-
 /** Letters and digits that are not mistaken for each other when read aloud or copied from a screen. */
 const oneTimeAlphabet = "abcdefghjkmnpqrstuvwxyz23456789";
 
@@ -101,14 +46,6 @@ export function oneTimePassword(): string {
   const bytes = randomBytes(12);
   const characters = [...bytes].map((byte) => oneTimeAlphabet[byte % oneTimeAlphabet.length]!);
   return [0, 4, 8].map((start) => characters.slice(start, start + 4).join("")).join("-");
-}
-
-/** Rows refused by the checks: every problem on its own line (`baris N: ...`), then how many rows, and that nothing was written. */
-export function rowsRefused(errors: readonly RowError[]): InvalidInput {
-  const sorted = [...errors].sort((a, b) => a.line - b.line);
-  return new InvalidInput(`${new Set(sorted.map((error) => error.line)).size} baris tidak valid; tidak ada yang disimpan.`, {
-    lines: sorted.map((error) => `baris ${error.line}: ${error.message}`),
-  });
 }
 
 /** Account administration shared by the CLI commands and the first start of the server. */

@@ -1,7 +1,7 @@
 import type { Role } from "../db/schema";
 import { readAngkatan, readGender, readIpk, readUsia, type FieldReading } from "../profile-fields";
 import { booleanWords, readBoolean } from "../spreadsheet-input";
-import { breaksPasswordRule, passwordRule } from "./passwords";
+import { breaksPasswordRule, passwordRule } from "./password-rule";
 
 /** One account as the CSV import and `accounts add` describe it, after validation. */
 export interface AccountInput {

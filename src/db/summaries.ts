@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { OffsetChange } from "../local-time";
 import { followUpMovesWithAdvisor } from "./follow-up-advisor";
 
-// The three summary tables of schema.ts (latest_skrining, lecturer_weekly_levels,
+// The three summary tables of src/db/tables/screening.ts (latest_skrining, lecturer_weekly_levels,
 // lecturer_latest_levels) are kept current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
 // sqlite3 shell) keeps them right inside its own transaction.
 //

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { currentChangeRow } from "../audit/change-row";
-import type { AuditActor, AuditEvent, AuditTrail } from "../audit/trail";
+import type { AuditEvent, AuditTrail } from "../audit/trail";
 import type { AuditAction } from "../db/schema";
 import type { AuthService } from "../modules/auth/service";
+import { principalActor, type Principal } from "../requests/principal";
+import { readKey, requestedNim } from "../requests/values";
 import { JsonAnswer } from "./json-answer";
-import type { Principal } from "./principal";
-import { readKey, requestedNim } from "./values";
 
 /** What an audit rule may read of a request that succeeded (2xx), or of a change it made. */
 export interface AuditedRequest {
@@ -76,21 +76,6 @@ function fieldOf(value: unknown, key: string): unknown {
   // A JSON answer kept as text still carries its value.
   const plain = value instanceof JsonAnswer ? value.value : value;
   return typeof plain === "object" && plain !== null && !(plain instanceof Response) ? (plain as Record<string, unknown>)[key] : undefined;
-}
-
-const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim" });
-// A caller's principal is one object until a write changes it (the caller cache), so its actor is too.
-const actors = new WeakMap<Principal, AuditActor>();
-
-/** The actor of a request: its caller, or nobody known. */
-export function principalActor(principal: Principal | undefined): AuditActor {
-  if (!principal) return anonymous;
-  let actor = actors.get(principal);
-  if (!actor) {
-    actor = Object.freeze({ userId: principal.id, username: principal.username, role: principal.role });
-    actors.set(principal, actor);
-  }
-  return actor;
 }
 
 type Hooked = {

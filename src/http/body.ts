@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { ServiceError, invalid } from "../errors";
-
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from "../requests/values";
 
 /**
  * Reads request bodies the way the earlier service did: anything that is not a JSON

@@ -8,7 +8,7 @@ export const ErrorResponse = t.Object({ error: t.String({ description: "what wen
 
 export const MessageResponse = t.Object({ message: t.String() }, { additionalProperties: false });
 
-/** A calendar date in a request body, read by `readCalendarDate` (src/http/values.ts). */
+/** A calendar date in a request body, read by `readCalendarDate` (src/requests/values.ts). */
 export const calendarDate = (description: string) => t.String({ format: "date", description: `YYYY-MM-DD, a day that exists; ${description}` });
 
 /** A success answer's schema with what the status means (the response's description in the document). */

@@ -6,9 +6,9 @@ import type { AuthService } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
 import { AdvisorScope } from "../privacy/advisor-scope";
 import { ProcessingRestriction, restrictionMessages } from "../privacy/restriction";
+import { accessMessages, assertOwnNim } from "../requests/ownership";
+import type { Principal } from "../requests/principal";
 import type { AuditRoutes } from "./audit";
-import { pathId } from "./params";
-import type { Principal } from "./principal";
 
 /** Who may call a route, and what a caller of another role is told. */
 export interface AccessRule {
@@ -16,39 +16,13 @@ export interface AccessRule {
   denied: string;
 }
 
-export const guardMessages = {
-  denied: "Akses ditolak.",
-  notAdvisee: "Mahasiswa bukan bimbingan Anda.",
-} as const;
-
 export const access = {
-  any: { roles: "any", denied: guardMessages.denied },
-  mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: guardMessages.denied },
-  dosenOrAdmin: { roles: ["dosen", "admin"], denied: guardMessages.denied },
-  adminOnly: { roles: ["admin"], denied: guardMessages.denied },
+  any: { roles: "any", denied: accessMessages.denied },
+  mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: accessMessages.denied },
+  dosenOrAdmin: { roles: ["dosen", "admin"], denied: accessMessages.denied },
+  adminOnly: { roles: ["admin"], denied: accessMessages.denied },
   mahasiswaOnly: (denied = "Hanya mahasiswa yang dapat mengakses.") => ({ roles: ["mahasiswa"], denied }) satisfies AccessRule,
 } satisfies Record<string, AccessRule | ((denied?: string) => AccessRule)>;
-
-/**
- * The interface's own-nim rule: a student may only name their own NIM; other roles are not
- * restricted by it. A student account without a profile owns no NIM.
- */
-function assertOwnNim(principal: Principal, nim: string): void {
-  if (principal.role === "mahasiswa" && principal.nim !== nim) throw forbidden(guardMessages.denied);
-}
-
-/**
- * A student's entry that a path id names (mood, diary): 404 with `unknown` when the id
- * names none (an id that is not a positive integer names none), then 403 when it belongs to
- * another student. Admins may act on any.
- */
-export function ownedEntry<Entry extends { nim: string }>(principal: Principal, rawId: string, find: (id: number) => Entry | undefined, unknown: string): Entry {
-  const id = pathId(rawId);
-  const entry = id === null ? undefined : find(id);
-  if (!entry) throw notFound(unknown);
-  assertOwnNim(principal, entry.nim);
-  return entry;
-}
 
 type Caller = { principal: Principal; params: Record<string, string> };
 
@@ -122,7 +96,7 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
           if (rule.unknownStudent === undefined && principal.role !== "dosen") return;
           const lecturers = scope.of(params.nim!);
           if (!lecturers && rule.unknownStudent !== undefined) throw notFound(rule.unknownStudent);
-          if (principal.role === "dosen" && !AdvisorScope.admits(principal, lecturers)) throw forbidden(guardMessages.notAdvisee);
+          if (principal.role === "dosen" && !AdvisorScope.admits(principal, lecturers)) throw forbidden(accessMessages.notAdvisee);
         },
       };
     },

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { mahasiswa, tindakLanjut } from "../db/schema";
 import { databaseStamp, ReadCache } from "../db/read-cache";
-import type { Principal } from "../http/principal";
+import type { Principal } from "../requests/principal";
 
 /** The lecturers a student has: their advisor (dosen wali) and the handler (penangan) of their open follow-up case. */
 export interface StudentLecturers {

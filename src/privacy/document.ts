@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { DatabaseClient } from "../db";
 import { actorName } from "../audit/names";
-import { auditLog, auditSubjects, mahasiswa, privacyAcknowledgements, riwayatSkrining } from "../db/schema";
+import { auditLog, auditSubjects, mahasiswa, newestScreeningFirst, privacyAcknowledgements, riwayatSkrining } from "../db/schema";
 import { notFound } from "../errors";
 import type { StudentData } from "../modules/data-saya/model";
 import type { DiaryService } from "../modules/diary/service";
@@ -49,7 +49,7 @@ export class StudentDataDocuments {
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .orderBy(...newestScreeningFirst)
       .prepare();
     this.acknowledgementsOf = db
       .select({ versi: privacyAcknowledgements.noticeVersion, disetujui_pada: privacyAcknowledgements.acknowledgedAt })

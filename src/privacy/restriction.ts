@@ -4,7 +4,7 @@ import { databaseStamp, ReadCache } from "../db/read-cache";
 import type { DatabaseClient } from "../db";
 import { mahasiswa } from "../db/schema";
 import { forbidden } from "../errors";
-import type { Principal } from "../http/principal";
+import type { Principal } from "../requests/principal";
 import type { MahasiswaRecord } from "../records";
 
 export const restrictionMessages = {

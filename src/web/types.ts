@@ -1,8 +1,10 @@
 // The shapes the API answers with, as the interface reads them. The records come from the
 // service's own schemas (src/records.ts), so the two cannot drift apart.
 import type { Static } from "elysia";
+import type { UserResponse } from "../modules/auth/model";
 import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
 import type { HasilResponse } from "../modules/skrining/model";
+import type { FollowUpDetail as FollowUpDetailSchema, FollowUpList, FollowUpSummary as FollowUpSummarySchema } from "../modules/tindak-lanjut/model";
 import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
 
 export type { Level } from "../screening/scoring";
@@ -13,6 +15,16 @@ export type Catatan = Static<typeof CatatanRecord>;
 export type Mood = Static<typeof MoodEntry>;
 export type Diary = Static<typeof DiaryEntry>;
 export type Mahasiswa = Static<typeof MahasiswaRecord>;
+
+/** `GET /api/dosen/tindak-lanjut`: a page of follow-up cases. */
+export type FollowUpPage = Static<typeof FollowUpList>;
+export type FollowUpCase = FollowUpPage["data"][number];
+export type CaseStatus = FollowUpCase["status"];
+/** `GET /api/dosen/tindak-lanjut/<id>`: a case with its history. */
+export type FollowUpDetail = Static<typeof FollowUpDetailSchema>;
+/** `GET /api/dosen/tindak-lanjut/ringkasan`. */
+export type FollowUpSummary = Static<typeof FollowUpSummarySchema>;
+export type FollowUpFigures = FollowUpSummary["fakultas"];
 
 /** `GET /api/privasi/pemberitahuan`. */
 export interface PrivacyNotice {
@@ -28,18 +40,7 @@ export interface PrivacyNotice {
 export type StudentData = Static<typeof StudentDataSchema>;
 
 /** `GET /api/auth/me` and the `user` of a login. */
-export interface User {
-  Id_User: number;
-  username: string;
-  role: "mahasiswa" | "dosen" | "admin";
-  created_at: string;
-  is_activated: boolean;
-  NIM?: string;
-  NIP?: string;
-  nama?: string | null;
-  /** Only when true: signed in with a one-time password an admin set, which must be replaced first. */
-  must_change_password?: true;
-}
+export type User = Static<typeof UserResponse>;
 
 /** What every signed-in page gets from the shell (app.tsx): the user, the path's parameters, the query. */
 export interface PageProps {

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { describeDeletes } from "../entries";
-import { TestService, studentRecordsService } from "../helpers";
-
-let service: TestService;
-const tokens: Record<string, string> = {};
+import type { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { describeDeletes, describeListAccess, describeUpdateLookups, entryTestService } from "../entries";
 
 interface DiaryRow {
   id: number;
@@ -15,30 +12,21 @@ interface DiaryRow {
   updated_at: string;
 }
 
-const sqlite = () => service.context.db.$client;
-const countDiaries = () => (sqlite().query("SELECT count(*) AS n FROM diary_entries").get() as { n: number }).n;
-const diaryRow = (id: number) => sqlite().query("SELECT * FROM diary_entries WHERE id = ?").get(id) as DiaryRow | null;
 const old = "2020-01-01T00:00:00.000Z";
 
 /** A row written straight into the table, with every column chosen by the test. */
-function insertDiary(row: { id?: number; nim: string; date: string; title?: string; content?: string; created_at?: string }): number {
-  const result = sqlite()
+function insertDiaryInto(sqlite: Database, row: { id?: number; nim: string; date: string; title?: string; content?: string; created_at?: string }): number {
+  const result = sqlite
     .query("INSERT INTO diary_entries (id, nim, date, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id")
     .get(row.id ?? null, row.nim, row.date, row.title ?? "Judul", row.content ?? "Isi", row.created_at ?? old, row.created_at ?? old) as { id: number };
   return result.id;
 }
 
-beforeAll(async () => {
-  const fixture = await studentRecordsService();
-  service = fixture.service;
-  Object.assign(tokens, fixture.tokens);
-});
-afterAll(() => service.close());
-
-const post = (token: string, body: unknown) => service.request("POST", "/api/mahasiswa/diary", { token, body });
-const put = (token: string, id: number | string, body: unknown) => service.request("PUT", `/api/mahasiswa/diary/${id}`, { token, body });
-const remove = (token: string, id: number | string) => service.request("DELETE", `/api/mahasiswa/diary/${id}`, { token });
-const list = (token: string, nim: string) => service.request("GET", `/api/mahasiswa/diary/${nim}`, { token });
+const routes = entryTestService({ path: "diary", table: "diary_entries", unknownText: "Diary tidak ditemukan.", deletedText: "Diary berhasil dihapus.", insert: insertDiaryInto });
+const { sqlite, tokens, post, put, list } = routes;
+const countDiaries = routes.count;
+const diaryRow = (id: number) => routes.row(id) as DiaryRow | null;
+const insertDiary = (row: Parameters<typeof insertDiaryInto>[1]) => insertDiaryInto(sqlite(), row);
 
 const isoTimestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const emoji = "😀";
@@ -151,51 +139,13 @@ describe("GET /diary/:nim", () => {
       updated_at: "2026-01-01T00:00:00.000Z",
     });
   });
-
-  test("a student with no entries gets an empty list; the advisor and admins read the list, another lecturer does not", async () => {
-    expect(await list(tokens.admin!, "N003")).toMatchObject({ status: 200, body: [] });
-    expect((await list(tokens.dosen!, "N004")).body).toHaveLength(5);
-    // decisions §9: the advisor scope; an unknown NIM keeps its 404 first.
-    expect(await list(tokens.otherDosen!, "N004")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
-    expect(await list(tokens.dosen!, "N003")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
-    expect(await list(tokens.otherDosen!, "X999")).toMatchObject({ status: 404, body: { error: "Mahasiswa tidak ditemukan." } });
-  });
-
-  test.each<[string, string, string, number, string]>([
-    ["another student's list", "mhs1", "N002", 403, "Akses ditolak."],
-    ["an unknown NIM by a student (own-nim rule first)", "mhs1", "X999", 403, "Akses ditolak."],
-    ["any NIM by a student account without a profile", "noProfile", "N001", 403, "Akses ditolak."],
-    ["an unknown NIM by an admin", "admin", "X999", 404, "Mahasiswa tidak ditemukan."],
-  ])("%s", async (_name, who, nim, status, error) => {
-    expect(await list(tokens[who]!, nim)).toMatchObject({ status, body: { error } });
-  });
 });
 
+describeListAccess("/diary/:nim", routes, 5);
+
+describeUpdateLookups("/diary/:id", routes, { valid: { title: "punya orang" }, invalid: { content: "" } });
+
 describe("PUT /diary/:id", () => {
-  const unknown = "Diary tidak ditemukan.";
-
-  test.each(["1e3", "1000.0", "0x3E8", "-1000", "0", "99999999999999999999", "abc", "999999"])("id %p names no entry: 404, nothing changed", async (id) => {
-    insertDiary({ id: 1000, nim: "N001", date: "2027-01-01" });
-    const before = diaryRow(1000);
-    expect(await put(tokens.admin!, id, { title: "baru" })).toMatchObject({ status: 404, body: { error: unknown } });
-    expect(diaryRow(1000)).toEqual(before);
-    sqlite().query("DELETE FROM diary_entries WHERE id = 1000").run();
-  });
-
-  test("an unknown id is reported before the body is checked", async () => {
-    expect(await put(tokens.mhs1!, 999999, { content: "" })).toMatchObject({ status: 404, body: { error: unknown } });
-  });
-
-  test("another student's entry answers 403 before the body is checked, and stays as it was", async () => {
-    const id = insertDiary({ nim: "N001", date: "2027-02-01" });
-    const before = diaryRow(id);
-    expect(await put(tokens.mhs2!, id, { title: "punya orang" })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(await put(tokens.mhs2!, id, { content: "" })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(await put(tokens.noProfile!, id, { title: "x" })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(await put(tokens.dosen!, id, { title: "x" })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(diaryRow(id)).toEqual(before);
-  });
-
   test.each<[string, unknown, string]>([
     ["empty content", { content: "" }, "content tidak boleh kosong."],
     ["white-space content", { content: "   " }, "content tidak boleh kosong."],
@@ -247,15 +197,7 @@ describe("PUT /diary/:id", () => {
   });
 });
 
-describeDeletes("/diary/:id", {
-  unknownText: "Diary tidak ditemukan.",
-  deletedText: "Diary berhasil dihapus.",
-  insert: insertDiary,
-  exists: (id) => diaryRow(id) !== null,
-  count: countDiaries,
-  remove,
-  tokens: () => tokens,
-});
+describeDeletes("/diary/:id", routes);
 
 describe("odd input never causes a 500", () => {
   const odd: unknown[] = [null, [], {}, "", "😀", 1e308, 99999999999999999999, [1, [2, [3]]], { nested: { deeper: [null, { x: "🙂" }] } }, "\u0000", "\uD800"];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { renderOpenApiPage } from "../../src/http/openapi-page";
+import { renderOpenApiPage } from "../../src/http/openapi/render";
 import { TestService } from "../helpers";
 
 // The documentation page loads nothing from another origin: no script at all, only a

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { describeDeletes } from "../entries";
-import { TestService, studentRecordsService } from "../helpers";
-
-let service: TestService;
-const tokens: Record<string, string> = {};
+import type { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { describeDeletes, describeListAccess, describeUpdateLookups, entryTestService } from "../entries";
 
 interface MoodRow {
   id: number;
@@ -14,32 +11,22 @@ interface MoodRow {
   updated_at: string;
 }
 
-const sqlite = () => service.context.db.$client;
-const countMoods = () => (sqlite().query("SELECT count(*) AS n FROM mood_entries").get() as { n: number }).n;
-const moodRow = (id: number) => sqlite().query("SELECT * FROM mood_entries WHERE id = ?").get(id) as MoodRow | null;
-const moodsOf = (nim: string) => sqlite().query("SELECT * FROM mood_entries WHERE nim = ? ORDER BY id").all(nim) as MoodRow[];
 const old = "2020-01-01T00:00:00.000Z";
 
 /** A row written straight into the table, with every column chosen by the test. */
-function insertMood(row: { id?: number; nim: string; date: string; mood_value?: number; created_at?: string }): number {
-  const result = sqlite()
+function insertMoodInto(sqlite: Database, row: { id?: number; nim: string; date: string; mood_value?: number; created_at?: string }): number {
+  const result = sqlite
     .query("INSERT INTO mood_entries (id, nim, date, mood_value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
     .get(row.id ?? null, row.nim, row.date, row.mood_value ?? 3, row.created_at ?? old, row.created_at ?? old) as { id: number };
   return result.id;
 }
 
-beforeAll(async () => {
-  const fixture = await studentRecordsService();
-  service = fixture.service;
-  Object.assign(tokens, fixture.tokens);
-});
-afterAll(() => service.close());
-
-const post = (token: string, body: unknown) => service.request("POST", "/api/mahasiswa/mood", { token, body });
-const put = (token: string, id: number | string, body: unknown) => service.request("PUT", `/api/mahasiswa/mood/${id}`, { token, body });
-const remove = (token: string, id: number | string) => service.request("DELETE", `/api/mahasiswa/mood/${id}`, { token });
-const list = (token: string, nim: string) => service.request("GET", `/api/mahasiswa/mood/${nim}`, { token });
-
+const routes = entryTestService({ path: "mood", table: "mood_entries", unknownText: "Mood tidak ditemukan.", deletedText: "Mood berhasil dihapus.", insert: insertMoodInto });
+const { service, sqlite, tokens, post, put, list } = routes;
+const countMoods = routes.count;
+const moodRow = (id: number) => routes.row(id) as MoodRow | null;
+const insertMood = (row: Parameters<typeof insertMoodInto>[1]) => insertMoodInto(sqlite(), row);
+const moodsOf = (nim: string) => sqlite().query("SELECT * FROM mood_entries WHERE nim = ? ORDER BY id").all(nim) as MoodRow[];
 const isoTimestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("POST /mood rules in order", () => {
@@ -110,7 +97,7 @@ describe("POST /mood rules in order", () => {
   });
 
   test("a body that is not JSON counts as empty", async () => {
-    const response = await service.request("POST", "/api/mahasiswa/mood", { token: tokens.mhs1!, rawBody: "date=2026-01-05", headers: { "content-type": "text/plain" } });
+    const response = await service().request("POST", "/api/mahasiswa/mood", { token: tokens.mhs1!, rawBody: "date=2026-01-05", headers: { "content-type": "text/plain" } });
     expect(response).toMatchObject({ status: 400, body: { error: required } });
   });
 });
@@ -175,67 +162,13 @@ describe("GET /mood/:nim", () => {
     expect(response.body.map((entry: MoodRow) => entry.id)).toEqual([400, 500, 600]);
     expect(response.body[0]).toEqual({ id: 400, nim: "N004", date: "2026-03-01", mood_value: 3, created_at: "2026-01-01T10:00:00.000Z", updated_at: "2026-01-01T10:00:00.000Z" });
   });
-
-  test("a student with no entries gets an empty list", async () => {
-    expect(await list(tokens.admin!, "N003")).toMatchObject({ status: 200, body: [] });
-  });
-
-  test("the student's advisor and admins read the list; another lecturer gets 403, an unknown NIM 404 first", async () => {
-    expect((await list(tokens.dosen!, "N004")).body).toHaveLength(3);
-    expect((await list(tokens.admin!, "N004")).body).toHaveLength(3);
-    // decisions §9: the advisor scope.
-    expect(await list(tokens.otherDosen!, "N004")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
-    expect(await list(tokens.otherDosen!, "X999")).toMatchObject({ status: 404, body: { error: "Mahasiswa tidak ditemukan." } });
-  });
-
-  test.each<[string, string, number, string]>([
-    ["another student's list", "N002", 403, "Akses ditolak."],
-    ["an unknown NIM, own-nim rule first", "X999", 403, "Akses ditolak."],
-  ])("a student reading %s answers 403", async (_name, nim, status, error) => {
-    expect(await list(tokens.mhs1!, nim)).toMatchObject({ status, body: { error } });
-  });
-
-  test("a student account without a profile owns no NIM", async () => {
-    expect(await list(tokens.noProfile!, "N001")).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-  });
-
-  test("an unknown student answers 404", async () => {
-    expect(await list(tokens.admin!, "X999")).toMatchObject({ status: 404, body: { error: "Mahasiswa tidak ditemukan." } });
-  });
-
-  test("no token answers 401", async () => {
-    expect((await list("", "N001")).status).toBe(401);
-  });
 });
 
+describeListAccess("/mood/:nim", routes, 3);
+
+describeUpdateLookups("/mood/:id", routes, { valid: { mood_value: 5 }, invalid: { mood_value: "abc" } });
+
 describe("PUT /mood/:id", () => {
-  const unknown = "Mood tidak ditemukan.";
-
-  test.each(["1e3", "1000.0", "0x3E8", "+1000", "1000abc", "-1000", "0", "99999999999999999999", "abc", "999999"])(
-    "id %p names no entry: 404, nothing changed",
-    async (id) => {
-      insertMood({ id: 1000, nim: "N001", date: "2027-01-01" });
-      const before = moodRow(1000);
-      expect(await put(tokens.admin!, id, { mood_value: 5 })).toMatchObject({ status: 404, body: { error: unknown } });
-      expect(moodRow(1000)).toEqual(before);
-      sqlite().query("DELETE FROM mood_entries WHERE id = 1000").run();
-    },
-  );
-
-  test("an unknown id is reported before the body is checked", async () => {
-    expect(await put(tokens.mhs1!, 999999, { mood_value: "abc" })).toMatchObject({ status: 404, body: { error: unknown } });
-  });
-
-  test("another student's entry answers 403 before the body is checked, and stays as it was", async () => {
-    const id = insertMood({ nim: "N001", date: "2027-02-01", mood_value: 2 });
-    const before = moodRow(id);
-    expect(await put(tokens.mhs2!, id, { mood_value: 5 })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(await put(tokens.mhs2!, id, { mood_value: "abc" })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(await put(tokens.noProfile!, id, { mood_value: 5 })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(await put(tokens.dosen!, id, { mood_value: 5 })).toMatchObject({ status: 403, body: { error: "Akses ditolak." } });
-    expect(moodRow(id)).toEqual(before);
-  });
-
   test.each<[string, unknown, string]>([
     ["a word", { mood_value: "abc" }, "mood_value harus angka."],
     ["a fraction", { mood_value: 3.5 }, "mood_value harus angka."],
@@ -312,15 +245,7 @@ describe("PUT /mood/:id", () => {
 
 describeDeletes(
   "/mood/:id",
-  {
-    unknownText: "Mood tidak ditemukan.",
-    deletedText: "Mood berhasil dihapus.",
-    insert: insertMood,
-    exists: (id) => moodRow(id) !== null,
-    count: countMoods,
-    remove,
-    tokens: () => tokens,
-  },
+  routes,
   // The date of a deleted mood can be recorded anew.
   async (token) => expect((await post(token, { date: "2028-03-01", mood_value: 3 })).status).toBe(201),
 );

@@ -1,9 +1,9 @@
 import { readAccountState, readRole, searchAccounts } from "../../accounts/search";
 import { accountColumns, type AccountColumn } from "../../accounts/validation";
 import { InvalidInput, ServiceError, invalid } from "../../errors";
-import { readPagination } from "../../http/pagination";
+import { readPagination } from "../../requests/pagination";
 import type { RouteGuards } from "../../http/guards";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import { AccountAdded, AccountPage, ImportAnswer, ImportPreview, MessageAnswer, PasswordReset } from "./model";
 import { adminController, adminOnly, assertConfirmed, consoleSource, formText, uploadedFile, type AdminDependencies } from "./base";
 

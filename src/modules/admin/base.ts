@@ -4,15 +4,13 @@ import type { AuditSource } from "../../audit/trail";
 import type { AutomaticBackups } from "../../backup/automatic";
 import type { AppContext } from "../../context";
 import { adminApiPrefix, assertAdminWeb } from "../../http/admin-web";
-import { principalActor } from "../../http/audit";
+import { principalActor, type Principal } from "../../requests/principal";
 import { access, type RouteGuards } from "../../http/guards";
-import type { Principal } from "../../http/principal";
 import type { ModelRegistry } from "../../models/registry";
 import type { PrivacyService } from "../../privacy/service";
 import type { StatisticsExporter } from "../dosen/export";
 import type { TokenClaims } from "../auth/tokens";
-import type { AdminConfirmations } from "./confirmation";
-import { confirmationHeader } from "./confirmation";
+import { type AdminConfirmations, confirmationHeader } from "./confirmation";
 
 /** What the console's routes use: the process's services, and the few of its own. */
 export interface AdminDependencies {

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../../errors";
-import type { JsonObject } from "../../http/body";
-import type { Principal } from "../../http/principal";
+import type { JsonObject } from "../../requests/values";
+import type { Principal } from "../../requests/principal";
 import type { AuthService, RequestOrigin } from "../auth/service";
 import type { TokenClaims } from "../auth/tokens";
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import type { RouteGuards } from "../../http/guards";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";

@@ -5,8 +5,8 @@ import { auditActions } from "../../db/schema";
 import { invalid } from "../../errors";
 import { formatLocalTimestamp } from "../../local-time";
 import type { RouteGuards } from "../../http/guards";
-import { readPagination } from "../../http/pagination";
-import { readCalendarDate } from "../../http/values";
+import { readPagination } from "../../requests/pagination";
+import { readCalendarDate } from "../../requests/values";
 import { AuditPage, AuditVerdict } from "./model";
 import { adminController, adminOnly, download, type AdminDependencies } from "./base";
 

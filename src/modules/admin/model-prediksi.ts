@@ -1,6 +1,6 @@
 import { invalid } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
-import { pathId } from "../../http/params";
+import { pathId } from "../../requests/values";
 import { loadJsonModel, readModelBytes } from "../../models/files";
 import { ModelRegistryError, type ModelRecord } from "../../models/registry";
 import { decodeSpreadsheetText } from "../../spreadsheet-input";

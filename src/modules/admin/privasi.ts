@@ -1,6 +1,6 @@
 import { appendAuditRows } from "../../audit/trail";
 import { invalid, notFound } from "../../errors";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import type { RouteGuards } from "../../http/guards";
 import { privacyMessages } from "../../privacy/service";
 import { PhotoStore } from "../../photos/storage";

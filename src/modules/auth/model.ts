@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { passwordRule } from "../../accounts/passwords";
+import { passwordRule } from "../../accounts/password-rule";
 
 // Request bodies are documentation only (src/http/documentation.ts `jsonBody`): the
 // services read them leniently and answer with the interface's own texts.

@@ -1,20 +1,22 @@
 import { eq, sql } from "drizzle-orm";
+import type { Static } from "elysia";
 import { appendAuditRows, trailTables, type AuditActor, type AuditEntry } from "../../audit/trail";
-import { breaksPasswordRule, hashPassword, passwordRule, replacePassword, verifyPassword } from "../../accounts/passwords";
+import { breaksPasswordRule, passwordRule } from "../../accounts/password-rule";
+import { hashPassword, replacePassword, verifyPassword } from "../../accounts/passwords";
 import type { Config } from "../../config";
 import type { DatabaseClient } from "../../db";
 import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
-import type { Role } from "../../db/schema";
-import type { Principal } from "../../http/principal";
+import type { Principal } from "../../requests/principal";
 import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../../errors";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import { endAllSessions, SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
-import { RateLimit } from "../../http/rate-limit";
+import { RateLimit } from "../../requests/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
+import type { UserResponse } from "./model";
 
 const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
@@ -309,19 +311,8 @@ export class AuthService {
   }
 }
 
-/** The user's serialized form merged with role and the NIM/NIP and name of its profile. */
-interface SerializedUser {
-  Id_User: number;
-  username: string;
-  role: Role;
-  created_at: string;
-  is_activated: boolean;
-  NIM?: string;
-  NIP?: string;
-  nama?: string | null;
-  /** Only when true: the account signed in with a one-time password and must set its own (an addition). */
-  must_change_password?: true;
-}
+/** The user's serialized form merged with role and the NIM/NIP and name of its profile (`GET /api/auth/me`, a login's `user`). */
+type SerializedUser = Static<typeof UserResponse>;
 
 export function serializeUser(principal: Principal): SerializedUser {
   const serialized: SerializedUser = {

@@ -1,6 +1,6 @@
 import { notFound } from "../../errors";
-import type { Principal } from "../../http/principal";
-import { RateLimit } from "../../http/rate-limit";
+import type { Principal } from "../../requests/principal";
+import { RateLimit } from "../../requests/rate-limit";
 import { documentMessages, type StudentDataDocuments } from "../../privacy/document";
 import { jsonPieces, streamedJson } from "../../privacy/streamed-json";
 

@@ -1,19 +1,17 @@
 import { Elysia } from "elysia";
-import type { JsonObject } from "../../http/body";
-import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
-import { auditStudents, type AuditRule } from "../../http/audit";
+import type { JsonObject } from "../../requests/values";
+import { bearer, jsonBody, refusal, refusals, writing } from "../../http/documentation";
+import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { DiaryEntry } from "../../records";
+import { entryDeleteRoute, entryListRoute, entryRefusals, type DatedEntryKind } from "../dated-entries";
 import { DiaryCreateBody, DiaryList, DiaryUpdateBody } from "./model";
 import { diaryMessages, type DiaryService } from "./service";
 
-/** What a student's own diary entry routes may meet, besides the token and the storage. */
-const unknownEntry = { status: 404, when: "no diary entry has this id" };
-const othersEntry = { status: 403, when: "a student names another student's entry" };
+/** The routes the diary shares with the mood log: its list and the delete. */
+const kind: DatedEntryKind = { path: "diary", noun: "diary", list: DiaryList, studentUnknown: diaryMessages.studentUnknown };
+const { unknownEntry, othersEntry } = entryRefusals(kind);
 const quotaFull = { status: 400, when: "the student's diary would exceed its quota" };
-
-/** The entry is gone once the handler ran: its student is read before. */
-const removedEntry = (diary: DiaryService): AuditRule => ({ action: "delete", studentsBefore: (params) => diary.ownerOf(params.id!) });
 
 /** The student's diary entries, any number per date. */
 export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
@@ -42,15 +40,7 @@ export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
       detail: { summary: "Write a diary entry", security: bearer, requestBody: jsonBody(DiaryCreateBody) },
       audit: { action: "create", students: auditStudents.answer },
     })
-    .get("/diary/:nim", ({ params }) => diary.list(params.nim), {
-      access: access.any,
-      ownNim: true,
-      advisee: { unknownStudent: diaryMessages.studentUnknown },
-      restriction: "staff",
-      response: { 200: DiaryList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
-      detail: { summary: "The student's diary entries, newest date first", security: bearer },
-      audit: { action: "view", students: auditStudents.path },
-    })
+    .use(entryListRoute(guards, kind, diary))
     .put("/diary/:id", ({ principal, params, body }) => diary.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
@@ -71,10 +61,4 @@ export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
       detail: { summary: "Change a diary entry's title, content or date", security: bearer, requestBody: jsonBody(DiaryUpdateBody) },
       audit: { action: "update", students: auditStudents.answer },
     })
-    .delete("/diary/:id", ({ principal, params }) => diary.remove(principal, params.id), {
-      access: access.mahasiswaOrAdmin,
-      studentWrite: true,
-      response: { 200: MessageResponse, ...refusals(refusal.accessToken, refusal.role, othersEntry, unknownEntry, refusal.fairUse, writing) },
-      detail: { summary: "Delete a diary entry", security: bearer },
-      audit: removedEntry(diary),
-    });
+    .use(entryDeleteRoute(guards, kind, diary));

@@ -1,18 +1,12 @@
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
-import { diaryEntries, mahasiswa } from "../../db/schema";
-import type { JsonObject } from "../../http/body";
-import { invalid, notFound } from "../../errors";
-import { ownedEntry } from "../../http/guards";
-import { ProcessingRestriction } from "../../privacy/restriction";
-import { pathId } from "../../http/params";
-import { requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../http/values";
+import { diaryEntries } from "../../db/schema";
+import { invalid } from "../../errors";
 import { nowIso, serializeDiary } from "../../records";
-import type { Principal } from "../../http/principal";
-
-/** What the diary jobs write: no read cache reads it. */
-const diaryJob = { touches: [diaryEntries] };
+import type { Principal } from "../../requests/principal";
+import { type JsonObject, requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../requests/values";
+import { DatedEntries } from "../dated-entries/service";
 
 export const titleMaxCharacters = 200;
 export const contentMaxCharacters = 20000;
@@ -50,27 +44,15 @@ function readContent(value: unknown): string {
 }
 
 /** A student's diary: many entries per date, text kept as written. */
-export class DiaryService {
-  private readonly studentExists;
-  private readonly entriesOf;
-  private readonly entryById;
-  private readonly restriction;
+export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<typeof serializeDiary>> {
   private readonly storedBytes;
 
   constructor(
-    private readonly db: DatabaseClient,
-    private readonly writes: WriteQueue,
+    db: DatabaseClient,
+    writes: WriteQueue,
     private readonly quotaBytes: number,
   ) {
-    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.entriesOf = db
-      .select()
-      .from(diaryEntries)
-      .where(eq(diaryEntries.nim, sql.placeholder("nim")))
-      .orderBy(desc(diaryEntries.date), desc(diaryEntries.createdAt), desc(diaryEntries.id))
-      .prepare();
-    this.entryById = db.select().from(diaryEntries).where(eq(diaryEntries.id, sql.placeholder("id"))).prepare();
-    this.restriction = new ProcessingRestriction(db);
+    super(db, writes, diaryEntries, serializeDiary, { studentUnknown: diaryMessages.studentUnknown, entryUnknown: diaryMessages.diaryUnknown, deleted: diaryMessages.deleted });
     // The diary's size without one entry (the one being edited; 0 when writing a new one).
     this.storedBytes = db
       .select({ bytes: sql<number>`coalesce(sum(octet_length(${diaryEntries.title}) + octet_length(${diaryEntries.content})), 0)` })
@@ -97,18 +79,12 @@ export class DiaryService {
     if (date === null) throw invalid(diaryMessages.dateFormat);
     const title = readTitle(body.title);
     const content = readContent(body.content);
-    if (nim === null || !this.studentExists.get({ nim })) throw notFound(diaryMessages.studentUnknown);
-    this.restriction.assertStaffMay(principal, nim);
+    this.assertStudent(principal, nim);
     return this.writes.run(() => {
       this.assertFits(nim, 0, title, content);
       const now = nowIso();
       return serializeDiary(this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get());
-    }, diaryJob);
-  }
-
-  /** Newest date first (the route's `ownNim` and `advisee` options have checked the caller). */
-  list(nim: string) {
-    return this.entriesOf.all({ nim }).map(serializeDiary);
+    }, this.job);
   }
 
   /**
@@ -132,27 +108,6 @@ export class DiaryService {
       }
       const row = this.db.update(diaryEntries).set(changes).where(eq(diaryEntries.id, entry.id)).returning().get();
       return serializeDiary(row!);
-    }, diaryJob);
-  }
-
-  async remove(principal: Principal, rawId: string) {
-    await this.writes.run(() => {
-      const entry = this.ownEntry(principal, rawId);
-      this.db.delete(diaryEntries).where(eq(diaryEntries.id, entry.id)).run();
-    }, diaryJob);
-    return { message: diaryMessages.deleted };
-  }
-
-  /** The student a path id's entry belongs to, or null: what the audit row of a deletion names. */
-  ownerOf(rawId: string): string | null {
-    const id = pathId(rawId);
-    return id === null ? null : (this.entryById.get({ id })?.nim ?? null);
-  }
-
-  /** The entry a path id names: 404 when there is none, 403 when it is another student's or (staff) a restricted student's. */
-  private ownEntry(principal: Principal, rawId: string) {
-    const entry = ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), diaryMessages.diaryUnknown);
-    this.restriction.assertStaffMay(principal, entry.nim);
-    return entry;
+    }, this.job);
   }
 }

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
-import { readPagination, totalPages } from "../../http/pagination";
+import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, newestScreeningFirst, riwayatSkrining } from "../../db/schema";
+import { readPagination, totalPages } from "../../requests/pagination";
 import { notFound } from "../../errors";
-import type { Principal } from "../../http/principal";
+import type { Principal } from "../../requests/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
 import { withheldProfile } from "../../privacy/restriction";
 import type { NotesService } from "../notes/service";
@@ -66,7 +66,7 @@ export class DosenService {
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .orderBy(...newestScreeningFirst)
       .prepare();
 
     // The advisees of `nip` whose NIM or name contains `pattern` (see containsPattern).

@@ -1,24 +1,22 @@
 import { Elysia } from "elysia";
-import type { JsonObject } from "../../http/body";
-import { MessageResponse, bearer, described, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
+import type { JsonObject } from "../../requests/values";
+import { bearer, described, jsonBody, refusal, refusals, writing } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { MoodEntry } from "../../records";
+import { entryDeleteRoute, entryListRoute, entryRefusals, type DatedEntryKind } from "../dated-entries";
 import { MoodCreateBody, MoodList, MoodUpdateBody } from "./model";
 import { moodMessages, type MoodService } from "./service";
 
-/** What a student's own mood entry routes may meet, besides the token and the storage. */
-const unknownEntry = { status: 404, when: "no mood entry has this id" };
-const othersEntry = { status: 403, when: "a student names another student's entry" };
+/** The routes the mood log shares with the diary: its list and the delete. */
+const kind: DatedEntryKind = { path: "mood", noun: "mood", list: MoodList, studentUnknown: moodMessages.studentUnknown };
+const { unknownEntry, othersEntry } = entryRefusals(kind);
 
 /** A new date's entry is created; an existing one's value replaced (the change returns `{ created, entry }`). */
 const recordedMood: AuditRule = {
   action: ({ answer }) => ((answer as { created?: boolean }).created ? "create" : "update"),
   students: auditStudents.answer,
 };
-
-/** The entry is gone once the handler ran: its student is read before. */
-const removedEntry = (mood: MoodService): AuditRule => ({ action: "delete", studentsBefore: (params) => mood.ownerOf(params.id!) });
 
 /** The student's daily mood entries, one per date. */
 export const moodController = (guards: RouteGuards, mood: MoodService) =>
@@ -51,15 +49,7 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
       },
       audit: recordedMood,
     })
-    .get("/mood/:nim", ({ params }) => mood.list(params.nim), {
-      access: access.any,
-      ownNim: true,
-      advisee: { unknownStudent: moodMessages.studentUnknown },
-      restriction: "staff",
-      response: { 200: MoodList, ...refusals(refusal.accessToken, refusal.ownNim, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
-      detail: { summary: "The student's mood entries, newest date first", security: bearer },
-      audit: { action: "view", students: auditStudents.path },
-    })
+    .use(entryListRoute(guards, kind, mood))
     .put("/mood/:id", ({ principal, params, body }) => mood.update(principal, params.id, body as JsonObject), {
       access: access.mahasiswaOrAdmin,
       studentWrite: true,
@@ -80,10 +70,4 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
       detail: { summary: "Change a mood entry's value or date", security: bearer, requestBody: jsonBody(MoodUpdateBody) },
       audit: { action: "update", students: auditStudents.answer },
     })
-    .delete("/mood/:id", ({ principal, params }) => mood.remove(principal, params.id), {
-      access: access.mahasiswaOrAdmin,
-      studentWrite: true,
-      response: { 200: MessageResponse, ...refusals(refusal.accessToken, refusal.role, othersEntry, unknownEntry, refusal.fairUse, writing) },
-      detail: { summary: "Delete a mood entry", security: bearer },
-      audit: removedEntry(mood),
-    });
+    .use(entryDeleteRoute(guards, kind, mood));

@@ -1,19 +1,13 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
-import { mahasiswa, moodEntries } from "../../db/schema";
-import type { JsonObject } from "../../http/body";
-import { conflict, invalid, notFound } from "../../errors";
-import { ownedEntry } from "../../http/guards";
-import { ProcessingRestriction } from "../../privacy/restriction";
-import { pathId } from "../../http/params";
-import { requestedNim, isBlank, readCalendarDate } from "../../http/values";
+import { moodEntries } from "../../db/schema";
+import { conflict, invalid } from "../../errors";
 import { readInteger } from "../../numbers";
 import { nowIso, serializeMood } from "../../records";
-import type { Principal } from "../../http/principal";
-
-/** What the mood jobs write: no read cache reads it. */
-const moodJob = { touches: [moodEntries] };
+import type { Principal } from "../../requests/principal";
+import { type JsonObject, requestedNim, isBlank, readCalendarDate } from "../../requests/values";
+import { DatedEntries } from "../dated-entries/service";
 
 export const moodMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -32,26 +26,11 @@ export const moodMessages = {
 const inMoodRange = (value: number) => value >= 1 && value <= 5;
 
 /** A student's daily mood: one entry per (nim, date), written by POST as an upsert. */
-export class MoodService {
-  private readonly studentExists;
-  private readonly entriesOf;
-  private readonly entryById;
-  private readonly restriction;
+export class MoodService extends DatedEntries<typeof moodEntries, ReturnType<typeof serializeMood>> {
   private readonly entryOnDate;
 
-  constructor(
-    private readonly db: DatabaseClient,
-    private readonly writes: WriteQueue,
-  ) {
-    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.entriesOf = db
-      .select()
-      .from(moodEntries)
-      .where(eq(moodEntries.nim, sql.placeholder("nim")))
-      .orderBy(desc(moodEntries.date), desc(moodEntries.createdAt), desc(moodEntries.id))
-      .prepare();
-    this.entryById = db.select().from(moodEntries).where(eq(moodEntries.id, sql.placeholder("id"))).prepare();
-    this.restriction = new ProcessingRestriction(db);
+  constructor(db: DatabaseClient, writes: WriteQueue) {
+    super(db, writes, moodEntries, serializeMood, { studentUnknown: moodMessages.studentUnknown, entryUnknown: moodMessages.moodUnknown, deleted: moodMessages.deleted });
     this.entryOnDate = db
       .select({ id: moodEntries.id })
       .from(moodEntries)
@@ -74,8 +53,7 @@ export class MoodService {
     if (date === null) throw invalid(moodMessages.dateFormat);
 
     return this.writes.run(() => {
-      if (nim === null || !this.studentExists.get({ nim })) throw notFound(moodMessages.studentUnknown);
-      this.restriction.assertStaffMay(principal, nim);
+      this.assertStudent(principal, nim);
       const created = this.entryOnDate.get({ nim, date }) === undefined;
       const now = nowIso();
       const row = this.db
@@ -85,12 +63,7 @@ export class MoodService {
         .returning()
         .get();
       return { created, entry: serializeMood(row) };
-    }, moodJob);
-  }
-
-  /** Newest date first (the route's `ownNim` and `advisee` options have checked the caller). */
-  list(nim: string) {
-    return this.entriesOf.all({ nim }).map(serializeMood);
+    }, this.job);
   }
 
   /**
@@ -117,27 +90,6 @@ export class MoodService {
       }
       const row = this.db.update(moodEntries).set(changes).where(eq(moodEntries.id, entry.id)).returning().get();
       return serializeMood(row!);
-    }, moodJob);
-  }
-
-  async remove(principal: Principal, rawId: string) {
-    await this.writes.run(() => {
-      const entry = this.ownEntry(principal, rawId);
-      this.db.delete(moodEntries).where(eq(moodEntries.id, entry.id)).run();
-    }, moodJob);
-    return { message: moodMessages.deleted };
-  }
-
-  /** The student a path id's entry belongs to, or null: what the audit row of a deletion names. */
-  ownerOf(rawId: string): string | null {
-    const id = pathId(rawId);
-    return id === null ? null : (this.entryById.get({ id })?.nim ?? null);
-  }
-
-  /** The entry a path id names: 404 when there is none, 403 when it is another student's or (staff) a restricted student's. */
-  private ownEntry(principal: Principal, rawId: string) {
-    const entry = ownedEntry(principal, rawId, (id) => this.entryById.get({ id }), moodMessages.moodUnknown);
-    this.restriction.assertStaffMay(principal, entry.nim);
-    return entry;
+    }, this.job);
   }
 }

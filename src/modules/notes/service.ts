@@ -4,11 +4,9 @@ import { catatanKonseling, dosen, mahasiswa } from "../../db/schema";
 import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { forbidden, invalid, notFound } from "../../errors";
-import type { JsonObject } from "../../http/body";
-import { guardMessages } from "../../http/guards";
-import { pathId } from "../../http/params";
-import type { Principal } from "../../http/principal";
-import { exceedsCharacters, readKey, requestedNim } from "../../http/values";
+import { type JsonObject, pathId, exceedsCharacters, readKey, requestedNim } from "../../requests/values";
+import { accessMessages } from "../../requests/ownership";
+import type { Principal } from "../../requests/principal";
 import { AdvisorScope } from "../../privacy/advisor-scope";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { nowIso, serializeCatatan } from "../../records";
@@ -113,7 +111,7 @@ export class NotesService {
     if (!note) throw notFound(notesMessages.noteUnknown);
     const ownStudent = principal.role === "mahasiswa" && principal.nim === note.nim;
     const ownLecturer = principal.role === "dosen" && principal.nip === note.nip;
-    if (!(principal.role === "admin" || ownStudent || ownLecturer)) throw forbidden(guardMessages.denied);
+    if (!(principal.role === "admin" || ownStudent || ownLecturer)) throw forbidden(accessMessages.denied);
     this.restriction.assertStaffMay(principal, note.nim);
     if (ownStudent && note.dibacaMahasiswaPada === null) return serializeCatatan({ ...(await this.markRead(note)), namaDosen: note.namaDosen });
     if (ownLecturer && note.reply !== "" && note.balasanDibacaDosenPada === null) await this.markSeen(eq(catatanKonseling.id, note.id));
@@ -159,7 +157,7 @@ export class NotesService {
       nip = adminNip;
     } else {
       // The advisor, or the handler of the student's open follow-up case (decisions §13).
-      if (!this.scope.mayRead(principal, nim)) throw forbidden(guardMessages.notAdvisee);
+      if (!this.scope.mayRead(principal, nim)) throw forbidden(accessMessages.notAdvisee);
       nip = principal.nip!;
     }
     this.restriction.assertStaffMay(principal, nim);

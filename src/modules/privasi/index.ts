@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import { bearer, described, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import type { AuthService } from "../auth/service";

@@ -6,9 +6,8 @@ import type { DatabaseClient } from "../../db";
 import { privacyAcknowledgements } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";
 import { ServiceError, invalid } from "../../errors";
-import { principalActor } from "../../http/audit";
-import type { JsonObject } from "../../http/body";
-import type { Principal } from "../../http/principal";
+import { principalActor, type Principal } from "../../requests/principal";
+import type { JsonObject } from "../../requests/values";
 import { nowIso } from "../../records";
 
 export const privasiMessages = {

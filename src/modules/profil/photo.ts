@@ -8,7 +8,7 @@ import { ServiceError, invalid, notFound } from "../../errors";
 import type { Logger } from "../../logger";
 import { mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
 import type { PhotoStore } from "../../photos/storage";
-import type { Principal } from "../../http/principal";
+import type { Principal } from "../../requests/principal";
 
 const photoMessages = {
   noFile: "Tidak ada file foto yang dikirim.",

@@ -2,12 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { dosen, jurusan, mahasiswa } from "../../db/schema";
-import type { JsonObject } from "../../http/body";
+import { type JsonObject, exceedsCharacters, isBlank } from "../../requests/values";
 import { invalid, notFound } from "../../errors";
-import { exceedsCharacters, isBlank } from "../../http/values";
 import { genderAsStored, readIpk, readUsia } from "../../profile-fields";
 import { serializeMahasiswa } from "../../records";
-import type { Principal } from "../../http/principal";
+import type { Principal } from "../../requests/principal";
 
 export const profilMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",

@@ -1,13 +1,13 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { mahasiswa, riwayatSkrining, tindakLanjut } from "../../db/schema";
+import { mahasiswa, newestScreeningFirst, riwayatSkrining, tindakLanjut } from "../../db/schema";
 import { invalid, notFound } from "../../errors";
-import { readPagination, totalPages } from "../../http/pagination";
+import { readPagination, totalPages } from "../../requests/pagination";
 import { serializeSkrining } from "../../records";
 import { suggestionsFor } from "../../screening/suggestions";
-import type { Principal } from "../../http/principal";
-import { requestedNim } from "../../http/values";
+import type { Principal } from "../../requests/principal";
+import { requestedNim } from "../../requests/values";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { FollowUpReachReader, type FollowUpReach } from "../tindak-lanjut/reach";
 import { weeklyLimitMessage, weeklyWindow, type SubmissionService } from "./submission";
@@ -39,7 +39,7 @@ export class SkriningService {
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .orderBy(...newestScreeningFirst)
       .limit(1)
       .prepare();
   }
@@ -78,7 +78,7 @@ export class SkriningService {
       .select()
       .from(riwayatSkrining)
       .where(eq(riwayatSkrining.nim, nim))
-      .orderBy(desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id))
+      .orderBy(...newestScreeningFirst)
       .limit(perPage)
       .offset(offset)
       .all();

@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { ServiceError, forbidden, invalid, notFound } from "../../errors";
-import type { JsonObject } from "../../http/body";
+import { type JsonObject, requestedNim } from "../../requests/values";
 import type { Logger } from "../../logger";
 import type { Classifier, ModelFeatures, ModelType } from "../../models/classifier";
 import { nowIso } from "../../records";
@@ -19,8 +19,7 @@ import {
   type Level,
 } from "../../screening/scoring";
 import { suggestionsFor } from "../../screening/suggestions";
-import type { Principal } from "../../http/principal";
-import { requestedNim } from "../../http/values";
+import type { Principal } from "../../requests/principal";
 import { restrictionMessages } from "../../privacy/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
 import { FollowUpReachReader } from "../tindak-lanjut/reach";

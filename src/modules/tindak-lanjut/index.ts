@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { JsonObject } from "../../http/body";
+import type { JsonObject } from "../../requests/values";
 import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";

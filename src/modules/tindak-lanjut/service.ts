@@ -4,13 +4,11 @@ import { earlyWarning, spikeThreshold } from "../../db/summaries";
 import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";
 import { conflict, forbidden, invalid, notFound } from "../../errors";
-import type { JsonObject } from "../../http/body";
-import { guardMessages } from "../../http/guards";
+import { type JsonObject, pathId, exceedsCharacters, readKey } from "../../requests/values";
+import { accessMessages } from "../../requests/ownership";
 import { AdvisorScope } from "../../privacy/advisor-scope";
-import { readPagination, totalPages } from "../../http/pagination";
-import { pathId } from "../../http/params";
-import type { Principal } from "../../http/principal";
-import { exceedsCharacters, readKey } from "../../http/values";
+import { readPagination, totalPages } from "../../requests/pagination";
+import type { Principal } from "../../requests/principal";
 import { restrictionMessages } from "../../privacy/restriction";
 import { nowIso } from "../../records";
 import type { Level } from "../../screening/scoring";
@@ -246,7 +244,7 @@ export class TindakLanjutService {
     const row = id === null ? null : this.caseById.get(id);
     if (!row) throw notFound(followUpMessages.caseUnknown);
     if (principal.role === "dosen" && (principal.nip === null || (row.nip !== principal.nip && row.advisorNip !== principal.nip))) {
-      throw forbidden(guardMessages.notAdvisee);
+      throw forbidden(accessMessages.notAdvisee);
     }
     if (row.restrictedAt !== null) throw forbidden(restrictionMessages.staffRefused);
     return row;

@@ -1,5 +1,6 @@
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { request } from "../api";
+import { NewPasswordFields, PasswordField, useNewPassword } from "../components/password-fields";
 import { Button, ErrorNotice, Field, Loading, Notice, Page } from "../components/ui";
 import { useResource } from "../hooks";
 import { pathOf } from "../routes";
@@ -18,11 +19,7 @@ export function Activation() {
   const notice = useResource(() => request<PrivacyNotice>("GET", privacyNoticePath, { authenticated: false }));
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [newPassword, setNewPassword] = useState("");
-  const [repeated, setRepeated] = useState("");
-  const newInput = useRef<HTMLInputElement>(null);
-  const repeatInput = useRef<HTMLInputElement>(null);
-  const [problem, setProblem] = useState<{ field: "new" | "repeat"; text: string } | null>(null);
+  const newPassword = useNewPassword();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -31,18 +28,16 @@ export function Activation() {
     event.preventDefault();
     setError(null);
     // The server checks the same rule; asking here first spares a round trip and keeps the focus.
-    const found = newPasswordProblem(newPassword, repeated, password);
-    setProblem(found);
-    if (found) return (found.field === "new" ? newInput : repeatInput).current?.focus();
+    if (!newPassword.check(password, activation.sameAsInitial)) return;
     setBusy(true);
     try {
       const answer = await request<{ user: { nama: string } }>("POST", "/api/auth/activation", {
-        json: { username, password, password_baru: newPassword },
+        json: { username, password, password_baru: newPassword.newPassword },
         authenticated: false,
       });
       try {
         // Signing in leaves this page; the notice is recorded only when it was shown.
-        await startSession(username, newPassword, notice.data?.version);
+        await startSession(username, newPassword.newPassword, notice.data?.version);
       } catch {
         // Activated, but not signed in (the network, the sign-in limit): the sign-in page asks again.
         setDone(answer.user.nama);
@@ -81,52 +76,21 @@ export function Activation() {
             <Field label={signIn.username}>
               {({ id }) => <input id={id} name="username" autocomplete="username" required value={username} onInput={(event) => setUsername(event.currentTarget.value)} />}
             </Field>
-            <Field label={activation.initialPassword} hint={activation.initialPasswordHint}>
-              {({ id, describedBy }) => (
-                <input
-                  id={id}
-                  name="password"
-                  type="password"
-                  autocomplete="current-password"
-                  required
-                  value={password}
-                  aria-describedby={describedBy}
-                  onInput={(event) => setPassword(event.currentTarget.value)}
-                />
-              )}
-            </Field>
-            <Field label={activation.newPassword} hint={activation.newPasswordHint} error={problem?.field === "new" ? problem.text : null}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  ref={newInput}
-                  id={id}
-                  name="password_baru"
-                  type="password"
-                  autocomplete="new-password"
-                  required
-                  value={newPassword}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onInput={(event) => setNewPassword(event.currentTarget.value)}
-                />
-              )}
-            </Field>
-            <Field label={activation.repeatPassword} error={problem?.field === "repeat" ? problem.text : null}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  ref={repeatInput}
-                  id={id}
-                  name="ulangi_password_baru"
-                  type="password"
-                  autocomplete="new-password"
-                  required
-                  value={repeated}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onInput={(event) => setRepeated(event.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <PasswordField
+              label={activation.initialPassword}
+              hint={activation.initialPasswordHint}
+              name="password"
+              autocomplete="current-password"
+              required
+              value={password}
+              onInput={setPassword}
+            />
+            <NewPasswordFields
+              state={newPassword}
+              labels={{ newPassword: activation.newPassword, newPasswordHint: activation.newPasswordHint, repeat: activation.repeatPassword }}
+              names={{ newPassword: "password_baru", repeat: "ulangi_password_baru" }}
+              required
+            />
             {notice.data && <p class="hint">{privacy.activation.consent(notice.data.version)}</p>}
             <Button type="submit" busy={busy} disabled={notice.loading && !notice.data}>
               {busy ? activation.submitting : notice.data ? privacy.activation.submit : activation.submit}
@@ -139,13 +103,4 @@ export function Activation() {
       </p>
     </Page>
   );
-}
-
-/** The password rule of decisions §10 as the form can see it, the repetition, and that it differs from the initial one. */
-function newPasswordProblem(newPassword: string, repeated: string, initial: string): { field: "new" | "repeat"; text: string } | null {
-  const bytes = new TextEncoder().encode(newPassword).length;
-  if ([...newPassword].length < 8 || bytes > 72 || newPassword.trim() === "") return { field: "new", text: activation.passwordRule };
-  if (newPassword === initial) return { field: "new", text: activation.sameAsInitial };
-  if (newPassword !== repeated) return { field: "repeat", text: activation.mismatch };
-  return null;
 }

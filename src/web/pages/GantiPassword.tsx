@@ -1,7 +1,8 @@
-import { useRef, useState } from "preact/hooks";
-import { Button, ErrorNotice, Field, Page } from "../components/ui";
+import { useState } from "preact/hooks";
+import { NewPasswordFields, PasswordField, useNewPassword } from "../components/password-fields";
+import { Button, ErrorNotice, Page } from "../components/ui";
 import { replaceOneTimePassword, type PasswordGate } from "../session";
-import { activation, passwordChange } from "../strings";
+import { passwordChange } from "../strings";
 
 /**
  * Before any page: an account signed in with a one-time password an admin set replaces it
@@ -10,23 +11,17 @@ import { activation, passwordChange } from "../strings";
  */
 export function GantiPassword(props: { gate: NonNullable<PasswordGate> }) {
   const [temporary, setTemporary] = useState(props.gate.temporary ?? "");
-  const [newPassword, setNewPassword] = useState("");
-  const [repeated, setRepeated] = useState("");
-  const [problem, setProblem] = useState<{ field: "new" | "repeat"; text: string } | null>(null);
+  const newPassword = useNewPassword();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const newInput = useRef<HTMLInputElement>(null);
-  const repeatInput = useRef<HTMLInputElement>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
     setError(null);
-    const found = newPasswordProblem(newPassword, repeated, temporary);
-    setProblem(found);
-    if (found) return (found.field === "new" ? newInput : repeatInput).current?.focus();
+    if (!newPassword.check(temporary, passwordChange.same)) return;
     setBusy(true);
     try {
-      await replaceOneTimePassword(temporary, newPassword);
+      await replaceOneTimePassword(temporary, newPassword.newPassword);
     } catch (caught) {
       setError(caught);
       setBusy(false);
@@ -39,51 +34,13 @@ export function GantiPassword(props: { gate: NonNullable<PasswordGate> }) {
       {error !== null && <ErrorNotice error={error} />}
       <form class="form narrow" onSubmit={submit} noValidate>
         {props.gate.temporary === null && (
-          <Field label={passwordChange.temporary}>
-            {({ id }) => <input id={id} type="password" autocomplete="current-password" value={temporary} onInput={(event) => setTemporary(event.currentTarget.value)} />}
-          </Field>
+          <PasswordField label={passwordChange.temporary} autocomplete="current-password" value={temporary} onInput={setTemporary} />
         )}
-        <Field label={passwordChange.newPassword} hint={passwordChange.newPasswordHint} error={problem?.field === "new" ? problem.text : null}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              ref={newInput}
-              id={id}
-              type="password"
-              autocomplete="new-password"
-              value={newPassword}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onInput={(event) => setNewPassword(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label={passwordChange.repeat} error={problem?.field === "repeat" ? problem.text : null}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              ref={repeatInput}
-              id={id}
-              type="password"
-              autocomplete="new-password"
-              value={repeated}
-              aria-describedby={describedBy}
-              aria-invalid={invalid || undefined}
-              onInput={(event) => setRepeated(event.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <NewPasswordFields state={newPassword} labels={{ newPassword: passwordChange.newPassword, newPasswordHint: passwordChange.newPasswordHint, repeat: passwordChange.repeat }} />
         <Button type="submit" busy={busy}>
           {busy ? passwordChange.submitting : passwordChange.submit}
         </Button>
       </form>
     </Page>
   );
-}
-
-/** The password rule (decisions §10) as the form can see it, the repetition, and that it differs from the one-time password. */
-function newPasswordProblem(newPassword: string, repeated: string, temporary: string): { field: "new" | "repeat"; text: string } | null {
-  const bytes = new TextEncoder().encode(newPassword).length;
-  if ([...newPassword].length < 8 || bytes > 72 || newPassword.trim() === "") return { field: "new", text: activation.passwordRule };
-  if (newPassword === temporary) return { field: "new", text: passwordChange.same };
-  if (newPassword !== repeated) return { field: "repeat", text: activation.mismatch };
-  return null;
 }

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiError } from "../api";
+import { PasswordField } from "../components/password-fields";
 import { Button, describeError, ErrorNotice, Field, Notice, Page } from "../components/ui";
 import { navigate } from "../router";
 import { pathOf } from "../routes";
@@ -52,20 +53,7 @@ export function SignIn(props: { notice?: string; returnTo: string | null }) {
             <input id={id} name="username" autocomplete="username" required value={username} aria-describedby={describedBy} onInput={(event) => setUsername(event.currentTarget.value)} />
           )}
         </Field>
-        <Field label={signIn.password}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              name="password"
-              type="password"
-              autocomplete="current-password"
-              required
-              value={password}
-              aria-describedby={describedBy}
-              onInput={(event) => setPassword(event.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <PasswordField label={signIn.password} name="password" autocomplete="current-password" required value={password} onInput={setPassword} />
         <div class="field">
           <label class="choice">
             <input type="checkbox" name="ingat" checked={remember} aria-describedby="ingat-petunjuk" onChange={(event) => setRemember(event.currentTarget.checked)} />

@@ -99,7 +99,6 @@ export const activation = {
   newPassword: "Password baru",
   newPasswordHint: "Hanya Anda yang tahu. 8 sampai 72 karakter, berbeda dari password awal.",
   repeatPassword: "Ulangi password baru",
-  passwordRule: "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.",
   sameAsInitial: "Password baru harus berbeda dari password awal.",
   mismatch: "Password baru dan ulangannya tidak sama.",
   toSignIn: "Ke halaman masuk",

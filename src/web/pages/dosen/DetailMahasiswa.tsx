@@ -1,5 +1,4 @@
 import { useRef, useState } from "preact/hooks";
-import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable, LineChart } from "../../components/charts";
 import { Button, ErrorNotice, Field, Loading, LevelTag, Notice, Page } from "../../components/ui";
@@ -8,9 +7,9 @@ import { useResource } from "../../hooks";
 import { scales } from "../../levels";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
-import type { Catatan, Mahasiswa, Skrining } from "../../types";
+import type { Catatan, FollowUpCase, Mahasiswa, PageProps, Skrining } from "../../types";
 import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
-import { StatusBadge, StatusForm, handlerName, isOld, reasonWords, statusWord, type FollowUpCase } from "./tindak-lanjut";
+import { StatusBadge, StatusForm, handlerName, isOld, reasonWords, statusWord } from "./follow-up-status";
 
 const text = staff.detail;
 

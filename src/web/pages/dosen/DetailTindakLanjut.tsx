@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { PageProps } from "../../types";
+import type { FollowUpDetail, PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Confirm, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";
@@ -9,7 +9,7 @@ import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import { BackLink, nipInUrl, ResourceError, studentName, useLecturers, withQuery } from "./shared";
-import { StatusBadge, StatusForm, handlerName, isOld, isOpen, reasonWords, statusWord, type FollowUpDetail } from "./tindak-lanjut";
+import { StatusBadge, StatusForm, handlerName, isOld, isOpen, reasonWords, statusWord } from "./follow-up-status";
 
 const text = staff.followUp;
 

@@ -4,15 +4,15 @@ import type { PageProps } from "../../types";
 import type { PageName } from "../../routes";
 import { Bimbingan } from "./Bimbingan";
 import { DetailMahasiswa } from "./DetailMahasiswa";
+import { DaftarTindakLanjut } from "./DaftarTindakLanjut";
 import { DetailTindakLanjut } from "./DetailTindakLanjut";
 import { Statistik } from "./Statistik";
-import { TindakLanjut } from "./TindakLanjut";
 import "./dosen.css";
 
 export const staffPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
   bimbingan: Bimbingan,
   detailMahasiswa: DetailMahasiswa,
-  tindakLanjut: TindakLanjut,
+  tindakLanjut: DaftarTindakLanjut,
   detailTindakLanjut: DetailTindakLanjut,
   statistik: Statistik,
 };

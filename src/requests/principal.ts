@@ -1,3 +1,4 @@
+import type { AuditActor } from "../audit/trail";
 import type { Role } from "../db/schema";
 
 /**
@@ -18,4 +19,19 @@ export interface Principal {
   nama: string | null;
   /** The account signs in with a one-time password an admin set: the owner must replace it (decisions: Admin console). */
   mustChangePassword: boolean;
+}
+
+const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim" });
+// A caller's principal is one object until a write changes it (the caller cache), so its actor is too.
+const actors = new WeakMap<Principal, AuditActor>();
+
+/** The actor of a request: its caller, or nobody known. */
+export function principalActor(principal: Principal | undefined): AuditActor {
+  if (!principal) return anonymous;
+  let actor = actors.get(principal);
+  if (!actor) {
+    actor = Object.freeze({ userId: principal.id, username: principal.username, role: principal.role });
+    actors.set(principal, actor);
+  }
+  return actor;
 }

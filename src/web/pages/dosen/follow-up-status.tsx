@@ -1,23 +1,15 @@
-// What the follow-up pages share: the API's shapes, a case's status and reasons in words,
-// and the status form, which the case page and the student's page both show.
-import type { Static } from "elysia";
+// A follow-up case's status, handler and reasons in words, and the status form: what the
+// list of cases, the case page and the student's page share (their shapes: ../../types.ts).
 import type { ComponentChildren } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../../api";
 import { Button, ErrorNotice, Field } from "../../components/ui";
 import { staff } from "../../strings";
+import type { CaseStatus, FollowUpCase, FollowUpDetail } from "../../types";
 import { overdueDays } from "../../../modules/tindak-lanjut/figures";
 import { allowedMoves, caseNoteMaxLength } from "../../../modules/tindak-lanjut/moves";
-import type { FollowUpDetail as FollowUpDetailSchema, FollowUpList, FollowUpSummary as FollowUpSummarySchema } from "../../../modules/tindak-lanjut/model";
 
 const text = staff.followUp;
-
-export type FollowUpPage = Static<typeof FollowUpList>;
-export type FollowUpCase = FollowUpPage["data"][number];
-export type FollowUpDetail = Static<typeof FollowUpDetailSchema>;
-export type FollowUpSummary = Static<typeof FollowUpSummarySchema>;
-export type FollowUpFigures = FollowUpSummary["fakultas"];
-export type CaseStatus = FollowUpCase["status"];
 
 export const isOpen = (kasus: Pick<FollowUpCase, "status">) => kasus.status !== "selesai";
 

@@ -1,4 +1,4 @@
-import type { PageProps } from "../../types";
+import type { FollowUpCase, FollowUpFigures, FollowUpPage, FollowUpSummary, PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Field, Loading, Page } from "../../components/ui";
@@ -8,7 +8,7 @@ import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
 import { LecturerPicker, ListHeading, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
-import { StatusBadge, handlerName, isOld, isOpen, reasonWords, type FollowUpCase, type FollowUpFigures, type FollowUpPage, type FollowUpSummary } from "./tindak-lanjut";
+import { StatusBadge, handlerName, isOld, isOpen, reasonWords } from "./follow-up-status";
 
 const text = staff.followUp;
 
@@ -23,11 +23,11 @@ const statusFilters: Record<string, string> = {
 const oldAfterDays = 7;
 
 /**
- * Tindak lanjut: the cases of the lecturer (an admin: of everyone, or of one lecturer), open
+ * Daftar tindak lanjut: the cases of the lecturer (an admin: of everyone, or of one lecturer), open
  * ones first and the oldest of them first, with the figures above. The filters and the page
  * live in the URL, so that a reload or Back shows the same list.
  */
-export function TindakLanjut(props: PageProps) {
+export function DaftarTindakLanjut(props: PageProps) {
   const nip = useActingNip(props);
   const isAdmin = nip !== null;
   const statusParam = props.search.get("status") ?? "";

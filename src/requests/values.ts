@@ -1,8 +1,12 @@
 import type { Principal } from "./principal";
 import { invalid } from "../errors";
 
-// Typed values read out of JSON bodies. The readers answer null for a value they do not
-// accept, so that every route keeps its own error text and its own order of checks.
+// Typed values read out of a request's body, query or path, the same for a route, a
+// service and a command. The readers answer null for a value they do not accept, so that
+// every route keeps its own error text and its own order of checks.
+
+/** A request's body as the services read it: always a JSON object (src/http/body.ts makes anything else `{}`). */
+export type JsonObject = Record<string, unknown>;
 
 /** A value the client left out: absent, null or the empty string. */
 export const isBlank = (value: unknown): boolean => value === undefined || value === null || value === "";
@@ -51,4 +55,14 @@ export function requestedNim(principal: Principal, value: unknown): string | nul
   const nim = readKey(value);
   if (nim === "") throw invalid("NIM wajib disertakan oleh admin.");
   return nim;
+}
+
+/**
+ * A path id as the routes that "look up by key" read it: decimal digits naming a positive
+ * safe integer. Anything else cannot name a row, so the caller answers its 404.
+ */
+export function pathId(raw: string): number | null {
+  if (!/^\d{1,15}$/.test(raw)) return null;
+  const value = Number(raw);
+  return value >= 1 ? value : null;
 }

@@ -1,0 +1,72 @@
+// What an import of a roster is told and tells (src/accounts/service.ts does it): its
+// options, its counts, the students under 18 it names, a checked file, a preview row by
+// row, and the refusal of bad rows. The command prints them, the console answers them.
+import type { AuditEntry } from "../audit/trail";
+import type { Role } from "../db/schema";
+import { InvalidInput } from "../errors";
+import type { AccountInput, RowError } from "./validation";
+
+export interface ImportOptions {
+  /** Also give existing accounts the row's password, ending their sessions (decisions §7). */
+  resetPasswords?: boolean;
+  /** Progress of the hashing: first (0, total) when there is any password to hash, then after each. */
+  onHashed?: (done: number, total: number) => void;
+  /** The audit rows of the import, written in its transaction from what it did. */
+  audit?: (result: ImportResult) => AuditEntry[];
+}
+
+export interface ImportResult {
+  created: number;
+  /** Existing accounts with a changed profile or, with `resetPasswords`, a new password. */
+  updated: number;
+  /** Existing accounts the import found exactly as the file describes them: nothing written. */
+  unchanged: number;
+  /** Existing accounts that got the row's password (`resetPasswords`); their sessions ended. */
+  passwordsReset: number;
+  /** Existing accounts whose row says `activated` but that stay inactive or deactivated: an import never changes either. */
+  leftInactive: number;
+}
+
+/** A student under 18, named for the admin after an import. */
+export interface MinorStudent {
+  nim: string;
+  nama: string | null;
+  usia: number;
+}
+
+/** A roster file read and checked row by row (src/accounts/import.ts): the rows that passed, and every problem. */
+export interface ParsedRoster {
+  accounts: AccountInput[];
+  errors: RowError[];
+}
+
+/** One row of an import's preview: what the import would do to its account. */
+export interface PreviewRow {
+  line: number;
+  username: string;
+  role: Role;
+  outcome: "dibuat" | "diperbarui" | "tidak berubah";
+  /** The profile fields that would change (`profil` for a profile not there yet). */
+  fields: string[];
+  passwordReset: boolean;
+}
+
+export interface ImportPreview {
+  /** Bad rows and conflicts, by line: with any, the import would write nothing. */
+  problems: RowError[];
+  rows: PreviewRow[];
+  counts: ImportResult;
+}
+
+/** The counts an import's audit row keeps (no names: the file is not copied into the trail). */
+export function importCounts(result: ImportResult): string {
+  return `dibuat ${result.created}, diperbarui ${result.updated}, tidak berubah ${result.unchanged}, password diganti ${result.passwordsReset}`;
+}
+
+/** Rows refused by the checks: every problem on its own line (`baris N: ...`), then how many rows, and that nothing was written. */
+export function rowsRefused(errors: readonly RowError[]): InvalidInput {
+  const sorted = [...errors].sort((a, b) => a.line - b.line);
+  return new InvalidInput(`${new Set(sorted.map((error) => error.line)).size} baris tidak valid; tidak ada yang disimpan.`, {
+    lines: sorted.map((error) => `baris ${error.line}: ${error.message}`),
+  });
+}

@@ -1,0 +1,136 @@
+// Screenings, the models that classify them, and the summaries derived from them for the
+// lecturers' lists and statistics (kept by the triggers of src/db/summaries.ts).
+import { desc, sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { insertedAt, levels } from "./columns";
+import { mahasiswa } from "./people";
+
+export const predictionModels = sqliteTable(
+  "prediction_models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: ["stress", "motivasi"] }).notNull(),
+    filePath: text("file_path").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
+    thresholds: text("thresholds", { mode: "json" }),
+    algorithm: text("algorithm").notNull(),
+    version: text("version").notNull(),
+    inputFeatures: text("input_features", { mode: "json" }).notNull(),
+    categories: text("categories", { mode: "json" }),
+    metrics: text("metrics", { mode: "json" }),
+    sourceSha256: text("source_sha256").notNull(),
+    createdAt: text("created_at").notNull().default(insertedAt),
+  },
+  (table) => [
+    check("prediction_models_type_check", sql`${table.type} IN ('stress', 'motivasi')`),
+    // At most one active model per type, enforced by the database itself.
+    uniqueIndex("prediction_models_one_active_index").on(table.type).where(sql`${table.isActive} = 1`),
+  ],
+);
+
+export const riwayatSkrining = sqliteTable(
+  "riwayat_skrining",
+  {
+    id: integer("Id_skrining").primaryKey({ autoIncrement: true }),
+    nim: text("NIM")
+      .notNull()
+      .references(() => mahasiswa.nim, { onDelete: "restrict", onUpdate: "cascade" }),
+    tanggal: text("tanggal_skrining").notNull(),
+    inputJawaban: text("input_jawaban").notNull(),
+    tingkatStres: text("tingkat_stres", { enum: levels }).notNull(),
+    tingkatMotivasi: text("tingkat_motivasi", { enum: levels }).notNull(),
+    saran: text("saran").notNull(),
+    scoreStress: real("score_stress").notNull(),
+    scoreSdi: real("score_sdi").notNull(),
+    // The model records that classified this screening; null means the threshold fallback.
+    stressModelId: integer("stress_model_id").references(() => predictionModels.id, { onDelete: "set null" }),
+    motivasiModelId: integer("motivasi_model_id").references(() => predictionModels.id, { onDelete: "set null" }),
+    // The model's probability of the level it gave (0–1); null under the threshold fallback,
+    // for a model kind without probabilities, and for screenings made before they were kept.
+    stressProbability: real("stress_probability"),
+    motivasiProbability: real("motivasi_probability"),
+  },
+  (table) => [
+    check("riwayat_tingkat_stres_check", sql`${table.tingkatStres} IN ('Rendah', 'Sedang', 'Tinggi')`),
+    check("riwayat_tingkat_motivasi_check", sql`${table.tingkatMotivasi} IN ('Rendah', 'Sedang', 'Tinggi')`),
+    // A student's screenings in order, Id_skrining breaking ties in tanggal, with the levels
+    // and the stress score: the summary triggers find the latest screening and the one
+    // before it (a spike), and the summaries are refilled, from this index alone.
+    index("riwayat_nim_tanggal_levels_index").on(table.nim, table.tanggal, table.id, table.tingkatStres, table.tingkatMotivasi, table.scoreStress),
+    index("riwayat_tanggal_index").on(table.tanggal),
+  ],
+);
+
+/** A student's screenings newest first, the higher Id_skrining first within one tanggal: the order every list and every "latest" reads, which the index above serves. */
+export const newestScreeningFirst = [desc(riwayatSkrining.tanggal), desc(riwayatSkrining.id)] as const;
+
+/**
+ * Each student's latest screening (newest tanggal, ties to the highest Id_skrining), with
+ * whether it is a spike and an early warning. Derived from riwayat_skrining and kept by
+ * the triggers of src/db/summaries.ts; never written by application code. Its migration
+ * makes it WITHOUT ROWID, which drizzle cannot declare (see 0002_lecturer_summaries.sql).
+ */
+export const latestSkrining = sqliteTable("latest_skrining", {
+  nim: text("NIM").primaryKey(),
+  id: integer("Id_skrining").notNull(),
+  tanggal: text("tanggal_skrining").notNull(),
+  tingkatStres: text("tingkat_stres", { enum: levels }).notNull(),
+  tingkatMotivasi: text("tingkat_motivasi", { enum: levels }).notNull(),
+  isSpike: integer("is_spike", { mode: "boolean" }).notNull(),
+  earlyWarning: integer("early_warning", { mode: "boolean" }).notNull(),
+  /** The latest screening's score_stress: the `stres_sangat_tinggi` threshold is a setting, so it is compared when read. */
+  scoreStress: real("score_stress"),
+  /** The lecturer the student is counted under: their advisor, null while their processing is restricted (or without one). */
+  nip: text("NIP"),
+}, (table) => [
+  // A lecturer's screened advisees, newest latest screening first (ties by NIM), with what
+  // asks for attention: `sort=risk` walks it and stops at the page (src/modules/dosen/risk-pages.ts).
+  index("latest_skrining_nip_tanggal_index").on(table.nip, sql`${table.tanggal} DESC`, table.nim, table.earlyWarning, table.scoreStress),
+]);
+
+/**
+ * Per lecturer, how many of their (unrestricted) advisees' latest screenings have each pair
+ * of levels: the statistics of a lecturer in a few rows, however many advisees and
+ * screenings. Kept by triggers on latest_skrining (src/db/summaries.ts); WITHOUT ROWID.
+ */
+export const lecturerLatestLevels = sqliteTable(
+  "lecturer_latest_levels",
+  {
+    nip: text("NIP").notNull(),
+    tingkatStres: text("tingkat_stres", { enum: levels }).notNull(),
+    tingkatMotivasi: text("tingkat_motivasi", { enum: levels }).notNull(),
+    students: integer("students").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.nip, table.tingkatStres, table.tingkatMotivasi] })],
+);
+
+/**
+ * Per lecturer and week (the date of its Monday in the faculty's time zone), the level
+ * counts of the screenings made that week by the lecturer's current advisees. Derived like latest_skrining: moving a
+ * student to another lecturer moves their weeks with them. WITHOUT ROWID as well.
+ */
+export const lecturerWeeklyLevels = sqliteTable(
+  "lecturer_weekly_levels",
+  {
+    nip: text("NIP").notNull(),
+    weekStart: text("week_start").notNull(),
+    stressRendah: integer("stress_rendah").notNull(),
+    stressSedang: integer("stress_sedang").notNull(),
+    stressTinggi: integer("stress_tinggi").notNull(),
+    motivasiRendah: integer("motivasi_rendah").notNull(),
+    motivasiSedang: integer("motivasi_sedang").notNull(),
+    motivasiTinggi: integer("motivasi_tinggi").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.nip, table.weekStart] })],
+);
+
+/**
+ * The faculty time zone's UTC offsets over time (src/local-time.ts): the summary triggers
+ * read the offset in force at a screening's moment to find its local week. `serve` fills
+ * it for its zone (recounting the weeks when the zone changed); `zone` names that zone.
+ */
+export const timeZoneOffsets = sqliteTable("time_zone_offsets", {
+  startsAt: integer("starts_at").primaryKey(),
+  offsetMinutes: integer("offset_minutes").notNull(),
+  zone: text("zone").notNull(),
+});
