@@ -10,7 +10,10 @@ export interface ColdStart {
   restartRunsMs: number[];
 }
 
-/** First start in an empty folder (schema, secret, admin hash) and restart of that folder, `runs` times each. */
+/**
+ * First start in an empty folder (schema and secret; the first admin's hash is made after the
+ * port opens, and a tokenless request does not wait for it) and restart of that folder, `runs` times each.
+ */
 export async function measureColdStart(workDir: string, env: Record<string, string | undefined>, runs: number): Promise<ColdStart> {
   const first: number[] = [];
   const restart: number[] = [];
