@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { migrations } from "../../src/db/migrations";
 import { repositoryRoot, standardAccounts, temporaryDir } from "../helpers";
 import { started, startServer, stop } from "../server-process";
-import { needsExistingFolder } from "./commands";
+import { commandRows, needsExistingFolder, type CommandRow } from "./commands";
 import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, withDatabase } from "./support";
 
 // Only `serve` and `skrining migrate` migrate a database that holds data. Every other
@@ -30,10 +30,12 @@ const refusal = (dataDir: string) =>
  * the database.
  */
 const notRefused = new Set(["backup", "check", "migrate", "questions export", "contact export", "notice export"]);
-const refusing: [string, () => string[], string?][] = [
+const refusing: CommandRow[] = [
   ...needsExistingFolder.filter(([name]) => !notRefused.has(name)),
-  ["accounts import", () => ["accounts", "import", csvFile(standardAccounts)]],
-  ["accounts add", () => ["accounts", "add", "--role", "admin", "--username", "baru", "--password", "sandi-baru-1"]],
+  ...commandRows([
+    ["accounts import", () => ["accounts", "import", csvFile(standardAccounts)]],
+    ["accounts add", () => ["accounts", "add", "--role", "admin", "--username", "baru", "--password", "sandi-baru-1"]],
+  ]),
 ];
 
 describe("a command on a database at an older schema", () => {
