@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandIo } from "../cli/common";
@@ -34,24 +34,27 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-let template: string | undefined;
+let template: Uint8Array | undefined;
 
 /**
  * A database file as a new data folder's first start leaves it (every migration applied,
- * the weeks counted in the test zone), made once per test process: each TestService starts
- * from a copy of it instead of running the migrations again. The migrations themselves
- * are tested on their own (test/db/migrations.test.ts, the CLI's new folders).
+ * the weeks counted in the test zone), made once per test process and kept in memory: each
+ * TestService starts from a copy of it instead of running the migrations again. The
+ * migrations themselves are tested on their own (test/db/migrations.test.ts, the CLI's new
+ * folders).
  */
-function templateDatabase(): string {
+function templateDatabase(): Uint8Array {
   if (template === undefined) {
-    // Not among the temporary folders, which a parallel run removes after each file.
     const dataDir = mkdtempSync(join(tmpdir(), "skrining-template-"));
-    process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
-    const context = createContext(loadConfig(dataDir, { ...testEnvironment }), silentLogger);
-    // Everything in the database file itself, so that the file alone is the copy.
-    context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
-    closeContext(context);
-    template = join(dataDir, "skrining.db");
+    try {
+      const context = createContext(loadConfig(dataDir, { ...testEnvironment }), silentLogger);
+      // Everything in the database file itself, so that the file alone is the copy.
+      context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      closeContext(context);
+      template = readFileSync(join(dataDir, "skrining.db"));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
   return template;
 }
@@ -66,7 +69,7 @@ export class TestService {
   /** `appOptions`: what only a serving process has (its automatic backups), built from the context. */
   constructor(environment: Record<string, string> = {}, logger: Logger = silentLogger, appOptions: (context: AppContext) => AppOptions = () => ({})) {
     this.dataDir = temporaryDir();
-    copyFileSync(templateDatabase(), join(this.dataDir, "skrining.db"));
+    writeFileSync(join(this.dataDir, "skrining.db"), templateDatabase(), { mode: 0o600 });
     this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), logger);
     this.app = createApp(this.context, () => this.address, appOptions(this.context));
   }
