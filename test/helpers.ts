@@ -231,12 +231,21 @@ export function cliEnvironment(env: Record<string, string> = {}): Record<string,
   return { ...inherited, ...testEnvironment, ...env };
 }
 
+/** The program running in this process with captured streams: its exit code once it ends, and what it printed so far. */
+export interface InProcessRun {
+  exited: Promise<number>;
+  stdout: () => string;
+  stderr: () => string;
+}
+
 /**
- * Runs the `skrining` program in this process, with captured streams: the same commands,
+ * Starts the `skrining` program in this process, with captured streams: the same commands,
  * texts and exit codes as the real process, without the start-up of one. The umask that
- * `run()` sets for the files it creates is this process's again afterwards.
+ * `run()` sets for the files it creates is this process's again once it has ended.
+ * `onOutputClosed` is told how to stop a command that runs on (`serve`), as the reader of
+ * its output going away would.
  */
-export async function runCli(args: readonly string[], options: InProcessCliOptions = {}): Promise<CliResult> {
+export function startCli(args: readonly string[], options: InProcessCliOptions & { onOutputClosed?: (stop: () => void) => void } = {}): InProcessRun {
   let stdout = "";
   let stderr = "";
   const typed = [...(options.terminal ?? [])];
@@ -254,14 +263,18 @@ export async function runCli(args: readonly string[], options: InProcessCliOptio
     },
     errIsTerminal: false,
     environment: cliEnvironment(options.env),
+    onOutputClosed: options.onOutputClosed,
   };
   const umask = process.umask();
-  try {
-    const exitCode = await run(args, io);
-    return { stdout, stderr, exitCode };
-  } finally {
-    process.umask(umask);
-  }
+  const exited = run(args, io).finally(() => process.umask(umask));
+  return { exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Runs the `skrining` program in this process to its end (startCli). */
+export async function runCli(args: readonly string[], options: InProcessCliOptions = {}): Promise<CliResult> {
+  const running = startCli(args, options);
+  const exitCode = await running.exited;
+  return { stdout: running.stdout(), stderr: running.stderr(), exitCode };
 }
 
 /**

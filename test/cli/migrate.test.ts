@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations } from "../../src/db/migrations";
 import { repositoryRoot, standardAccounts, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { startServer, stop, stopStarted } from "../server-process";
 import { commandRows, needsExistingFolder, type CommandRow } from "./commands";
 import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, withDatabase } from "./support";
 
@@ -12,9 +12,7 @@ import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, wit
 // creating a new data folder's schema is not a migration. A migration is refused while
 // another process has the database open (an older server still serving it).
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 const number = (tag: string) => tag.split("_")[0]!;
 const from = number(migrations[olderLevel - 1]!.tag);

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import packageJson from "../../package.json";
 import { runCli, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { startServer, stop, stopStarted } from "../server-process";
 
 async function login(port: number, username: string, password: string) {
   const response = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
@@ -14,10 +14,8 @@ async function login(port: number, username: string, password: string) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-afterEach(() => {
-  // Only the children this file started, by their own handle.
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+// Only the servers this file started, by their own handle.
+afterEach(stopStarted);
 
 describe("serve", () => {
   test("first start with SKRINING_ADMIN_PASSWORD: prints its URL, creates admin, lays out the data folder, stops on SIGTERM with 0", async () => {
