@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { CommandIo } from "../cli/common";
 import { run } from "../cli/program";
 import { createApp, type AppOptions } from "../src/app";
@@ -66,12 +66,32 @@ export class TestService {
   readonly app: ReturnType<typeof createApp>;
   address = "198.51.100.7";
 
-  /** `appOptions`: what only a serving process has (its automatic backups), built from the context. */
-  constructor(environment: Record<string, string> = {}, logger: Logger = silentLogger, appOptions: (context: AppContext) => AppOptions = () => ({})) {
+  /**
+   * `appOptions`: what only a serving process has (its automatic backups), built from the
+   * context. `from`: a data folder to start from (a fixture's snapshot) instead of the
+   * template database.
+   */
+  constructor(
+    environment: Record<string, string> = {},
+    logger: Logger = silentLogger,
+    appOptions: (context: AppContext) => AppOptions = () => ({}),
+    from: FolderCopy | null = null,
+  ) {
     this.dataDir = temporaryDir();
-    writeFileSync(join(this.dataDir, "skrining.db"), templateDatabase(), { mode: 0o600 });
+    if (from) restoreFolder(this.dataDir, from);
+    else writeFileSync(join(this.dataDir, "skrining.db"), templateDatabase(), { mode: 0o600 });
     this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), logger);
     this.app = createApp(this.context, () => this.address, appOptions(this.context));
+  }
+
+  /**
+   * Every file of the data folder as it is now, the view rows still gathering for the audit
+   * trail written first and the database's whole content in its one file: a snapshot.
+   */
+  async snapshot(): Promise<FolderCopy> {
+    await this.context.audit.flush();
+    this.context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    return copyFolder(this.dataDir);
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -130,6 +150,65 @@ export class TestService {
     closeContext(this.context);
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** The files of a folder by their paths inside it, with their modes (a fixture's data folder). */
+type FolderCopy = { path: string; bytes: Uint8Array; mode: number }[];
+
+function copyFolder(folder: string, under = ""): FolderCopy {
+  return readdirSync(join(folder, under), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(under, entry.name);
+    if (entry.isDirectory()) return copyFolder(folder, path);
+    // Checkpointed: the write-ahead log is empty, and its index is rebuilt by the next connection.
+    if (entry.name.endsWith("-wal") || entry.name.endsWith("-shm")) return [];
+    return [{ path, bytes: readFileSync(join(folder, path)), mode: statSync(join(folder, path)).mode & 0o777 }];
+  });
+}
+
+function restoreFolder(folder: string, files: FolderCopy): void {
+  for (const { path, bytes, mode } of files) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true, mode: 0o700 });
+    writeFileSync(join(folder, path), bytes, { mode });
+  }
+}
+
+interface Snapshot {
+  files: FolderCopy;
+  /** What the fixture gave the test besides its service (tokens, ids), as plain data. */
+  rest: unknown;
+  /** When it was taken, by the real clock. */
+  takenAt: number;
+}
+
+const snapshots = new Map<string, Snapshot>();
+const realNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * A fixture built through the routes and services once per test process, then copied:
+ * later calls with the same `key` get a new TestService on a copy of its data folder
+ * (database, token secret, photos), so the tokens it returned are valid sessions of the
+ * copy, as if the service had been restarted after the fixture (nothing the fixture did is kept in memory:
+ * no throttle counts, no cached answers). Rebuilt when the clock is not the real one (a
+ * test that moved it with setSystemTime records its own times) or after 20 seconds (times
+ * in the fixture stay within seconds of the test's).
+ */
+export async function snapshotFixture<Fixture extends { service: TestService }>(
+  key: string,
+  build: () => Promise<Fixture>,
+  /** The environment `build` gives its TestService, which a copy gets too. */
+  environment: Record<string, string> = {},
+): Promise<Fixture> {
+  const clockIsReal = Math.abs(Date.now() - realNow()) < 1000;
+  const kept = snapshots.get(key);
+  if (clockIsReal && kept && realNow() - kept.takenAt < 20_000) {
+    return { ...(structuredClone(kept.rest) as Omit<Fixture, "service">), service: new TestService(environment, silentLogger, () => ({}), kept.files) } as Fixture;
+  }
+  const fixture = await build();
+  if (clockIsReal) {
+    const { service, ...rest } = fixture;
+    snapshots.set(key, { files: await service.snapshot(), rest: structuredClone(rest), takenAt: realNow() });
+  }
+  return fixture;
 }
 
 /** Two lecturers, three students (one not activated, one without advisor) and an admin. */
