@@ -257,6 +257,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   backups?.start();
 
   await new Promise<void>((resolve) => {
+    const onSigint = () => void stop("SIGINT diterima");
+    const onSigterm = () => void stop("SIGTERM diterima");
     const stop = async (why: string) => {
       if (stopping) return;
       stopping = true;
@@ -266,10 +268,13 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       // The view rows still gathering are written before the database closes.
       await context.audit.flushAll();
       closeContext(context);
+      // Stopped: no handler is left behind in a process that goes on (a test running serve in-process).
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigterm);
       resolve();
     };
-    process.once("SIGINT", () => void stop("SIGINT diterima"));
-    process.once("SIGTERM", () => void stop("SIGTERM diterima"));
+    process.once("SIGINT", onSigint);
+    process.once("SIGTERM", onSigterm);
     // The output may have closed while the server was starting.
     const outputClosed = () => void stop("Keluaran standar ditutup (pembacanya berhenti)");
     if (options.stop?.aborted) outputClosed();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
-import { started, startServer, type Running } from "../test/server-process";
+import { started, startServer, type ServerProcess } from "../test/server-process";
 import { preparedDataDir } from "./support";
 
 // Attacks one student or one stranger on the campus LAN could make against the others,
@@ -9,7 +9,7 @@ import { preparedDataDir } from "./support";
 // seconds on two cores; on the code before the fixes each of them took minutes, gigabytes
 // or answered wrongly (see the comments).
 
-let server: Running;
+let server: ServerProcess;
 let studentToken: string;
 let burstToken: string;
 let adminToken: string;

@@ -1,5 +1,6 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { CommandIo } from "../cli/common";
 import { run } from "../cli/program";
 import { createApp, type AppOptions } from "../src/app";
@@ -33,18 +34,64 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A whole service on a fresh data folder, driven through `app.handle()`. */
+let template: Uint8Array | undefined;
+
+/**
+ * A database file as a new data folder's first start leaves it (every migration applied,
+ * the weeks counted in the test zone), made once per test process and kept in memory: each
+ * TestService starts from a copy of it instead of running the migrations again. The
+ * migrations themselves are tested on their own (test/db/migrations.test.ts, the CLI's new
+ * folders).
+ */
+function templateDatabase(): Uint8Array {
+  if (template === undefined) {
+    const dataDir = mkdtempSync(join(tmpdir(), "skrining-template-"));
+    try {
+      const context = createContext(loadConfig(dataDir, { ...testEnvironment }), silentLogger);
+      // Everything in the database file itself, so that the file alone is the copy.
+      context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      closeContext(context);
+      template = readFileSync(join(dataDir, "skrining.db"));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return template;
+}
+
+/** A whole service on a fresh data folder (a copy of the template database), driven through `app.handle()`. */
 export class TestService {
   readonly dataDir: string;
   readonly context: AppContext;
   readonly app: ReturnType<typeof createApp>;
   address = "198.51.100.7";
 
-  /** `appOptions`: what only a serving process has (its automatic backups), built from the context. */
-  constructor(environment: Record<string, string> = {}, logger: Logger = silentLogger, appOptions: (context: AppContext) => AppOptions = () => ({})) {
+  /**
+   * `appOptions`: what only a serving process has (its automatic backups), built from the
+   * context. `from`: a data folder to start from (a fixture's snapshot) instead of the
+   * template database.
+   */
+  constructor(
+    environment: Record<string, string> = {},
+    logger: Logger = silentLogger,
+    appOptions: (context: AppContext) => AppOptions = () => ({}),
+    from: FolderCopy | null = null,
+  ) {
     this.dataDir = temporaryDir();
+    if (from) restoreFolder(this.dataDir, from);
+    else writeFileSync(join(this.dataDir, "skrining.db"), templateDatabase(), { mode: 0o600 });
     this.context = createContext(loadConfig(this.dataDir, { ...testEnvironment, ...environment }), logger);
     this.app = createApp(this.context, () => this.address, appOptions(this.context));
+  }
+
+  /**
+   * Every file of the data folder as it is now, the view rows still gathering for the audit
+   * trail written first and the database's whole content in its one file: a snapshot.
+   */
+  async snapshot(): Promise<FolderCopy> {
+    await this.context.audit.flush();
+    this.context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    return copyFolder(this.dataDir);
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -103,6 +150,65 @@ export class TestService {
     closeContext(this.context);
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** The files of a folder by their paths inside it, with their modes (a fixture's data folder). */
+type FolderCopy = { path: string; bytes: Uint8Array; mode: number }[];
+
+function copyFolder(folder: string, under = ""): FolderCopy {
+  return readdirSync(join(folder, under), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(under, entry.name);
+    if (entry.isDirectory()) return copyFolder(folder, path);
+    // Checkpointed: the write-ahead log is empty, and its index is rebuilt by the next connection.
+    if (entry.name.endsWith("-wal") || entry.name.endsWith("-shm")) return [];
+    return [{ path, bytes: readFileSync(join(folder, path)), mode: statSync(join(folder, path)).mode & 0o777 }];
+  });
+}
+
+function restoreFolder(folder: string, files: FolderCopy): void {
+  for (const { path, bytes, mode } of files) {
+    mkdirSync(dirname(join(folder, path)), { recursive: true, mode: 0o700 });
+    writeFileSync(join(folder, path), bytes, { mode });
+  }
+}
+
+interface Snapshot {
+  files: FolderCopy;
+  /** What the fixture gave the test besides its service (tokens, ids), as plain data. */
+  rest: unknown;
+  /** When it was taken, by the real clock. */
+  takenAt: number;
+}
+
+const snapshots = new Map<string, Snapshot>();
+const realNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * A fixture built through the routes and services once per test process, then copied:
+ * later calls with the same `key` get a new TestService on a copy of its data folder
+ * (database, token secret, photos), so the tokens it returned are valid sessions of the
+ * copy, as if the service had been restarted after the fixture (nothing the fixture did is kept in memory:
+ * no throttle counts, no cached answers). Rebuilt when the clock is not the real one (a
+ * test that moved it with setSystemTime records its own times) or after 20 seconds (times
+ * in the fixture stay within seconds of the test's).
+ */
+export async function snapshotFixture<Fixture extends { service: TestService }>(
+  key: string,
+  build: () => Promise<Fixture>,
+  /** The environment `build` gives its TestService, which a copy gets too. */
+  environment: Record<string, string> = {},
+): Promise<Fixture> {
+  const clockIsReal = Math.abs(Date.now() - realNow()) < 1000;
+  const kept = snapshots.get(key);
+  if (clockIsReal && kept && realNow() - kept.takenAt < 20_000) {
+    return { ...(structuredClone(kept.rest) as Omit<Fixture, "service">), service: new TestService(environment, silentLogger, () => ({}), kept.files) } as Fixture;
+  }
+  const fixture = await build();
+  if (clockIsReal) {
+    const { service, ...rest } = fixture;
+    snapshots.set(key, { files: await service.snapshot(), rest: structuredClone(rest), takenAt: realNow() });
+  }
+  return fixture;
 }
 
 /** Two lecturers, three students (one not activated, one without advisor) and an admin. */
@@ -204,12 +310,21 @@ export function cliEnvironment(env: Record<string, string> = {}): Record<string,
   return { ...inherited, ...testEnvironment, ...env };
 }
 
+/** The program running in this process with captured streams: its exit code once it ends, and what it printed so far. */
+export interface InProcessRun {
+  exited: Promise<number>;
+  stdout: () => string;
+  stderr: () => string;
+}
+
 /**
- * Runs the `skrining` program in this process, with captured streams: the same commands,
+ * Starts the `skrining` program in this process, with captured streams: the same commands,
  * texts and exit codes as the real process, without the start-up of one. The umask that
- * `run()` sets for the files it creates is this process's again afterwards.
+ * `run()` sets for the files it creates is this process's again once it has ended.
+ * `onOutputClosed` is told how to stop a command that runs on (`serve`), as the reader of
+ * its output going away would.
  */
-export async function runCli(args: readonly string[], options: InProcessCliOptions = {}): Promise<CliResult> {
+export function startCli(args: readonly string[], options: InProcessCliOptions & { onOutputClosed?: (stop: () => void) => void } = {}): InProcessRun {
   let stdout = "";
   let stderr = "";
   const typed = [...(options.terminal ?? [])];
@@ -227,14 +342,18 @@ export async function runCli(args: readonly string[], options: InProcessCliOptio
     },
     errIsTerminal: false,
     environment: cliEnvironment(options.env),
+    onOutputClosed: options.onOutputClosed,
   };
   const umask = process.umask();
-  try {
-    const exitCode = await run(args, io);
-    return { stdout, stderr, exitCode };
-  } finally {
-    process.umask(umask);
-  }
+  const exited = run(args, io).finally(() => process.umask(umask));
+  return { exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Runs the `skrining` program in this process to its end (startCli). */
+export async function runCli(args: readonly string[], options: InProcessCliOptions = {}): Promise<CliResult> {
+  const running = startCli(args, options);
+  const exitCode = await running.exited;
+  return { stdout: running.stdout(), stderr: running.stderr(), exitCode };
 }
 
 /**

@@ -195,6 +195,8 @@ export class AuditTrail {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private anonymousTimer: ReturnType<typeof setTimeout> | undefined;
   private written: Promise<void> = Promise.resolve();
+  /** Whether a batch's job waits in the write queue: it takes the waiting rows when it runs. */
+  private batchQueued = false;
 
   constructor(
     private readonly sqlite: Database,
@@ -202,10 +204,12 @@ export class AuditTrail {
     private readonly logger: Logger,
   ) {}
 
-  /** Resolves once the rows are on disk; a storage failure rejects, like the write it records. */
+  /**
+   * Resolves once the rows are on disk; a storage failure rejects, like the write it records.
+   * The reads' rows waiting then go first, taken when the job runs (see flush).
+   */
   record(...entries: AuditEntry[]): Promise<void> {
-    const rows = [...this.takeWaiting(), ...entries];
-    return this.writes.run(() => appendAuditRows(this.sqlite, rows), { alone: true, touches: trailTables });
+    return this.writes.run(() => appendAuditRows(this.sqlite, [...this.takeWaiting(), ...entries]), { alone: true, touches: trailTables });
   }
 
   /**
@@ -278,14 +282,33 @@ export class AuditTrail {
     return this.flush();
   }
 
-  /** Writes the waiting view rows now; resolves once they (and any earlier batch) are on disk or reported lost. */
+  /**
+   * Writes the waiting view rows now; resolves once they (and any earlier batch) are on disk
+   * or reported lost. The rows are taken when the batch's job runs, not when it is queued:
+   * a write's job already waiting in the queue takes them first, before its own row, so that
+   * the order of the rows stays the order of what happened (the reads were answered before
+   * the write was made).
+   */
   flush(): Promise<void> {
-    const rows = this.takeWaiting();
-    if (rows.length > 0) {
+    if (this.waiting.length > 0 && !this.batchQueued) {
+      this.batchQueued = true;
+      let rows: AuditEntry[] | undefined;
       this.written = this.writes
-        .run(() => appendAuditRows(this.sqlite, rows), { alone: true, touches: trailTables })
+        .run(
+          () => {
+            this.batchQueued = false;
+            rows = this.takeWaiting();
+            appendAuditRows(this.sqlite, rows);
+          },
+          { alone: true, touches: trailTables },
+        )
         .catch((error: unknown) => {
-          this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
+          // A group that could not begin never ran the job: its rows are lost with it, as before.
+          if (rows === undefined) {
+            this.batchQueued = false;
+            rows = this.takeWaiting();
+          }
+          if (rows.length > 0) this.logger.error(`Jejak audit: ${rows.length} baris akses baca tidak tertulis: ${error instanceof Error ? error.message : String(error)}`);
         });
     }
     return this.written;

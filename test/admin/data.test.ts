@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeBackup } from "../../src/backup/archive";
 import { AutomaticBackups, automaticBackupName } from "../../src/backup/automatic";
 import { silentLogger } from "../../src/logger";
-import { jawaban, passwords, runCli } from "../helpers";
+import { jawaban, passwords, runCli, temporaryDir } from "../helpers";
 import { consoleService } from "./support";
 
 // "Cadangan", "Jejak audit", "Teks" and "Statistik fakultas" through their routes.
@@ -19,7 +18,7 @@ let failNext = false;
 const withBom = (bytes: ArrayBuffer) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), "skrining-konsol-cadangan-"));
+  folder = temporaryDir("skrining-konsol-cadangan-");
   opened = await consoleService({}, (context) => {
     backups = new AutomaticBackups({
       folder,
@@ -71,7 +70,7 @@ describe("Cadangan", () => {
   test("an encrypted schedule's backup now is encrypted too: the schedule's own writer and name", async () => {
     const written: string[] = [];
     const encrypted = new AutomaticBackups({
-      folder: mkdtempSync(join(tmpdir(), "skrining-konsol-enc-")),
+      folder: temporaryDir("skrining-konsol-enc-"),
       everyMilliseconds: 86_400_000,
       keep: 2,
       encrypted: true,

@@ -1,4 +1,4 @@
-import { TestService, passwords, standardAccounts, type RequestOptions, type TestResponse } from "../helpers";
+import { TestService, passwords, snapshotFixture, standardAccounts, type RequestOptions, type TestResponse } from "../helpers";
 
 /** The address of the PC itself, as the server's clientAddress reports a loopback client. */
 export const loopback = "127.0.0.1";
@@ -11,10 +11,15 @@ export const lanAddress = "192.168.10.31";
  * confirmation of the admin's password for a destructive act.
  */
 export async function consoleService(environment: Record<string, string> = {}, appOptions?: ConstructorParameters<typeof TestService>[2]) {
-  const service = new TestService(environment, undefined, appOptions);
+  const open = async () => {
+    const service = new TestService(environment, undefined, appOptions);
+    service.address = loopback;
+    await service.importAccounts(standardAccounts);
+    return { service, admin: (await service.login("admin", passwords.admin)).access };
+  };
+  // Built once per environment and copied (snapshotFixture), unless it has options only a serving process has.
+  const { service, admin } = appOptions ? await open() : await snapshotFixture(`console ${JSON.stringify(environment)}`, open, environment);
   service.address = loopback;
-  await service.importAccounts(standardAccounts);
-  const admin = (await service.login("admin", passwords.admin)).access;
   const call = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => service.request(method, path, { token: admin, ...options });
   const confirmed = async (token = admin): Promise<Record<string, string>> => {
     const answer = await service.request("POST", "/api/admin/konfirmasi", { token, body: { password: passwords.admin } });

@@ -115,6 +115,30 @@ describe("the rows of reads waiting when a write's job fails", () => {
   });
 });
 
+describe("the rows of reads waiting when a write's job is queued", () => {
+  // Seen under load: the batch's timer fired while a write's job waited in the queue; the
+  // batch took the reads' rows into a job behind the write's, and the write's row came
+  // first although the reads were answered before the write was asked for.
+  test("come before the write's row even when their batch is sent off while the write's job waits", async () => {
+    const first = auditRows();
+    expect((await service.request("GET", "/api/mahasiswa/hasil/N001", { token: tokens.dosen1 })).status).toBe(200);
+    await withChangeRow(
+      service.context.audit,
+      async () => {
+        currentChangeRow()!.expect(() => ({ actor: { userId: null, username: null, role: "anonim" }, action: "update", target: "TEST", students: [] }));
+        const change = service.context.writes.run(() => undefined);
+        // The batch's timer, firing before the queue's turn.
+        const batch = service.context.audit.flush();
+        await Promise.all([change, batch]);
+        return new Response("ok");
+      },
+      new Request("http://localhost/"),
+    );
+    const targets = sqlite().query<{ target: string }, [number]>("SELECT target FROM audit_log WHERE id > ? ORDER BY id").all(first);
+    expect(targets.map((row) => row.target)).toEqual(["GET /api/mahasiswa/hasil/:nim", "TEST"]);
+  });
+});
+
 describe("a write that changes nothing through the queue", () => {
   test("a profile update without a field still leaves its row, after the answer's handler", async () => {
     const first = auditRows();

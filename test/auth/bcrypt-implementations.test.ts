@@ -7,7 +7,7 @@ import { chooseBcrypt, javascriptBcrypt, nativeBcrypt, type Bcrypt } from "../..
 import { defaultBcryptCost } from "../../src/config";
 import { ServiceError } from "../../src/errors";
 import { spawnCli, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { startServer, stop, stopStarted } from "../server-process";
 
 // The native addon and its fallback, bcryptjs, must be interchangeable on one database:
 // a hash written by either at the project's cost verifies with the other. The fallback is
@@ -125,9 +125,7 @@ describe("chooseBcrypt", () => {
 });
 
 describe("serve says which bcrypt it uses, and /health reports it", () => {
-  afterEach(() => {
-    for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-  });
+  afterEach(stopStarted);
 
   async function login(port: number, username: string, secret: string): Promise<number> {
     const response = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {

@@ -5,7 +5,7 @@ import { automaticBackupName } from "../../src/backup/automatic";
 import { ownerFileName } from "../../src/backup/backup-folder";
 import { identityFileName } from "../../src/backup/folder-identity";
 import { standardAccounts, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { serveInProcess, startServer, stop, stopStarted } from "../server-process";
 import { cli, cliProcess, csvFile } from "./support";
 
 // Decisions §17, last rule, as an IT person meets it: one backup folder per data folder.
@@ -13,27 +13,29 @@ import { cli, cliProcess, csvFile } from "./support";
 // the live archives away, and the rotation deletes only archives whose manifest names its
 // own data folder.
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 /**
- * A data folder with accounts, made by a process of its own: a command run in this process
- * lets SQLite close its file only when the statements are collected, and `restore --force`
- * refuses a folder whose database a process holds open.
+ * A data folder with accounts, made in this process unless `make` says otherwise: a command
+ * run in this process lets SQLite close its file only when the statements are collected,
+ * and `restore --force` refuses a folder whose database a process holds open.
  */
-async function dataFolder(): Promise<string> {
+async function dataFolder(make = cli): Promise<string> {
   const dataDir = join(temporaryDir("skrining-owner-"), "data");
-  expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await make(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
   return dataDir;
 }
 
 const identityOf = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, identityFileName), "utf8")).id as string;
 const automatic = (folder: string) => readdirSync(folder).filter((name) => /^skrining-auto-\d{8}-\d{6}Z\.tar\.gz$/.test(name)).sort();
 
-/** Starts a server with automatic backups into `folder`, waits for `count` of them, and stops it. */
-async function serveBackups(dataDir: string, folder: string, count: number, keep: number): Promise<string> {
-  const server = await startServer({ dataDir, serveOptions: ["--backup-dir", folder, "--backup-every", "1s", "--backup-keep", String(keep)] });
+/**
+ * Starts a server with automatic backups into `folder`, waits for `count` of them, and stops
+ * it. In this process unless `start` says otherwise: a database this process had open stays
+ * open until its statements are collected, which `restore --force` refuses.
+ */
+async function serveBackups(dataDir: string, folder: string, count: number, keep: number, start = serveInProcess): Promise<string> {
+  const server = await start({ dataDir, serveOptions: ["--backup-dir", folder, "--backup-every", "1s", "--backup-keep", String(keep)] });
   const saved = () => server.stdout().split("\n").filter((line) => line.startsWith("Cadangan otomatis tersimpan")).length;
   for (const deadline = Date.now() + 30_000; saved() < count && Date.now() < deadline; ) await Bun.sleep(100);
   expect(await stop(server)).toBe(0);
@@ -92,9 +94,9 @@ describe("an identity through restore", () => {
   }, 60_000);
 
   test("restore --force keeps the folder's identity; a folder rebuilt at the same path takes the backup's", async () => {
-    const live = await dataFolder();
+    const live = await dataFolder(cliProcess);
     const folder = temporaryDir("skrining-backups-");
-    await serveBackups(live, folder, 1, 14);
+    await serveBackups(live, folder, 1, 14, startServer);
     const id = identityOf(live);
     const archive = join(folder, automatic(folder)[0]!);
     expect((await cli(live, ["restore", archive, "--force"])).exitCode).toBe(0);

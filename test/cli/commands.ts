@@ -16,8 +16,18 @@ export function inputFile(name: string, text: string): string {
 
 export const modelFile = () => inputFile("model.json", JSON.stringify(constantModel("Tinggi", "Rendah")));
 
+/** A command of these tables: its name, its arguments, and what it reads on standard input. */
+export type CommandRow = [name: string, args: () => string[], stdin: string | undefined];
+
+/**
+ * Rows of three, also for a command that reads nothing: given a row shorter than the test
+ * function's parameters, `test.each` passes a `done` callback in the missing place, and
+ * the test then waits for a call that never comes (or passes it to the command as input).
+ */
+export const commandRows = (rows: readonly [string, () => string[], string?][]): CommandRow[] => rows.map(([name, args, stdin]) => [name, args, stdin]);
+
 /** Every command that needs an existing data folder, with arguments it would otherwise accept. */
-export const needsExistingFolder: [string, () => string[], string?][] = [
+export const needsExistingFolder: CommandRow[] = commandRows([
   ["accounts list", () => ["accounts", "list"]],
   ["audit list", () => ["audit", "list"]],
   ["audit verify", () => ["audit", "verify"]],
@@ -46,5 +56,5 @@ export const needsExistingFolder: [string, () => string[], string?][] = [
   ["privacy unrestrict", () => ["privacy", "unrestrict", "--nim", "N001"]],
   ["privacy purge", () => ["privacy", "purge", "--before", "2020-01-01"]],
   ["migrate", () => ["migrate"]],
-];
+]);
 

@@ -6,15 +6,13 @@ import { buildProgram } from "../../cli/program";
 import { processIo } from "../../cli/common";
 import { runCli, temporaryDir } from "../helpers";
 import { inputFile, modelFile, needsExistingFolder } from "./commands";
-import { started, startServer, stop } from "../server-process";
+import { serveInProcess, stop, stopStarted } from "../server-process";
 import { cli, csvFile, outputLines } from "./support";
 
 // Only the commands that begin an installation may start a data folder; every other one
 // refuses a folder without a database, so a mistyped --data is noticed (issue 16, item 3).
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 /** The commands that may start a data folder (restore: test/cli/backup.test.ts). */
 const mayCreate = ["serve", "restore", "accounts import", "accounts add"];
@@ -80,7 +78,7 @@ describe("a command that may start a data folder says so in one line", () => {
 
   test("serve", async () => {
     const dataDir = join(temporaryDir("skrining-new-"), "data");
-    const server = await startServer({ dataDir });
+    const server = await serveInProcess({ dataDir });
     await stop(server);
     expect(outputLines(server.stdout()).filter((line) => line.includes("Folder data baru dibuat"))).toEqual([`Folder data baru dibuat: ${dataDir}`]);
     expect(existsSync(join(dataDir, "skrining.db"))).toBe(true);

@@ -3,7 +3,7 @@ import { afterEach, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { startServer, stop, stopStarted } from "../server-process";
 import { cliProcess } from "./support";
 
 // decisions §9: the data folder is its owner's alone (0700), and the database, its WAL and
@@ -13,9 +13,7 @@ import { cliProcess } from "./support";
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 test("a data folder made by the server under umask 022: folders 0700, database, WAL, SHM and secret 0600", async () => {
   const dataDir = join(temporaryDir(), "data");

@@ -5,15 +5,15 @@ import { byteSize } from "../../cli/log-file";
 import { LogFile, logFileRetryMilliseconds } from "../../src/logger";
 import { canMount, fill, mountTmpfs, remount, unmountAll } from "../file-systems";
 import { runCli, temporaryDir } from "../helpers";
-import { started, startServer, stop, type Running } from "../server-process";
+import { startServer, stop, stopStarted, type Running } from "../server-process";
 
 // `serve --log-file`: every line still goes to stdout/stderr, and a copy to a file that is
 // set aside by size; a file that cannot be written never stops the service.
 
 if (!canMount) console.warn("log-file.test.ts: mount is not allowed here (needs root); the read-only and full-disk tests are skipped.");
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
+afterEach(async () => {
+  await stopStarted();
   setSystemTime();
 });
 afterAll(unmountAll);

@@ -3,8 +3,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations } from "../../src/db/migrations";
 import { repositoryRoot, standardAccounts, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
-import { needsExistingFolder } from "./commands";
+import { startServer, stop, stopStarted } from "../server-process";
+import { commandRows, needsExistingFolder, type CommandRow } from "./commands";
 import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, withDatabase } from "./support";
 
 // Only `serve` and `skrining migrate` migrate a database that holds data. Every other
@@ -12,9 +12,7 @@ import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, wit
 // creating a new data folder's schema is not a migration. A migration is refused while
 // another process has the database open (an older server still serving it).
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 const number = (tag: string) => tag.split("_")[0]!;
 const from = number(migrations[olderLevel - 1]!.tag);
@@ -30,10 +28,12 @@ const refusal = (dataDir: string) =>
  * the database.
  */
 const notRefused = new Set(["backup", "check", "migrate", "questions export", "contact export", "notice export"]);
-const refusing: [string, () => string[], string?][] = [
+const refusing: CommandRow[] = [
   ...needsExistingFolder.filter(([name]) => !notRefused.has(name)),
-  ["accounts import", () => ["accounts", "import", csvFile(standardAccounts)]],
-  ["accounts add", () => ["accounts", "add", "--role", "admin", "--username", "baru", "--password", "sandi-baru-1"]],
+  ...commandRows([
+    ["accounts import", () => ["accounts", "import", csvFile(standardAccounts)]],
+    ["accounts add", () => ["accounts", "add", "--role", "admin", "--username", "baru", "--password", "sandi-baru-1"]],
+  ]),
 ];
 
 describe("a command on a database at an older schema", () => {

@@ -1,13 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { runCli, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { serveInProcess, stop, stopStarted } from "../server-process";
 
 // `serve --admin-web local|lan|off` on a real port: what the start says, what the PC itself
 // is answered, and the refusal of a value that is none of the three.
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 const adminPassword = "sandi-admin-konsol";
 
@@ -22,7 +20,7 @@ async function adminToken(port: number): Promise<string> {
 
 describe("serve --admin-web", () => {
   test("local (the default): the start names the console's loopback address; the PC itself is let in, page and routes", async () => {
-    const server = await startServer({ dataDir: temporaryDir(), env: { SKRINING_ADMIN_PASSWORD: adminPassword } });
+    const server = await serveInProcess({ dataDir: temporaryDir(), env: { SKRINING_ADMIN_PASSWORD: adminPassword } });
     expect(server.stdout()).toContain(`Konsol admin: http://127.0.0.1:${server.port}/admin (hanya dari PC ini; --admin-web lan untuk membukanya dari jaringan).`);
     expect(server.stdout()).not.toContain("PERINGATAN");
     const page = await fetch(`http://127.0.0.1:${server.port}/admin/akun`);
@@ -33,7 +31,7 @@ describe("serve --admin-web", () => {
   });
 
   test("lan without TLS: a warning at start; the console answers", async () => {
-    const server = await startServer({ dataDir: temporaryDir(), env: { SKRINING_ADMIN_PASSWORD: adminPassword }, serveOptions: ["--admin-web", "LAN"] });
+    const server = await serveInProcess({ dataDir: temporaryDir(), env: { SKRINING_ADMIN_PASSWORD: adminPassword }, serveOptions: ["--admin-web", "LAN"] });
     expect(server.stdout()).toContain("Konsol admin dapat dibuka dari jaringan kampus (--admin-web lan)");
     expect(server.stdout()).toContain("PERINGATAN: konsol admin terbuka ke jaringan tanpa TLS");
     expect((await fetch(`http://127.0.0.1:${server.port}/admin`)).status).toBe(200);
@@ -41,7 +39,7 @@ describe("serve --admin-web", () => {
   });
 
   test("off, from SKRINING_ADMIN_WEB: the start says so; the page and the routes are 403 naming the option", async () => {
-    const server = await startServer({ dataDir: temporaryDir(), env: { SKRINING_ADMIN_PASSWORD: adminPassword, SKRINING_ADMIN_WEB: "off" } });
+    const server = await serveInProcess({ dataDir: temporaryDir(), env: { SKRINING_ADMIN_PASSWORD: adminPassword, SKRINING_ADMIN_WEB: "off" } });
     expect(server.stdout()).toContain("Konsol admin di peramban dimatikan (--admin-web off)");
     const page = await fetch(`http://127.0.0.1:${server.port}/admin/akun`);
     expect(page.status).toBe(403);

@@ -4,16 +4,14 @@ import { join } from "node:path";
 import { automaticBackupName, backupChildCommand } from "../../src/backup/automatic";
 import { ownerFileName } from "../../src/backup/backup-folder";
 import { standardAccounts, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
-import { cli, cliProcess, csvFile } from "./support";
+import { serveInProcess, stop, stopStarted } from "../server-process";
+import { cli, csvFile } from "./support";
 
 // Decisions §17: serve's automatic backups are encrypted with --backup-passphrase-file F,
 // read once at start (a missing file stops the start, saying how to make one); the child
 // that writes each backup gets the passphrase in its environment, never on its command line.
 
-afterEach(() => {
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+afterEach(stopStarted);
 
 const passphrase = "kunci cadangan otomatis 2026";
 
@@ -25,7 +23,7 @@ function passphraseFile(text = `${passphrase}\n`, mode = 0o600): string {
 
 async function dataFolder(): Promise<string> {
   const dataDir = join(temporaryDir("skrining-serve-enc-"), "data");
-  expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
   return dataDir;
 }
 
@@ -33,7 +31,7 @@ const encryptedBackups = (folder: string) => readdirSync(folder).filter((name) =
 
 /** Serves with encrypted automatic backups every second into `folder` until `count` were saved; the server's output. */
 async function serveEncrypted(dataDir: string, folder: string, file: string, count: number, keep = 14): Promise<string> {
-  const server = await startServer({ dataDir, serveOptions: ["--backup-dir", folder, "--backup-every", "1s", "--backup-keep", String(keep), "--backup-passphrase-file", file] });
+  const server = await serveInProcess({ dataDir, serveOptions: ["--backup-dir", folder, "--backup-every", "1s", "--backup-keep", String(keep), "--backup-passphrase-file", file] });
   const saved = () => server.stdout().split("\n").filter((line) => line.startsWith("Cadangan otomatis tersimpan")).length;
   for (const deadline = Date.now() + 30_000; saved() < count && Date.now() < deadline; ) await Bun.sleep(100);
   expect(await stop(server)).toBe(0);

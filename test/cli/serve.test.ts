@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import packageJson from "../../package.json";
 import { runCli, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { serveInProcess, startServer, stop, stopStarted } from "../server-process";
 
 async function login(port: number, username: string, password: string) {
   const response = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
@@ -14,10 +14,8 @@ async function login(port: number, username: string, password: string) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-afterEach(() => {
-  // Only the children this file started, by their own handle.
-  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
-});
+// Only the servers this file started, by their own handle.
+afterEach(stopStarted);
 
 describe("serve", () => {
   test("first start with SKRINING_ADMIN_PASSWORD: prints its URL, creates admin, lays out the data folder, stops on SIGTERM with 0", async () => {
@@ -71,10 +69,11 @@ describe("serve", () => {
   });
 });
 
+// The banner is what the server prints: it runs in this process (serveInProcess).
 describe("the banner", () => {
   test("a new installation: where to open it, the folder, zone and backups, the admin once, then the next steps", async () => {
     const dataDir = temporaryDir();
-    const server = await startServer({ dataDir, env: { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" } });
+    const server = await serveInProcess({ dataDir, env: { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" } });
     const lines = server.stdout().trimEnd().split("\n");
     const at = (start: string) => lines.findIndex((line) => line.startsWith(start));
     expect(lines[at("skrining ")]).toEndWith(" berjalan. Buka di peramban (browser) dari jaringan kampus:");
@@ -95,7 +94,7 @@ describe("the banner", () => {
     const imported = await runCli(["--data", dataDir, "accounts", "import", "examples/demo-accounts.csv"]);
     expect(imported.exitCode).toBe(0);
     const backups = temporaryDir();
-    const server = await startServer({ dataDir, env: { SKRINING_TZ: "Asia/Makassar" }, serveOptions: ["--backup-dir", backups, "--backup-every", "6h", "--backup-keep", "3"] });
+    const server = await serveInProcess({ dataDir, env: { SKRINING_TZ: "Asia/Makassar" }, serveOptions: ["--backup-dir", backups, "--backup-every", "6h", "--backup-keep", "3"] });
     const output = server.stdout();
     expect(output).toContain(`Data: ${dataDir}; zona waktu Asia/Makassar; cadangan otomatis ke ${backups} tiap 6 jam, 3 terakhir disimpan, tidak terenkripsi.`);
     // Plain automatic backups: the banner recommends encryption for copies kept off the PC (decisions §17).
@@ -103,7 +102,7 @@ describe("the banner", () => {
     expect(output).toContain("Akun admin pertama dibuat");
     expect(output).not.toContain("Langkah berikutnya");
     expect(await stop(server)).toBe(0);
-    const again = await startServer({ dataDir });
+    const again = await serveInProcess({ dataDir });
     expect(again.stdout()).not.toContain("Akun admin pertama dibuat");
     expect(again.stdout()).not.toContain("Langkah berikutnya");
     expect(await stop(again)).toBe(0);

@@ -1,6 +1,6 @@
 import { catatanKonseling, riwayatSkrining } from "../../src/db/schema";
 import type { Level } from "../../src/screening/scoring";
-import { TestService, insertUserCopyingHash, passwords, standardAccounts } from "../helpers";
+import { TestService, insertUserCopyingHash, passwords, snapshotFixture, standardAccounts } from "../helpers";
 
 // Shared pieces of the lecturer tests: the exact texts of interface.md, a service with
 // logged-in accounts, and direct inserts of screenings and notes with chosen timestamps.
@@ -26,8 +26,13 @@ export interface Lecturers {
 /**
  * The standard accounts, a lecturer with no advisees (D003), and a `dosen` account without
  * a lecturer profile, which the CSV cannot create: it is inserted with dosen1's password hash.
+ * Built once per test process and copied (snapshotFixture).
  */
-export async function lecturerService(extraCsv = ""): Promise<Lecturers> {
+export function lecturerService(extraCsv = ""): Promise<Lecturers> {
+  return snapshotFixture(`lecturers ${extraCsv}`, () => buildLecturerService(extraCsv));
+}
+
+async function buildLecturerService(extraCsv: string): Promise<Lecturers> {
   const service = new TestService();
   await service.importAccounts(standardAccounts);
   await service.importAccounts("role,username,password,nip,nama,activated\ndosen,dosen3,dosen-pass-3,D003,Dosen Tiga,true\n");

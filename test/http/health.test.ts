@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { closeSync, openSync, writeSync } from "node:fs";
 import packageJson from "../../package.json";
 import { TestService, standardAccounts, temporaryDir } from "../helpers";
-import { started, startServer, stop } from "../server-process";
+import { serveInProcess, stop, stopStarted } from "../server-process";
 
 // GET /health, for monitoring: no token, no write, the package's version with the commit and
 // the build date, the bcrypt in use, and a 503 that says whether reads fail (error) or only
@@ -143,13 +143,13 @@ describe("GET /health", () => {
 });
 
 describe("GET and HEAD /health on a real port", () => {
-  afterAll(() => {
-    // Only the children this file started, by their own handle.
-    for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill("SIGKILL");
+  afterAll(async () => {
+    // Only the servers this file started, by their own handle.
+    await stopStarted();
   });
 
   test("reach the API, not the web interface, and leave no line in the log", async () => {
-    const server = await startServer({ dataDir: temporaryDir(), env: { SKRINING_LOG: "on", SKRINING_ADMIN_PASSWORD: "sandi-admin-health" } });
+    const server = await serveInProcess({ dataDir: temporaryDir(), env: { SKRINING_LOG: "on", SKRINING_ADMIN_PASSWORD: "sandi-admin-health" } });
     const get = await fetch(`http://127.0.0.1:${server.port}/health`);
     expect(get.status).toBe(200);
     expect(get.headers.get("content-type")).toStartWith("application/json");

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { hostname } from "node:os";
 import { runCli, temporaryDir } from "../helpers";
-import { started, startServer, stop, type Running } from "../server-process";
+import { serveInProcess, stop, type Running } from "../server-process";
 
 // Decisions §15, DNS rebinding, against a real port: a browser's request (Origin or
 // Sec-Fetch-Site) naming the PC by a name nobody gave it answers 421 with a text naming the
@@ -11,10 +11,10 @@ import { started, startServer, stop, type Running } from "../server-process";
 
 let server: Running;
 beforeAll(async () => {
-  server = await startServer({ dataDir: temporaryDir(), env: { SKRINING_HOSTNAMES: "lab.kampus" }, serveOptions: ["--hostname", "Skrining.Fakultas.ac.id", "--hostname", "cadangan.fakultas.ac.id"] });
+  server = await serveInProcess({ dataDir: temporaryDir(), env: { SKRINING_HOSTNAMES: "lab.kampus" }, serveOptions: ["--hostname", "Skrining.Fakultas.ac.id", "--hostname", "cadangan.fakultas.ac.id"] });
 });
 afterAll(async () => {
-  for (const running of started) await stop(running);
+  await stop(server);
 });
 
 /** One raw HTTP/1.1 request with the Host and headers given (fetch would set Host itself). */

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { dropSummaryTriggers, installSummaries } from "../../src/db/summaries";
 import { appendAuditRows } from "../../src/audit/trail";
-import { TestService, jawaban, runCli, standardAccounts, type CliResult } from "../helpers";
+import { TestService, jawaban, runCli, snapshotFixture, standardAccounts, type CliResult } from "../helpers";
 import { jpegWithExif } from "../photos/fixtures";
 
 // Shared pieces of the privacy tests: a service whose students have data of every kind,
@@ -31,14 +31,19 @@ export interface Populated {
   tokens: Record<"admin" | "dosen1" | "dosen2" | "mhs1" | "mhs2", string>;
 }
 
-/** The standard accounts, everyone logged in; N001 (D001) and N002 (D002) each with data of every kind. */
-export async function populatedService(): Promise<Populated> {
-  const service = new TestService();
-  await service.importAccounts(standardAccounts);
-  const tokens = await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1", "mhs2"]);
-  await addDataOfEveryKind(service, "N001", tokens.mhs1, tokens.dosen1);
-  await addDataOfEveryKind(service, "N002", tokens.mhs2, tokens.dosen2);
-  return { service, tokens };
+/**
+ * The standard accounts, everyone logged in; N001 (D001) and N002 (D002) each with data of
+ * every kind. Built once per test process and copied (snapshotFixture).
+ */
+export function populatedService(): Promise<Populated> {
+  return snapshotFixture("populated", async () => {
+    const service = new TestService();
+    await service.importAccounts(standardAccounts);
+    const tokens = await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1", "mhs2"]);
+    await addDataOfEveryKind(service, "N001", tokens.mhs1, tokens.dosen1);
+    await addDataOfEveryKind(service, "N002", tokens.mhs2, tokens.dosen2);
+    return { service, tokens };
+  });
 }
 
 async function expectStatus(response: Promise<{ status: number; body: unknown }>, status: number): Promise<any> {

@@ -1,5 +1,5 @@
 import { riwayatSkrining } from "../../src/db/schema";
-import { jawaban, type TestService } from "../helpers";
+import { jawaban, snapshotFixture, type TestService } from "../helpers";
 import { lecturerService, type Lecturers } from "../dosen/support";
 
 // Shared pieces of the follow-up tests: answers that raise an early warning, a service
@@ -79,13 +79,15 @@ export async function submit(service: TestService, token: string, answers: Recor
   if (response.status !== 201) throw new Error(`kuesioner: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
-/** The lecturer fixture with an open case for N001 (mhs1, advisee of D001); its id. */
-export async function serviceWithCase(): Promise<Lecturers & { caseId: number }> {
-  const lecturers = await lecturerService();
-  await submit(lecturers.service, lecturers.tokens.mhs1, flaggedAnswers);
-  const [opened] = storedCases(lecturers.service);
-  if (!opened) throw new Error("no case opened");
-  return { ...lecturers, caseId: opened.id };
+/** The lecturer fixture with an open case for N001 (mhs1, advisee of D001); its id. Built once per test process and copied (snapshotFixture). */
+export function serviceWithCase(): Promise<Lecturers & { caseId: number }> {
+  return snapshotFixture("lecturers with a case", async () => {
+    const lecturers = await lecturerService();
+    await submit(lecturers.service, lecturers.tokens.mhs1, flaggedAnswers);
+    const [opened] = storedCases(lecturers.service);
+    if (!opened) throw new Error("no case opened");
+    return { ...lecturers, caseId: opened.id };
+  });
 }
 
 /** Puts a case in a status directly (the start of a transition test). */
