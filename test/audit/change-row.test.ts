@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { currentChangeRow, withChangeRow } from "../../src/audit/change-row";
 import { swallowedRow } from "../../src/audit/trail";
-import { jpegWith, jfifSegment } from "../photos/fixtures";
+import { photoForm } from "../photos/fixtures";
 import { flaggedAnswers } from "../tindak-lanjut/support";
 import { TestService, fourthStudent, jawaban, standardAccounts } from "../helpers";
 
@@ -29,12 +29,6 @@ const auditRows = () => (sqlite().query("SELECT count(*) AS rows FROM audit_log"
 // Rows of requests by accounts are swallowed; the commands' (none here) would pass.
 const plantSwallowingTrigger = () => sqlite().run("CREATE TRIGGER swallow BEFORE INSERT ON audit_log WHEN NEW.actor_role <> 'cli' BEGIN SELECT RAISE(IGNORE); END");
 const removeSwallowingTrigger = () => sqlite().run("DROP TRIGGER IF EXISTS swallow");
-
-const photoForm = () => {
-  const form = new FormData();
-  form.append("foto", new File([jpegWith([jfifSegment])], "foto.jpg"));
-  return form;
-};
 
 beforeAll(async () => {
   service = new TestService();

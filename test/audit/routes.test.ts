@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
-import { jpegWith, jfifSegment } from "../photos/fixtures";
+import { photoForm } from "../photos/fixtures";
 import { actorNameSql } from "../../src/audit/names";
 import { verifyAuditChain } from "../../src/audit/verify";
 import { TestService, fourthStudent, jawaban, passwords, standardAccounts } from "../helpers";
@@ -52,12 +52,6 @@ async function rowsOf(method: string, path: string, options: { token?: string; b
   await settled();
   return { response, rows: rowsAfter(before) };
 }
-
-const photoForm = () => {
-  const form = new FormData();
-  form.append("foto", new File([jpegWith([jfifSegment])], "foto.jpg"));
-  return form;
-};
 
 beforeAll(async () => {
   service = new TestService();

@@ -161,6 +161,13 @@ function photoshopIptc(): Uint8Array {
   return concatBytes(ascii("Photoshop 3.0\0"), ascii("8BIM"), u16be(0x0404), [0, 0], u32be(iptc.length), iptc, iptc.length & 1 ? [0] : []);
 }
 
+/** A profile photo upload as a browser sends it: a small valid JPEG in the `foto` field. */
+export function photoForm(): FormData {
+  const form = new FormData();
+  form.append("foto", new File([jpegWith([jfifSegment])], "foto.jpg"));
+  return form;
+}
+
 export function jpegWithExif(): Uint8Array {
   return jpegWith([
     jfifSegment,
