@@ -164,7 +164,7 @@ function photoshopIptc(): Uint8Array {
 /** A profile photo upload as a browser sends it: a small valid JPEG in the `foto` field. */
 export function photoForm(): FormData {
   const form = new FormData();
-  form.append("foto", new File([jpegWith([jfifSegment])], "foto.jpg"));
+  form.append("foto", new File([jpegWith([jfifSegment]) as Uint8Array<ArrayBuffer>], "foto.jpg"));
   return form;
 }
 
