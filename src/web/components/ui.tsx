@@ -1,6 +1,6 @@
 // The small parts every page is made of: a page frame, labelled fields, buttons, notices.
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useEffect, useId, useLayoutEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api";
 import { toneOf, type Measure } from "../levels";
 import { common, errors } from "../strings";
@@ -12,7 +12,9 @@ import type { Level } from "../types";
  */
 export function Page(props: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // A layout effect: the focus moves in the same task as the render that shows the page,
+  // so nothing (a screen reader, a test) meets the new page with the focus still elsewhere.
+  useLayoutEffect(() => {
     document.title = `${props.title} · ${common.appName}`;
     heading.current?.focus();
   }, [props.title]);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, request } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Field, Loading, Notice } from "../../components/ui";
@@ -121,7 +121,7 @@ function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
 
 function ErasedNotice(props: { nim: string; answer: Erased }) {
   const heading = useRef<HTMLParagraphElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <Notice kind="success">
       <p ref={heading} tabIndex={-1}>

@@ -1,7 +1,7 @@
 // What the staff pages share: the API's shapes, the admin's chosen lecturer (kept in the
 // URL), the lecturer picker, query strings, names and photos.
 import type { Static } from "elysia";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { ApiError, api } from "../../api";
 import { ErrorNotice, Field, Loading } from "../../components/ui";
@@ -140,7 +140,7 @@ export function ResourceError(props: { resource: Resource<unknown> }) {
 export function ListHeading(props: { page: number; heading: string; summary: string; resource: Resource<unknown> }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const shownPage = useRef(props.page);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (shownPage.current !== props.page) heading.current?.focus();
     shownPage.current = props.page;
   }, [props.page]);

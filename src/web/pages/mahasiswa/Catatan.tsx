@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, ErrorNotice, Field, Loading, Page } from "../../components/ui";
@@ -62,7 +62,7 @@ function NoteCard(props: { note: Catatan; author: string; onChanged: () => void 
   const action = useAction();
   const replyInput = useRef<HTMLTextAreaElement>(null);
   const id = `catatan-${note.Id_catatan}`;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (editing) replyInput.current?.focus();
   }, [editing]);
 

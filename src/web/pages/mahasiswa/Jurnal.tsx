@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
@@ -199,7 +199,7 @@ function DiaryForm(props: {
   const dateInput = useRef<HTMLInputElement>(null);
   const titleInput = useRef<HTMLInputElement>(null);
   const contentInput = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (props.focusFirst) dateInput.current?.focus();
   }, []);
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api, ApiError } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Notice, Page } from "../../components/ui";
@@ -115,7 +115,7 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
     if (started) writeDraft(key, draft);
   }, [draft, started]);
   // A new step starts at its heading, for the eyes and for a screen reader.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (started) stepHeading.current?.focus();
   }, [draft.step, started]);
 
@@ -326,7 +326,7 @@ function QuestionItem(props: { item: Item; value: number | undefined; missing: b
 /** The unanswered items of a step, each a link to its first choice; focused when found. */
 function MissingSummary(props: { found: Item[]; items: Item[] }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.focus(), [props.found]);
+  useLayoutEffect(() => box.current?.focus(), [props.found]);
   return (
     <div class="notice notice-error missing-summary" role="alert" tabIndex={-1} ref={box}>
       <p>{text.missingTitle(props.items.length)}</p>
@@ -357,7 +357,7 @@ function MissingSummary(props: { found: Item[]; items: Item[] }) {
 /** Why sending failed; the weekly limit with the server's own sentence. Focused, since the send button was busy. */
 function SubmitError(props: { error: unknown }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.focus(), [props.error]);
+  useLayoutEffect(() => box.current?.focus(), [props.error]);
   const { error } = props;
   const weekly = error instanceof ApiError && error.status === 403 && typeof error.body.message === "string" ? error.body.message : null;
   return (

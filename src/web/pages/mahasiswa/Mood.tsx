@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
@@ -192,7 +192,7 @@ function EditMood(props: { entry: Mood; onDone: (message: string) => void; onCan
   const [value, setValue] = useState<number | null>(entry.mood_value);
   const action = useAction();
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  useLayoutEffect(() => first.current?.focus(), []);
 
   function submit(event: Event) {
     event.preventDefault();

@@ -1,6 +1,6 @@
 // What several student pages share: drafts kept in the browser, the outcome of an action,
 // the latest result, and dates with their weekday.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, keptStorage } from "../../api";
 import { ErrorNotice, Notice } from "../../components/ui";
 import { timeZone } from "../../format";
@@ -97,7 +97,7 @@ export function useAction() {
  */
 export function OutcomeNotice(props: { outcome: Outcome; focus?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (props.outcome && props.focus !== false) box.current?.focus();
   }, [props.outcome]);
   if (!props.outcome) return null;
