@@ -17,6 +17,8 @@ export interface Config {
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
   bcryptCost: number;
+  /** log2 of scrypt's N for the key of a new encrypted backup. */
+  backupKdfCost: number;
   throttle: { perUsername: number; perAddress: number; windowSeconds: number; maxKeys: number };
   /** Writes one student account may make per minute (a token bucket with a burst of the same size). */
   studentWritesPerMinute: number;
@@ -118,6 +120,9 @@ class DataFolderError extends InvalidInput {}
 /** The cost of new bcrypt hashes unless SKRINING_BCRYPT_COST says otherwise. */
 export const defaultBcryptCost = 10;
 
+/** log2 of scrypt's N for new encrypted backups unless SKRINING_BACKUP_KDF_COST says otherwise (15: 32 MB, about 0.1 s). */
+export const defaultBackupKdfCost = 15;
+
 export const databaseFileName = "skrining.db";
 
 /** The data files an admin may replace from the CLI, by what they hold; backups carry them. */
@@ -200,6 +205,8 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     accessTokenSeconds: integerFrom(environment, "SKRINING_ACCESS_TTL", 8 * 3600, 1),
     refreshTokenSeconds: integerFrom(environment, "SKRINING_REFRESH_TTL", 30 * 24 * 3600, 1),
     bcryptCost: integerFrom(environment, "SKRINING_BCRYPT_COST", defaultBcryptCost, 4),
+    // The bounds an archive's reader accepts (src/backup/encryption.ts).
+    backupKdfCost: integerFrom(environment, "SKRINING_BACKUP_KDF_COST", defaultBackupKdfCost, 10, 20),
     throttle: {
       perUsername: integerFrom(environment, "SKRINING_THROTTLE_USERNAME", 10, 1),
       perAddress: integerFrom(environment, "SKRINING_THROTTLE_ADDRESS", 100, 1),

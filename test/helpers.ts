@@ -13,10 +13,10 @@ import { temporaryDir } from "./temporary";
 export const repositoryRoot = join(import.meta.dir, "..");
 
 /**
- * Settings that keep tests fast: the cheapest bcrypt cost and no request log; a student
- * write limit that only the tests of the limit itself lower.
+ * Settings that keep tests fast: the cheapest bcrypt and backup-encryption costs and no
+ * request log; a student write limit that only the tests of the limit itself lower.
  */
-export const testEnvironment = { SKRINING_BCRYPT_COST: "4", SKRINING_LOG: "off", SKRINING_STUDENT_WRITES: "100000" } as const;
+export const testEnvironment = { SKRINING_BCRYPT_COST: "4", SKRINING_BACKUP_KDF_COST: "10", SKRINING_LOG: "off", SKRINING_STUDENT_WRITES: "100000" } as const;
 
 export { temporaryDir };
 

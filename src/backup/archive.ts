@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { Header, Pax } from "tar";
 import packageJson from "../../package.json";
-import { databaseFileName, replaceableFileNames } from "../config";
+import { databaseFileName, defaultBackupKdfCost, replaceableFileNames } from "../config";
 import { migrationsAfter, schemaLevel } from "../db/migrate";
 import { asStorageError } from "../db/storage";
 import { migrations as embeddedMigrations } from "../db/migrations";
@@ -134,7 +134,7 @@ const temporaryNameOf = (target: string, purpose: string) => join(dirname(target
  * proves the archive holds those very bytes. A backup that fails anywhere (a full disk)
  * leaves no file. With `passphrase`, the archive is encrypted (encryption.ts).
  */
-export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; passphrase?: string; now?: Date }): Promise<BackupManifest> {
+export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; passphrase?: string; kdfCost?: number; now?: Date }): Promise<BackupManifest> {
   const target = resolve(options.target);
   if (existsSync(target)) throw invalid(`${target} sudah ada; pilih nama file lain.`);
   if (!statSync(dirname(target), { throwIfNoEntry: false })?.isDirectory()) throw invalid(`folder ${dirname(target)} tidak ada; cadangan tidak dibuat.`);
@@ -167,7 +167,7 @@ export async function writeBackup(options: { sqlite: Database; dataDir: string; 
         for await (const chunk of bytes) await handle.write(chunk);
       };
       if (passphrase === undefined) await pipeline(tarStream(sources, manifest), createGzip(), save);
-      else await pipeline(tarStream(sources, manifest), createGzip(), (compressed: AsyncIterable<Buffer>) => encrypt(compressed, passphrase), save);
+      else await pipeline(tarStream(sources, manifest), createGzip(), (compressed: AsyncIterable<Buffer>) => encrypt(compressed, passphrase, options.kdfCost ?? defaultBackupKdfCost), save);
       await handle.sync();
     } finally {
       await handle.close();

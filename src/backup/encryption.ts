@@ -22,8 +22,8 @@ import { invalid } from "../errors";
 const magic = Buffer.from("SKRENC01", "latin1");
 const chunkSize = 1024 * 1024;
 const tagLength = 16;
-/** scrypt cost: 2^15 × 8 × 128 B = 32 MB of memory and about a tenth of a second per derivation. */
-const scryptParameters = { N: 2 ** 15, r: 8, p: 1 } as const;
+/** scrypt's r and p; N is 2^cost (config's backupKdfCost: 2^15 × 8 × 128 B = 32 MB of memory, about a tenth of a second). */
+const scryptShape = { r: 8, p: 1 } as const;
 const maxHeaderLength = 4096;
 /** The variable a command reads the passphrase from, and through which serve gives it to its backup child process. */
 export const passphraseVariable = "SKRINING_BACKUP_PASSPHRASE";
@@ -96,9 +96,10 @@ export function checkNewPassphrase(passphrase: string): string {
  * Encrypts a stream of archive bytes: the header first, then the chunks. The key is
  * derived once per archive, with a fresh salt.
  */
-export async function* encrypt(plain: AsyncIterable<Buffer>, passphrase: string): AsyncGenerator<Buffer> {
+export async function* encrypt(plain: AsyncIterable<Buffer>, passphrase: string, kdfCost: number): AsyncGenerator<Buffer> {
   const salt = randomBytes(16);
   const noncePrefix = randomBytes(8);
+  const scryptParameters = { N: 2 ** kdfCost, ...scryptShape };
   const key = await deriveKey(passphrase, salt, scryptParameters);
   const header: Header = {
     format: "skrining-backup-encrypted",

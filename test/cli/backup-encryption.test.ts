@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { list as listTar } from "tar";
 import { standardAccounts, temporaryDir } from "../helpers";
 import { cli, cliProcess, csvFile, outputLines, withDatabase } from "./support";
@@ -52,6 +52,25 @@ describe("backup --encrypt", () => {
     expect(bytes.includes("mhs1")).toBe(false);
     await expect(listTar({ file: target, strict: true })).rejects.toThrow();
     expect(mode(target)).toBe("600");
+  });
+
+  test("the key's cost: 2^SKRINING_BACKUP_KDF_COST (15 unless set) in the header, read back by --check; outside 10..20 refused before anything is written", async () => {
+    const header = (file: string) => {
+      const bytes = readFileSync(file);
+      return JSON.parse(bytes.subarray(12, 12 + bytes.readUInt32BE(8)).toString("utf8"));
+    };
+    expect(header(encrypted)).toMatchObject({ kdf: "scrypt", N: 2 ** 10, r: 8, p: 1 });
+    const byDefault = newTarget();
+    const made = await cli(dataDir, ["backup", byDefault, "--encrypt"], { env: { ...withPassphrase.env, SKRINING_BACKUP_KDF_COST: "" } });
+    expect(made.exitCode).toBe(0);
+    expect(header(byDefault)).toMatchObject({ kdf: "scrypt", N: 2 ** 15, r: 8, p: 1 });
+    expect((await cli(dataDir, ["backup", "--check", byDefault], withPassphrase)).exitCode).toBe(0);
+    for (const cost of ["9", "21", "15.5"]) {
+      const target = newTarget();
+      const refused = await cli(dataDir, ["backup", target, "--encrypt"], { env: { ...withPassphrase.env, SKRINING_BACKUP_KDF_COST: cost } });
+      expect(refused).toMatchObject({ exitCode: 1, stdout: "", stderr: `skrining: SKRINING_BACKUP_KDF_COST harus bilangan bulat antara 10 dan 20 (diberikan: ${cost}).\n` });
+      expect(readdirSync(dirname(target))).toEqual([]);
+    }
   });
 
   test("with --passphrase-file: its one line, without the line end or a BOM an editor adds", async () => {
