@@ -13,6 +13,7 @@ import type { Cell } from "./predict-values";
 import { InvalidInput } from "../errors";
 import { appendAuditRows, type AuditActor } from "../audit/trail";
 import type { WriteQueue } from "../db/write-queue";
+import { preparedOnFirstUse } from "../db/prepared";
 
 /**
  * Model records (table `prediction_models`) and their files in the data folder's
@@ -281,7 +282,7 @@ export class RegistryClassifier implements Classifier {
     db: DatabaseClient,
     private readonly dataDir: string,
   ) {
-    this.activeModel = activeModelQuery(db).prepare();
+    this.activeModel = preparedOnFirstUse(() => activeModelQuery(db).prepare());
   }
 
   classify(type: ModelType, features: ModelFeatures): Classification | null {

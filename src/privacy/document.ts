@@ -10,6 +10,7 @@ import type { MoodService } from "../modules/mood/service";
 import type { NotesService } from "../modules/notes/service";
 import type { ProfilService } from "../modules/profil/service";
 import { serializeSkrining } from "../records";
+import { preparedOnFirstUse } from "../db/prepared";
 
 export type StudentDataDocument = Static<typeof StudentData>;
 
@@ -44,32 +45,38 @@ export class StudentDataDocuments {
     private readonly db: DatabaseClient,
     private readonly sources: DocumentSources,
   ) {
-    this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.screeningsOf = db
-      .select()
-      .from(riwayatSkrining)
-      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(...newestScreeningFirst)
-      .prepare();
-    this.acknowledgementsOf = db
-      .select({ versi: privacyAcknowledgements.noticeVersion, disetujui_pada: privacyAcknowledgements.acknowledgedAt })
-      .from(privacyAcknowledgements)
-      .where(eq(privacyAcknowledgements.userId, sql.placeholder("userId")))
-      .orderBy(asc(privacyAcknowledgements.acknowledgedAt), asc(privacyAcknowledgements.noticeVersion))
-      .prepare();
+    this.studentByNim = preparedOnFirstUse(() => db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
+    this.screeningsOf = preparedOnFirstUse(() =>
+      db
+        .select()
+        .from(riwayatSkrining)
+        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+        .orderBy(...newestScreeningFirst)
+        .prepare(),
+    );
+    this.acknowledgementsOf = preparedOnFirstUse(() =>
+      db
+        .select({ versi: privacyAcknowledgements.noticeVersion, disetujui_pada: privacyAcknowledgements.acknowledgedAt })
+        .from(privacyAcknowledgements)
+        .where(eq(privacyAcknowledgements.userId, sql.placeholder("userId")))
+        .orderBy(asc(privacyAcknowledgements.acknowledgedAt), asc(privacyAcknowledgements.noticeVersion))
+        .prepare(),
+    );
     // Rows naming the student whose actor is not the student's own account (a command has no account).
-    this.accessesBy = db
-      .select({ waktu: auditLog.at, peran: auditLog.actorRole, nama: actorName, aksi: auditLog.action, rute: auditLog.target, kali: auditLog.reads })
-      .from(auditSubjects)
-      .innerJoin(auditLog, eq(auditLog.id, auditSubjects.auditId))
-      .where(
-        and(
-          eq(auditSubjects.nim, sql.placeholder("nim")),
-          or(isNull(auditLog.actorUserId), ne(auditLog.actorUserId, sql.placeholder("userId"))),
-        ),
-      )
-      .orderBy(desc(auditSubjects.auditId))
-      .prepare();
+    this.accessesBy = preparedOnFirstUse(() =>
+      db
+        .select({ waktu: auditLog.at, peran: auditLog.actorRole, nama: actorName, aksi: auditLog.action, rute: auditLog.target, kali: auditLog.reads })
+        .from(auditSubjects)
+        .innerJoin(auditLog, eq(auditLog.id, auditSubjects.auditId))
+        .where(
+          and(
+            eq(auditSubjects.nim, sql.placeholder("nim")),
+            or(isNull(auditLog.actorUserId), ne(auditLog.actorUserId, sql.placeholder("userId"))),
+          ),
+        )
+        .orderBy(desc(auditSubjects.auditId))
+        .prepare(),
+    );
   }
 
   /**

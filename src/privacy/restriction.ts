@@ -6,6 +6,7 @@ import { mahasiswa } from "../db/schema";
 import { forbidden } from "../errors";
 import type { Principal } from "../requests/principal";
 import type { MahasiswaRecord } from "../records";
+import { preparedOnFirstUse } from "../db/prepared";
 
 export const restrictionMessages = {
   /** The answer to staff reading or writing a restricted student's data (decisions: Privacy commands and restriction). */
@@ -26,7 +27,7 @@ export class ProcessingRestriction {
   private readonly answers: ReadCache<string, string | null>;
 
   constructor(db: DatabaseClient) {
-    this.restrictedAtOf = db.select({ since: mahasiswa.restrictedAt }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.restrictedAtOf = preparedOnFirstUse(() => db.select({ since: mahasiswa.restrictedAt }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.answers = new ReadCache(databaseStamp(db.$client), { reads: [mahasiswa] });
   }
 

@@ -17,6 +17,7 @@ import { LoginThrottle, type Attempt } from "./throttle";
 import { RateLimit } from "../../requests/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 import type { UserResponse } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
@@ -110,9 +111,9 @@ export class AuthService {
       .from(users)
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id));
-    this.principalById = principals.where(eq(users.id, sql.placeholder("id"))).prepare();
+    this.principalById = preparedOnFirstUse(() => principals.where(eq(users.id, sql.placeholder("id"))).prepare());
     this.principals = new ReadCache(databaseStamp(db.$client), { reads: [users, mahasiswa, dosen] });
-    this.principalByUsername = principals.where(eq(users.username, sql.placeholder("username"))).prepare();
+    this.principalByUsername = preparedOnFirstUse(() => principals.where(eq(users.username, sql.placeholder("username"))).prepare());
   }
 
   /** Every authenticated request asks this; the cache spares the join until something is written. */

@@ -4,6 +4,7 @@ import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { sessions } from "../../db/schema";
 import { nowIso } from "../../records";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 /**
  * Logins as rows of `sessions` (decisions §9). The database is the only truth, so a
@@ -19,11 +20,13 @@ export class SessionStore {
     private readonly db: DatabaseClient,
     private readonly lifetimeSeconds: number,
   ) {
-    this.sessionById = db
-      .select({ userId: sessions.userId, endedAt: sessions.endedAt })
-      .from(sessions)
-      .where(eq(sessions.id, sql.placeholder("id")))
-      .prepare();
+    this.sessionById = preparedOnFirstUse(() =>
+      db
+        .select({ userId: sessions.userId, endedAt: sessions.endedAt })
+        .from(sessions)
+        .where(eq(sessions.id, sql.placeholder("id")))
+        .prepare(),
+    );
     this.active = new ReadCache(databaseStamp(db.$client), { reads: [sessions] });
   }
 

@@ -8,6 +8,7 @@ import { ProcessingRestriction } from "../../privacy/restriction";
 import { ownedEntry } from "../../requests/ownership";
 import type { Principal } from "../../requests/principal";
 import { pathId } from "../../requests/values";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 /** A table of a student's dated entries: the columns mood_entries and diary_entries have alike. */
 export type DatedEntryTable = SQLiteTable & {
@@ -51,14 +52,16 @@ export class DatedEntries<Table extends DatedEntryTable, Entry> {
   ) {
     this.job = { touches: [table] };
     this.restriction = new ProcessingRestriction(db);
-    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.entriesOf = db
-      .select()
-      .from(table)
-      .where(eq(table.nim, sql.placeholder("nim")))
-      .orderBy(desc(table.date), desc(table.createdAt), desc(table.id))
-      .prepare();
-    this.entryById = db.select().from(table).where(eq(table.id, sql.placeholder("id"))).prepare();
+    this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
+    this.entriesOf = preparedOnFirstUse(() =>
+      db
+        .select()
+        .from(table)
+        .where(eq(table.nim, sql.placeholder("nim")))
+        .orderBy(desc(table.date), desc(table.createdAt), desc(table.id))
+        .prepare(),
+    );
+    this.entryById = preparedOnFirstUse(() => db.select().from(table).where(eq(table.id, sql.placeholder("id"))).prepare());
   }
 
   /** Newest date first, then the newest written, then the highest id (the route's `ownNim` and `advisee` options have checked the caller). */

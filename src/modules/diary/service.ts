@@ -7,6 +7,7 @@ import { nowIso, serializeDiary } from "../../records";
 import type { Principal } from "../../requests/principal";
 import { type JsonObject, requestedNim, exceedsCharacters, isBlank, readCalendarDate } from "../../requests/values";
 import { DatedEntries } from "../dated-entries/service";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const titleMaxCharacters = 200;
 export const contentMaxCharacters = 20000;
@@ -54,11 +55,13 @@ export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<t
   ) {
     super(db, writes, diaryEntries, serializeDiary, { studentUnknown: diaryMessages.studentUnknown, entryUnknown: diaryMessages.diaryUnknown, deleted: diaryMessages.deleted });
     // The diary's size without one entry (the one being edited; 0 when writing a new one).
-    this.storedBytes = db
-      .select({ bytes: sql<number>`coalesce(sum(octet_length(${diaryEntries.title}) + octet_length(${diaryEntries.content})), 0)` })
-      .from(diaryEntries)
-      .where(and(eq(diaryEntries.nim, sql.placeholder("nim")), ne(diaryEntries.id, sql.placeholder("except"))))
-      .prepare();
+    this.storedBytes = preparedOnFirstUse(() =>
+      db
+        .select({ bytes: sql<number>`coalesce(sum(octet_length(${diaryEntries.title}) + octet_length(${diaryEntries.content})), 0)` })
+        .from(diaryEntries)
+        .where(and(eq(diaryEntries.nim, sql.placeholder("nim")), ne(diaryEntries.id, sql.placeholder("except"))))
+        .prepare(),
+    );
   }
 
   /** decisions §10: a student's diary holds at most the quota of UTF-8 text, title and content together. */

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, not, sql, sum } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { latestSkrining, lecturerLatestLevels, mahasiswa } from "../../db/schema";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 /**
  * One page of a lecturer's advisees in `sort=risk` order, without a search text, read
@@ -23,36 +24,42 @@ export class RiskPages {
     const ofLecturer = eq(latestSkrining.nip, sql.placeholder("nip"));
     const attention = sql`(${latestSkrining.earlyWarning} = 1 OR coalesce(${latestSkrining.scoreStress} >= ${followUpStressMin}, 0))`;
     const screened = (which: typeof attention) =>
-      db
-        .select({ nim: latestSkrining.nim })
-        .from(latestSkrining)
-        .where(and(ofLecturer, which))
-        .orderBy(desc(latestSkrining.tanggal), asc(latestSkrining.nim))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare();
+      preparedOnFirstUse(() =>
+        db
+          .select({ nim: latestSkrining.nim })
+          .from(latestSkrining)
+          .where(and(ofLecturer, which))
+          .orderBy(desc(latestSkrining.tanggal), asc(latestSkrining.nim))
+          .limit(sql.placeholder("limit"))
+          .offset(sql.placeholder("offset"))
+          .prepare(),
+      );
     // latest_skrining.NIP is the advisor for every unrestricted screened student; no row
     // carrying it means unscreened or restricted.
-    const unscreened = db
-      .select({ nim: mahasiswa.nim })
-      .from(mahasiswa)
-      .where(
-        and(
-          eq(mahasiswa.nipDoswal, sql.placeholder("nip")),
-          sql`NOT EXISTS (SELECT 1 FROM ${latestSkrining} WHERE ${latestSkrining.nim} = ${mahasiswa.nim} AND ${latestSkrining.nip} IS NOT NULL)`,
-        ),
-      )
-      .orderBy(asc(mahasiswa.nim))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare();
+    const unscreened = preparedOnFirstUse(() =>
+      db
+        .select({ nim: mahasiswa.nim })
+        .from(mahasiswa)
+        .where(
+          and(
+            eq(mahasiswa.nipDoswal, sql.placeholder("nip")),
+            sql`NOT EXISTS (SELECT 1 FROM ${latestSkrining} WHERE ${latestSkrining.nim} = ${mahasiswa.nim} AND ${latestSkrining.nip} IS NOT NULL)`,
+          ),
+        )
+        .orderBy(asc(mahasiswa.nim))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    );
     this.parts = { attention: screened(attention), other: screened(not(attention)), unscreened };
-    this.attentionCount = db.select({ total: count() }).from(latestSkrining).where(and(ofLecturer, attention)).prepare();
-    this.screenedCount = db
-      .select({ total: sum(lecturerLatestLevels.students).mapWith(Number) })
-      .from(lecturerLatestLevels)
-      .where(eq(lecturerLatestLevels.nip, sql.placeholder("nip")))
-      .prepare();
+    this.attentionCount = preparedOnFirstUse(() => db.select({ total: count() }).from(latestSkrining).where(and(ofLecturer, attention)).prepare());
+    this.screenedCount = preparedOnFirstUse(() =>
+      db
+        .select({ total: sum(lecturerLatestLevels.students).mapWith(Number) })
+        .from(lecturerLatestLevels)
+        .where(eq(lecturerLatestLevels.nip, sql.placeholder("nip")))
+        .prepare(),
+    );
   }
 
   /** The NIMs of the page that skips `offset` advisees and holds up to `limit`. */

@@ -11,6 +11,7 @@ import type { NotesService } from "../notes/service";
 import { OpenCaseReader } from "../tindak-lanjut/service";
 import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -61,13 +62,15 @@ export class DosenService {
     this.riskPages = new RiskPages(db, followUpStressMin);
     this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 1000 });
     this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 1000 });
-    this.studentByNim = db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.screeningsOf = db
-      .select()
-      .from(riwayatSkrining)
-      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(...newestScreeningFirst)
-      .prepare();
+    this.studentByNim = preparedOnFirstUse(() => db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
+    this.screeningsOf = preparedOnFirstUse(() =>
+      db
+        .select()
+        .from(riwayatSkrining)
+        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+        .orderBy(...newestScreeningFirst)
+        .prepare(),
+    );
 
     // The advisees of `nip` whose NIM or name contains `pattern` (see containsPattern).
     // LIKE ignores case for ASCII letters.
@@ -75,46 +78,52 @@ export class DosenService {
       eq(mahasiswa.nipDoswal, sql.placeholder("nip")),
       sql`(${mahasiswa.nim} LIKE ${sql.placeholder("pattern")} ESCAPE '\\' OR ${mahasiswa.nama} LIKE ${sql.placeholder("pattern")} ESCAPE '\\')`,
     );
-    this.adviseeCount = db.select({ total: count() }).from(mahasiswa).where(advisees).prepare();
+    this.adviseeCount = preparedOnFirstUse(() => db.select({ total: count() }).from(mahasiswa).where(advisees).prepare());
     // Without a search text: counted in the index alone (the name is not in it).
-    this.everyAdviseeCount = db.select({ total: count() }).from(mahasiswa).where(eq(mahasiswa.nipDoswal, sql.placeholder("nip"))).prepare();
+    this.everyAdviseeCount = preparedOnFirstUse(() => db.select({ total: count() }).from(mahasiswa).where(eq(mahasiswa.nipDoswal, sql.placeholder("nip"))).prepare());
     // Decisions §13: a latest score_stress at the follow-up threshold asks for attention whatever the motivation.
     const veryHighStress = sql<boolean>`coalesce(${latestSkrining.scoreStress} >= ${followUpStressMin}, 0)`.mapWith(Boolean);
     // A page is chosen first (NIMs only, so ordering carries no wide rows), then read in full.
-    this.pageByNim = db
-      .select({ nim: mahasiswa.nim })
-      .from(mahasiswa)
-      .where(advisees)
-      .orderBy(asc(mahasiswa.nim))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare();
-    this.pageByRisk = db
-      .select({ nim: mahasiswa.nim })
-      .from(mahasiswa)
-      .leftJoin(latestSkrining, latestOfStudent)
-      .where(advisees)
-      // SQLite sorts NULL lowest, so students without a screening come last in descending
-      // tanggal order; a restricted student sorts as one without a screening, so that the
-      // order tells nothing of their data.
-      .orderBy(
-        desc(sql`CASE WHEN ${unrestricted} THEN ${earlyWarning} OR ${veryHighStress} ELSE 0 END`),
-        desc(sql`CASE WHEN ${unrestricted} THEN ${latestSkrining.tanggal} END`),
-        asc(mahasiswa.nim),
-      )
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare();
+    this.pageByNim = preparedOnFirstUse(() =>
+      db
+        .select({ nim: mahasiswa.nim })
+        .from(mahasiswa)
+        .where(advisees)
+        .orderBy(asc(mahasiswa.nim))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    );
+    this.pageByRisk = preparedOnFirstUse(() =>
+      db
+        .select({ nim: mahasiswa.nim })
+        .from(mahasiswa)
+        .leftJoin(latestSkrining, latestOfStudent)
+        .where(advisees)
+        // SQLite sorts NULL lowest, so students without a screening come last in descending
+        // tanggal order; a restricted student sorts as one without a screening, so that the
+        // order tells nothing of their data.
+        .orderBy(
+          desc(sql`CASE WHEN ${unrestricted} THEN ${earlyWarning} OR ${veryHighStress} ELSE 0 END`),
+          desc(sql`CASE WHEN ${unrestricted} THEN ${latestSkrining.tanggal} END`),
+          asc(mahasiswa.nim),
+        )
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    );
     // The replies to the acting lecturer's notes that they have not seen yet (decisions §13).
     const newReplies = sql<number>`(SELECT count(*) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim}
       AND ${catatanKonseling.nip} = ${sql.placeholder("nip")} AND ${catatanKonseling.reply} <> '' AND ${catatanKonseling.balasanDibacaDosenPada} IS NULL)`;
-    this.pageDetails = db
-      .select({ profile: mahasiswa, latest: screeningWithoutAnswers, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })
-      .from(mahasiswa)
-      .leftJoin(latestSkrining, latestOfStudent)
-      .leftJoin(riwayatSkrining, latestScreening)
-      .where(sql`${mahasiswa.nim} IN (SELECT value FROM json_each(${sql.placeholder("nims")}))`)
-      .prepare();
+    this.pageDetails = preparedOnFirstUse(() =>
+      db
+        .select({ profile: mahasiswa, latest: screeningWithoutAnswers, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })
+        .from(mahasiswa)
+        .leftJoin(latestSkrining, latestOfStudent)
+        .leftJoin(riwayatSkrining, latestScreening)
+        .where(sql`${mahasiswa.nim} IN (SELECT value FROM json_each(${sql.placeholder("nims")}))`)
+        .prepare(),
+    );
   }
 
   /** The acting NIP of a GET route; null is the empty population (no profile, or no `NIP` from an admin). */

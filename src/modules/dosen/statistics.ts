@@ -3,6 +3,7 @@ import type { DatabaseClient } from "../../db";
 import { dosen, latestSkrining, lecturerLatestLevels, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { addDays, isoWeekLabel, localWeekStart } from "../../local-time";
 import type { Level } from "../../screening/scoring";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 // The lecturer figures are read from the summary tables that triggers keep current
 // (src/db/summaries.ts): per lecturer the level counts of the advisees' latest screenings,
@@ -84,54 +85,64 @@ export class StatisticsService {
     /** The zone the weeks begin in; the same the summary triggers count in (`useTimeZone`). */
     private readonly timeZone: string,
   ) {
-    this.adviseesOne = db
-      .select({ students: count() })
-      .from(mahasiswa)
-      .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
-      .prepare();
-    this.adviseesAll = db
-      .select({ nip: mahasiswa.nipDoswal, students: count() })
-      .from(mahasiswa)
-      .where(and(isNotNull(mahasiswa.nipDoswal), unrestricted))
-      .groupBy(mahasiswa.nipDoswal)
-      .prepare();
+    this.adviseesOne = preparedOnFirstUse(() =>
+      db
+        .select({ students: count() })
+        .from(mahasiswa)
+        .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
+        .prepare(),
+    );
+    this.adviseesAll = preparedOnFirstUse(() =>
+      db
+        .select({ nip: mahasiswa.nipDoswal, students: count() })
+        .from(mahasiswa)
+        .where(and(isNotNull(mahasiswa.nipDoswal), unrestricted))
+        .groupBy(mahasiswa.nipDoswal)
+        .prepare(),
+    );
     const levels = { stres: lecturerLatestLevels.tingkatStres, motivasi: lecturerLatestLevels.tingkatMotivasi, students: lecturerLatestLevels.students };
-    this.levelsOne = db.select(levels).from(lecturerLatestLevels).where(eq(lecturerLatestLevels.nip, sql.placeholder("nip"))).prepare();
-    this.levelsAll = db
-      .select({ nip: lecturerLatestLevels.nip, ...levels })
-      .from(lecturerLatestLevels)
-      .prepare();
-    this.lecturerByNip = db.select().from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
-    this.allLecturers = db.select().from(dosen).orderBy(asc(dosen.nip)).prepare();
-    this.weekly = db
-      .select()
-      .from(lecturerWeeklyLevels)
-      .where(
-        and(
-          eq(lecturerWeeklyLevels.nip, sql.placeholder("nip")),
-          gte(lecturerWeeklyLevels.weekStart, sql.placeholder("first")),
-          lte(lecturerWeeklyLevels.weekStart, sql.placeholder("last")),
-        ),
-      )
-      .prepare();
+    this.levelsOne = preparedOnFirstUse(() => db.select(levels).from(lecturerLatestLevels).where(eq(lecturerLatestLevels.nip, sql.placeholder("nip"))).prepare());
+    this.levelsAll = preparedOnFirstUse(() =>
+      db
+        .select({ nip: lecturerLatestLevels.nip, ...levels })
+        .from(lecturerLatestLevels)
+        .prepare(),
+    );
+    this.lecturerByNip = preparedOnFirstUse(() => db.select().from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare());
+    this.allLecturers = preparedOnFirstUse(() => db.select().from(dosen).orderBy(asc(dosen.nip)).prepare());
+    this.weekly = preparedOnFirstUse(() =>
+      db
+        .select()
+        .from(lecturerWeeklyLevels)
+        .where(
+          and(
+            eq(lecturerWeeklyLevels.nip, sql.placeholder("nip")),
+            gte(lecturerWeeklyLevels.weekStart, sql.placeholder("first")),
+            lte(lecturerWeeklyLevels.weekStart, sql.placeholder("last")),
+          ),
+        )
+        .prepare(),
+    );
 
-    this.advisees = db
-      .select({
-        NIM: mahasiswa.nim,
-        nama_mahasiswa: mahasiswa.nama,
-        tanggal_skrining: riwayatSkrining.tanggal,
-        tingkat_stres: riwayatSkrining.tingkatStres,
-        tingkat_motivasi: riwayatSkrining.tingkatMotivasi,
-        score_stress: riwayatSkrining.scoreStress,
-        score_sdi: riwayatSkrining.scoreSdi,
-        early_warning: earlyWarning,
-      })
-      .from(mahasiswa)
-      .leftJoin(latestSkrining, latestOfStudent)
-      .leftJoin(riwayatSkrining, latestScreening)
-      .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
-      .orderBy(asc(mahasiswa.nim))
-      .prepare();
+    this.advisees = preparedOnFirstUse(() =>
+      db
+        .select({
+          NIM: mahasiswa.nim,
+          nama_mahasiswa: mahasiswa.nama,
+          tanggal_skrining: riwayatSkrining.tanggal,
+          tingkat_stres: riwayatSkrining.tingkatStres,
+          tingkat_motivasi: riwayatSkrining.tingkatMotivasi,
+          score_stress: riwayatSkrining.scoreStress,
+          score_sdi: riwayatSkrining.scoreSdi,
+          early_warning: earlyWarning,
+        })
+        .from(mahasiswa)
+        .leftJoin(latestSkrining, latestOfStudent)
+        .leftJoin(riwayatSkrining, latestScreening)
+        .where(and(eq(mahasiswa.nipDoswal, sql.placeholder("nip")), unrestricted))
+        .orderBy(asc(mahasiswa.nim))
+        .prepare(),
+    );
   }
 
   lecturer(nip: string) {

@@ -7,6 +7,7 @@ import type { Bcrypt } from "../../accounts/bcrypt";
 import type { BuildInfo } from "../../build-info";
 import type { Logger } from "../../logger";
 import type { HealthyResponse, UnhealthyResponse } from "./model";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 type Health = Static<typeof HealthyResponse> | Static<typeof UnhealthyResponse>;
 
@@ -30,7 +31,7 @@ export class HealthService {
     build: BuildInfo,
     private readonly passwordHashing: () => Promise<Bcrypt>,
   ) {
-    this.probe = db.select({ one: sql<number>`1` }).from(users).limit(1).prepare();
+    this.probe = preparedOnFirstUse(() => db.select({ one: sql<number>`1` }).from(users).limit(1).prepare());
     this.program = { version: build.version, commit: build.commit, build_date: build.builtAt };
   }
 

@@ -8,6 +8,7 @@ import { nowIso, serializeMood } from "../../records";
 import type { Principal } from "../../requests/principal";
 import { type JsonObject, requestedNim, isBlank, readCalendarDate } from "../../requests/values";
 import { DatedEntries } from "../dated-entries/service";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const moodMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -31,11 +32,13 @@ export class MoodService extends DatedEntries<typeof moodEntries, ReturnType<typ
 
   constructor(db: DatabaseClient, writes: WriteQueue) {
     super(db, writes, moodEntries, serializeMood, { studentUnknown: moodMessages.studentUnknown, entryUnknown: moodMessages.moodUnknown, deleted: moodMessages.deleted });
-    this.entryOnDate = db
-      .select({ id: moodEntries.id })
-      .from(moodEntries)
-      .where(and(eq(moodEntries.nim, sql.placeholder("nim")), eq(moodEntries.date, sql.placeholder("date"))))
-      .prepare();
+    this.entryOnDate = preparedOnFirstUse(() =>
+      db
+        .select({ id: moodEntries.id })
+        .from(moodEntries)
+        .where(and(eq(moodEntries.nim, sql.placeholder("nim")), eq(moodEntries.date, sql.placeholder("date"))))
+        .prepare(),
+    );
   }
 
   /**

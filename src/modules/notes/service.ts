@@ -10,6 +10,7 @@ import type { Principal } from "../../requests/principal";
 import { AdvisorScope } from "../../privacy/advisor-scope";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { nowIso, serializeCatatan } from "../../records";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 /** What the notes jobs write (the lecturer's list reads it: new replies). */
 const noteJob = { touches: [catatanKonseling] };
@@ -51,15 +52,17 @@ export class NotesService {
     private readonly db: DatabaseClient,
     private readonly writes: WriteQueue,
   ) {
-    this.studentByNim = db.select({ nim: mahasiswa.nim, nipDoswal: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
-    this.lecturerExists = db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare();
+    this.studentByNim = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim, nipDoswal: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
+    this.lecturerExists = preparedOnFirstUse(() => db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare());
     // Each note with its lecturer's name, which the pages sign it with.
     const withLecturer = () => db.select({ ...getTableColumns(catatanKonseling), namaDosen: dosen.nama }).from(catatanKonseling).leftJoin(dosen, eq(dosen.nip, catatanKonseling.nip));
-    this.notesOf = withLecturer()
-      .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
-      .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
-      .prepare();
-    this.noteById = withLecturer().where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare();
+    this.notesOf = preparedOnFirstUse(() =>
+      withLecturer()
+        .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
+        .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
+        .prepare(),
+    );
+    this.noteById = preparedOnFirstUse(() => withLecturer().where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare());
     this.restriction = new ProcessingRestriction(db);
     this.scope = new AdvisorScope(db.$client);
   }

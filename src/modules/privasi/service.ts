@@ -9,6 +9,7 @@ import { ServiceError, invalid } from "../../errors";
 import { principalActor, type Principal } from "../../requests/principal";
 import type { JsonObject } from "../../requests/values";
 import { nowIso } from "../../records";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const privasiMessages = {
   studentsOnly: "Hanya mahasiswa yang menyetujui pemberitahuan privasi.",
@@ -32,11 +33,13 @@ export class PrivasiService {
     private readonly writes: WriteQueue,
     private readonly notice: Pick<ReplaceableFile<PrivacyNotice>, "current">,
   ) {
-    this.acknowledgementOf = db
-      .select({ at: privacyAcknowledgements.acknowledgedAt })
-      .from(privacyAcknowledgements)
-      .where(and(eq(privacyAcknowledgements.userId, sql.placeholder("userId")), eq(privacyAcknowledgements.noticeVersion, sql.placeholder("version"))))
-      .prepare();
+    this.acknowledgementOf = preparedOnFirstUse(() =>
+      db
+        .select({ at: privacyAcknowledgements.acknowledgedAt })
+        .from(privacyAcknowledgements)
+        .where(and(eq(privacyAcknowledgements.userId, sql.placeholder("userId")), eq(privacyAcknowledgements.noticeVersion, sql.placeholder("version"))))
+        .prepare(),
+    );
   }
 
   /**

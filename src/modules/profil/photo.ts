@@ -9,6 +9,7 @@ import type { Logger } from "../../logger";
 import { mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
 import type { PhotoStore } from "../../photos/storage";
 import type { Principal } from "../../requests/principal";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 const photoMessages = {
   noFile: "Tidak ada file foto yang dikirim.",
@@ -42,7 +43,7 @@ export class PhotoService {
     private readonly limitBytes: number,
     private readonly logger: Logger,
   ) {
-    this.photoOf = db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.photoOf = preparedOnFirstUse(() => db.select({ foto: mahasiswa.fotoProfil }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
   }
 
   async upload(principal: Principal, form: unknown) {

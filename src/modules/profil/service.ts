@@ -7,6 +7,7 @@ import { invalid, notFound } from "../../errors";
 import { genderAsStored, readIpk, readUsia } from "../../profile-fields";
 import { serializeMahasiswa } from "../../records";
 import type { Principal } from "../../requests/principal";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const profilMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -31,13 +32,15 @@ export class ProfilService {
     private readonly db: DatabaseClient,
     private readonly writes: WriteQueue,
   ) {
-    this.profileByNim = db
-      .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
-      .from(mahasiswa)
-      .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
-      .leftJoin(dosen, eq(dosen.nip, mahasiswa.nipDoswal))
-      .where(eq(mahasiswa.nim, sql.placeholder("nim")))
-      .prepare();
+    this.profileByNim = preparedOnFirstUse(() =>
+      db
+        .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
+        .from(mahasiswa)
+        .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
+        .leftJoin(dosen, eq(dosen.nip, mahasiswa.nipDoswal))
+        .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+        .prepare(),
+    );
   }
 
   private ownProfile(principal: Principal) {

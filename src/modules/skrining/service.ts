@@ -11,6 +11,7 @@ import { requestedNim } from "../../requests/values";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { FollowUpReachReader, type FollowUpReach } from "../tindak-lanjut/reach";
 import { weeklyLimitMessage, weeklyWindow, type SubmissionService } from "./submission";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 export const skriningMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -31,17 +32,19 @@ export class SkriningService {
     private readonly db: DatabaseClient,
     private readonly submission: SubmissionService,
   ) {
-    this.studentExists = db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare();
+    this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa], maxEntries: 5000 });
     this.restriction = new ProcessingRestriction(db);
     this.followUpReach = new FollowUpReachReader(db.$client);
-    this.latestRecord = db
-      .select()
-      .from(riwayatSkrining)
-      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(...newestScreeningFirst)
-      .limit(1)
-      .prepare();
+    this.latestRecord = preparedOnFirstUse(() =>
+      db
+        .select()
+        .from(riwayatSkrining)
+        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+        .orderBy(...newestScreeningFirst)
+        .limit(1)
+        .prepare(),
+    );
   }
 
   /** The caller may read `nim` (the route's `ownNim` and `advisee` options have said so). */

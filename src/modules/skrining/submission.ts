@@ -23,6 +23,7 @@ import type { Principal } from "../../requests/principal";
 import { restrictionMessages } from "../../privacy/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
 import { FollowUpReachReader } from "../tindak-lanjut/reach";
+import { preparedOnFirstUse } from "../../db/prepared";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -77,52 +78,60 @@ export class SubmissionService {
     private readonly logger: Logger,
     followUpStressMin: number,
   ) {
-    this.latestSubmission = db
-      .select({ tanggal: riwayatSkrining.tanggal })
-      .from(riwayatSkrining)
-      .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-      .orderBy(desc(riwayatSkrining.tanggal))
-      .limit(1)
-      .prepare();
+    this.latestSubmission = preparedOnFirstUse(() =>
+      db
+        .select({ tanggal: riwayatSkrining.tanggal })
+        .from(riwayatSkrining)
+        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+        .orderBy(desc(riwayatSkrining.tanggal))
+        .limit(1)
+        .prepare(),
+    );
     // Only what a screening reads of the student, flat: the whole nested profile cost twice as much.
-    this.studentForScreening = db
-      .select({
-        restrictedAt: mahasiswa.restrictedAt,
-        angkatan: mahasiswa.angkatan,
-        ipk: mahasiswa.ipk,
-        usia: mahasiswa.usia,
-        gender: mahasiswa.gender,
-        freqOlahraga: mahasiswa.freqOlahraga,
-        durasiTidur: mahasiswa.durasiTidur,
-        jurusanNama: jurusan.nama,
-      })
-      .from(mahasiswa)
-      .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
-      .where(eq(mahasiswa.nim, sql.placeholder("nim")))
-      .prepare();
-    this.updateHabits = db
-      .update(mahasiswa)
-      .set({ freqOlahraga: sql`${sql.placeholder("freqOlahraga")}`, durasiTidur: sql`${sql.placeholder("durasiTidur")}` })
-      .where(eq(mahasiswa.nim, sql.placeholder("nim")))
-      .prepare();
-    this.insertRecord = db
-      .insert(riwayatSkrining)
-      .values({
-        nim: sql.placeholder("nim"),
-        tanggal: sql.placeholder("tanggal"),
-        inputJawaban: sql.placeholder("inputJawaban"),
-        tingkatStres: sql.placeholder("tingkatStres"),
-        tingkatMotivasi: sql.placeholder("tingkatMotivasi"),
-        saran: sql.placeholder("saran"),
-        scoreStress: sql.placeholder("scoreStress"),
-        scoreSdi: sql.placeholder("scoreSdi"),
-        stressModelId: sql.placeholder("stressModelId"),
-        motivasiModelId: sql.placeholder("motivasiModelId"),
-        stressProbability: sql.placeholder("stressProbability"),
-        motivasiProbability: sql.placeholder("motivasiProbability"),
-      })
-      .returning({ id: riwayatSkrining.id })
-      .prepare();
+    this.studentForScreening = preparedOnFirstUse(() =>
+      db
+        .select({
+          restrictedAt: mahasiswa.restrictedAt,
+          angkatan: mahasiswa.angkatan,
+          ipk: mahasiswa.ipk,
+          usia: mahasiswa.usia,
+          gender: mahasiswa.gender,
+          freqOlahraga: mahasiswa.freqOlahraga,
+          durasiTidur: mahasiswa.durasiTidur,
+          jurusanNama: jurusan.nama,
+        })
+        .from(mahasiswa)
+        .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
+        .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+        .prepare(),
+    );
+    this.updateHabits = preparedOnFirstUse(() =>
+      db
+        .update(mahasiswa)
+        .set({ freqOlahraga: sql`${sql.placeholder("freqOlahraga")}`, durasiTidur: sql`${sql.placeholder("durasiTidur")}` })
+        .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+        .prepare(),
+    );
+    this.insertRecord = preparedOnFirstUse(() =>
+      db
+        .insert(riwayatSkrining)
+        .values({
+          nim: sql.placeholder("nim"),
+          tanggal: sql.placeholder("tanggal"),
+          inputJawaban: sql.placeholder("inputJawaban"),
+          tingkatStres: sql.placeholder("tingkatStres"),
+          tingkatMotivasi: sql.placeholder("tingkatMotivasi"),
+          saran: sql.placeholder("saran"),
+          scoreStress: sql.placeholder("scoreStress"),
+          scoreSdi: sql.placeholder("scoreSdi"),
+          stressModelId: sql.placeholder("stressModelId"),
+          motivasiModelId: sql.placeholder("motivasiModelId"),
+          stressProbability: sql.placeholder("stressProbability"),
+          motivasiProbability: sql.placeholder("motivasiProbability"),
+        })
+        .returning({ id: riwayatSkrining.id })
+        .prepare(),
+    );
     this.caseOpening = new CaseOpening(db.$client, followUpStressMin);
     this.followUpReach = new FollowUpReachReader(db.$client);
   }
