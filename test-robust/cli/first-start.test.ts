@@ -2,9 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unshownPasswordFile } from "../../src/accounts/first-admin";
-import { cliEnvironment, repositoryRoot, temporaryDir } from "../helpers";
-import { freePort, launchInProcess, serveInProcess, stop, stopStarted } from "../server-process";
-import { cli, outputLines, withDatabase } from "./support";
+import { cliEnvironment, repositoryRoot, temporaryDir } from "../../test/helpers";
+import { freePort, launchInProcess, serveInProcess, stop, stopStarted } from "../../test/server-process";
+import { cli, outputLines, withDatabase } from "../../test/cli/support";
 
 // The first admin's random password is printed once, by the start that creates the admin.
 // A first start that fails never loses it: the admin is created only once the server

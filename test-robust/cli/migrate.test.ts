@@ -2,10 +2,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations } from "../../src/db/migrations";
-import { repositoryRoot, standardAccounts, temporaryDir } from "../helpers";
-import { startServer, stop, stopStarted } from "../server-process";
-import { commandRows, needsExistingFolder, type CommandRow } from "./commands";
-import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, withDatabase } from "./support";
+import { repositoryRoot, standardAccounts, temporaryDir } from "../../test/helpers";
+import { startServer, stop, stopStarted } from "../../test/server-process";
+import { commandRows, needsExistingFolder, type CommandRow } from "../../test/cli/commands";
+import { cli, cliProcess, csvFile, olderDataFolder, olderLevel, outputLines, withDatabase } from "../../test/cli/support";
 
 // Only `serve` and `skrining migrate` migrate a database that holds data. Every other
 // command refuses an older schema in one line that says what to run, and changes nothing;

@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { automaticBackupName, backupChildCommand } from "../../src/backup/automatic";
 import { ownerFileName } from "../../src/backup/backup-folder";
-import { standardAccounts, temporaryDir } from "../helpers";
-import { serveInProcess, stop, stopStarted } from "../server-process";
-import { cli, csvFile } from "./support";
+import { standardAccounts, temporaryDir } from "../../test/helpers";
+import { serveInProcess, stop, stopStarted } from "../../test/server-process";
+import { cli, csvFile } from "../../test/cli/support";
 
 // Decisions §17: serve's automatic backups are encrypted with --backup-passphrase-file F,
 // read once at start (a missing file stops the start, saying how to make one); the child

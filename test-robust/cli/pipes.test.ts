@@ -3,9 +3,9 @@ import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pipeAwareOutput } from "../../cli/pipes";
-import { cliEnvironment, repositoryRoot, standardAccounts, temporaryDir } from "../helpers";
-import { freePort } from "../server-process";
-import { cli, csvFile } from "./support";
+import { cliEnvironment, repositoryRoot, standardAccounts, temporaryDir } from "../../test/helpers";
+import { freePort } from "../../test/server-process";
+import { cli, csvFile } from "../../test/cli/support";
 
 // A closed output pipe ends a command quietly, as Unix tools do: exit 0, nothing on
 // stderr, whether the command had printed everything or not (`serve | head` too).

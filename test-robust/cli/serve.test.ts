@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import packageJson from "../../package.json";
-import { runCli, temporaryDir } from "../helpers";
-import { serveInProcess, startServer, stop, stopStarted } from "../server-process";
+import { runCli, temporaryDir } from "../../test/helpers";
+import { serveInProcess, startServer, stop, stopStarted } from "../../test/server-process";
 
 async function login(port: number, username: string, password: string) {
   const response = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {

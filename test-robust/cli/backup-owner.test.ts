@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { automaticBackupName } from "../../src/backup/automatic";
 import { ownerFileName } from "../../src/backup/backup-folder";
 import { identityFileName } from "../../src/backup/folder-identity";
-import { standardAccounts, temporaryDir } from "../helpers";
-import { serveInProcess, startServer, stop, stopStarted } from "../server-process";
-import { cli, cliProcess, csvFile } from "./support";
+import { standardAccounts, temporaryDir } from "../../test/helpers";
+import { serveInProcess, startServer, stop, stopStarted } from "../../test/server-process";
+import { cli, cliProcess, csvFile } from "../../test/cli/support";
 
 // Decisions §17, last rule, as an IT person meets it: one backup folder per data folder.
 // A test folder pointed at the live server's backup folder is refused instead of rotating

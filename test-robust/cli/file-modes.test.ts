@@ -2,9 +2,9 @@ import { Database } from "bun:sqlite";
 import { afterEach, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { temporaryDir } from "../helpers";
-import { startServer, stop, stopStarted } from "../server-process";
-import { cliProcess } from "./support";
+import { temporaryDir } from "../../test/helpers";
+import { startServer, stop, stopStarted } from "../../test/server-process";
+import { cliProcess } from "../../test/cli/support";
 
 // decisions §9: the data folder is its owner's alone (0700), and the database, its WAL and
 // SHM files, the secret, backups and exports are created 0600, whatever the umask. Every

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import packageJson from "../../package.json";
 import { buildFacts, compileCommand } from "../../scripts/build-executable";
-import { repositoryRoot, temporaryDir } from "../helpers";
+import { repositoryRoot, temporaryDir } from "../../test/helpers";
 
 // The executable's build (scripts/build-executable.ts, used by `npm run build` and the
 // Windows build): the commit and the build date are put in at build time, and a compiled

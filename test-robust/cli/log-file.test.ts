@@ -3,9 +3,9 @@ import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { byteSize } from "../../cli/log-file";
 import { LogFile, logFileRetryMilliseconds } from "../../src/logger";
-import { canMount, fill, mountTmpfs, remount, unmountAll } from "../file-systems";
-import { runCli, temporaryDir } from "../helpers";
-import { startServer, stop, stopStarted, type Running } from "../server-process";
+import { canMount, fill, mountTmpfs, remount, unmountAll } from "../../test/file-systems";
+import { runCli, temporaryDir } from "../../test/helpers";
+import { startServer, stop, stopStarted, type Running } from "../../test/server-process";
 
 // `serve --log-file`: every line still goes to stdout/stderr, and a copy to a file that is
 // set aside by size; a file that cannot be written never stops the service.

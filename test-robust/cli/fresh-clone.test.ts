@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { cliEnvironment, repositoryRoot, temporaryDir } from "../helpers";
-import { freePort } from "../server-process";
+import { cliEnvironment, repositoryRoot, temporaryDir } from "../../test/helpers";
+import { freePort } from "../../test/server-process";
 
 // The README promises that `bun cli/main.ts <command>` behaves like the executable. On a
 // fresh clone nothing has been built yet (no src/http/web-assets.generated.ts, no dist/):

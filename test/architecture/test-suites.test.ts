@@ -1,0 +1,18 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { root, sourceFiles } from "./imports";
+
+// docs/testing.md: `npm test` stays under 20 s because the checks whose subject is a
+// `serve` process of its own (its start, its child processes, its signals) run in
+// test-robust/, once, in CI. A test under test/ that starts one again fails here.
+
+test("no test under test/ starts serve as a process of its own (startServer): those are in test-robust/", () => {
+  const starting = sourceFiles("test").filter((file) => file.endsWith(".test.ts") && /\bstartServer\(/.test(readFileSync(join(root, file), "utf8")));
+  expect(starting).toEqual([]);
+});
+
+test("test-robust/ has them", () => {
+  const starting = sourceFiles("test-robust").filter((file) => /\bstartServer\(/.test(readFileSync(join(root, file), "utf8")));
+  expect(starting).toContain("test-robust/cli/serve.test.ts");
+});
