@@ -288,11 +288,26 @@ export async function pageSettled(page: Page): Promise<void> {
  * The checks every page gets: accessible, no sideways scrolling, and a screenshot
  * (`test-browser/screenshots/<name>-<viewport>.png`) for the docs.
  */
+/**
+ * No two elements share an id: a label's `for` and an `aria-describedby` would then name
+ * the wrong element, and axe 4 no longer checks it. (The fields' ids come from Preact's
+ * `useId`, which has given duplicates in some trees.)
+ */
+export async function expectUniqueIds(page: Page): Promise<void> {
+  const repeated = await page.evaluate(() => {
+    const seen = new Map<string, number>();
+    for (const element of document.querySelectorAll("[id]")) seen.set(element.id, (seen.get(element.id) ?? 0) + 1);
+    return [...seen].filter(([, count]) => count > 1).map(([id]) => id);
+  });
+  expect(repeated).toEqual([]);
+}
+
 export async function checkPage(page: Page, name: string, viewport: SizeName): Promise<void> {
   await pageSettled(page);
   expectNoPageProblems(page);
   await expectAccessible(page, `${name} (${viewport})`);
   await expectNoSidewaysScroll(page);
+  await expectUniqueIds(page);
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}-${viewport}.png`), fullPage: true });
 }

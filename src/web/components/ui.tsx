@@ -1,6 +1,6 @@
 // The small parts every page is made of: a page frame, labelled fields, buttons, notices.
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useId, useLayoutEffect, useRef } from "preact/hooks";
+import { useId, useLayoutEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api";
 import { toneOf, type Measure } from "../levels";
 import { common, errors } from "../strings";
@@ -83,9 +83,7 @@ export function Notice(props: { kind: "error" | "success" | "info" | "warning"; 
 
 /** A question asked in the page (never `window.confirm`), its safe answer focused first. */
 export function Confirm(props: { id: string; question: string; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
-  useEffect(() => {
-    setTimeout(() => document.getElementById(`${props.id}-no`)?.focus(), 0);
-  }, []);
+  useLayoutEffect(() => document.getElementById(`${props.id}-no`)?.focus(), []);
   return (
     <div class="confirm" role="group" aria-labelledby={`${props.id}-question`}>
       <p id={`${props.id}-question`}>{props.question}</p>

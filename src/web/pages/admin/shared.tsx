@@ -2,7 +2,7 @@
 // confirmation before a destructive act, downloads, and the answers' types.
 import type { ComponentChildren } from "preact";
 import type { Static } from "elysia";
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, request, saveDownload } from "../../api";
 import { Button, ErrorNotice, Field, Notice, Page } from "../../components/ui";
 import { pathOf, type PageName } from "../../routes";
@@ -100,10 +100,10 @@ export function ConfirmAct(props: {
   const [error, setError] = useState<unknown>(null);
   const questionId = useId();
   const first = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    // The first field of the question, or its safe answer, takes the focus.
-    setTimeout(() => first.current?.querySelector<HTMLElement>("input, button.button-secondary")?.focus(), 0);
-  }, []);
+  // The first field of the question, or its safe answer, takes the focus, in the render that
+  // shows them: a focus moved a task later took it from a field the user had already chosen,
+  // and what they typed next went into the first field.
+  useLayoutEffect(() => first.current?.querySelector<HTMLElement>("input, button.button-secondary")?.focus(), []);
 
   async function submit(event: Event) {
     event.preventDefault();
