@@ -61,10 +61,8 @@ describe("model add", () => {
   });
 
   test("a joblib bundle is converted; thresholds, categories and metrics are recorded", async () => {
-    const started = performance.now();
+    // Its speed (2 s for the whole command) is measured by `npm run bench`, not here.
     const { record } = await registry.add({ type: "stress", file: join(originalDir, "model_chain_final.joblib") });
-    // The speed target is 2 s for the whole command; in process it is a fraction of that.
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(record.algorithm).toContain("ClassifierChain");
     expect(record.version).toBe("scikit-learn 1.6.1");
     expect(record.thresholds).toEqual({ bins_stress: expect.any(Array), bins_motivasi: expect.any(Array) });
