@@ -100,7 +100,7 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
         const { id } = dataFolderIdentity(config.dataDir);
         // The archive code (tar) is loaded by the commands that write or read one, not by every `serve`.
         const { writeBackup } = await import("../src/backup/archive");
-        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file, kdfCost: config.backupKdfCost, ...(passphrase === undefined ? {} : { passphrase }) });
+        const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file, ...(passphrase === undefined ? {} : { encryption: { passphrase, kdfCost: config.backupKdfCost } }) });
         const size = `${manifest.files.length} file, ${megabytes(manifestTotal(manifest))} sebelum dimampatkan`;
         io.out(
           passphrase === undefined

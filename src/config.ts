@@ -121,7 +121,7 @@ class DataFolderError extends InvalidInput {}
 export const defaultBcryptCost = 10;
 
 /** log2 of scrypt's N for new encrypted backups unless SKRINING_BACKUP_KDF_COST says otherwise (15: 32 MB, about 0.1 s). */
-export const defaultBackupKdfCost = 15;
+const defaultBackupKdfCost = 15;
 
 export const databaseFileName = "skrining.db";
 

@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { Header, Pax } from "tar";
 import packageJson from "../../package.json";
-import { databaseFileName, defaultBackupKdfCost, replaceableFileNames } from "../config";
+import { databaseFileName, replaceableFileNames } from "../config";
 import { migrationsAfter, schemaLevel } from "../db/migrate";
 import { asStorageError } from "../db/storage";
 import { migrations as embeddedMigrations } from "../db/migrations";
@@ -132,9 +132,10 @@ const temporaryNameOf = (target: string, purpose: string) => join(dirname(target
  * checksum compared (an encrypted one decrypted, every chunk's tag checked); only then does
  * it get its name. The snapshot passed `quick_check` before it was packed, and the checksum
  * proves the archive holds those very bytes. A backup that fails anywhere (a full disk)
- * leaves no file. With `passphrase`, the archive is encrypted (encryption.ts).
+ * leaves no file. With `encryption`, the archive is encrypted with its passphrase, the key
+ * derived at its scrypt cost (encryption.ts).
  */
-export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; passphrase?: string; kdfCost?: number; now?: Date }): Promise<BackupManifest> {
+export async function writeBackup(options: { sqlite: Database; dataDir: string; dataFolderId?: string; target: string; encryption?: { passphrase: string; kdfCost: number }; now?: Date }): Promise<BackupManifest> {
   const target = resolve(options.target);
   if (existsSync(target)) throw invalid(`${target} sudah ada; pilih nama file lain.`);
   if (!statSync(dirname(target), { throwIfNoEntry: false })?.isDirectory()) throw invalid(`folder ${dirname(target)} tidak ada; cadangan tidak dibuat.`);
@@ -160,14 +161,15 @@ export async function writeBackup(options: { sqlite: Database; dataDir: string; 
       files: [],
     };
     const sources = [{ path: databaseFileName, file: snapshot }, ...dataFolderSources(options.dataDir)];
-    const { passphrase } = options;
+    const { encryption } = options;
+    const passphrase = encryption?.passphrase;
     const handle = await open(temporary, "wx", 0o600);
     try {
       const save = async (bytes: AsyncIterable<Buffer>) => {
         for await (const chunk of bytes) await handle.write(chunk);
       };
-      if (passphrase === undefined) await pipeline(tarStream(sources, manifest), createGzip(), save);
-      else await pipeline(tarStream(sources, manifest), createGzip(), (compressed: AsyncIterable<Buffer>) => encrypt(compressed, passphrase, options.kdfCost ?? defaultBackupKdfCost), save);
+      if (encryption === undefined) await pipeline(tarStream(sources, manifest), createGzip(), save);
+      else await pipeline(tarStream(sources, manifest), createGzip(), (compressed: AsyncIterable<Buffer>) => encrypt(compressed, encryption.passphrase, encryption.kdfCost), save);
       await handle.sync();
     } finally {
       await handle.close();

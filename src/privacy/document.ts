@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { DatabaseClient } from "../db";
 import { actorName } from "../audit/names";
-import { auditLog, auditSubjects, mahasiswa, newestScreeningFirst, privacyAcknowledgements, riwayatSkrining } from "../db/schema";
+import { auditLog, auditSubjects, privacyAcknowledgements } from "../db/schema";
 import { notFound } from "../errors";
 import type { StudentData } from "../modules/data-saya/model";
 import type { DiaryService } from "../modules/diary/service";
@@ -11,6 +11,7 @@ import type { NotesService } from "../modules/notes/service";
 import type { ProfilService } from "../modules/profil/service";
 import { serializeSkrining } from "../records";
 import { preparedOnFirstUse } from "../db/prepared";
+import { screeningsOfStudentQuery, studentByNimQuery } from "../db/student-reads";
 
 export type StudentDataDocument = Static<typeof StudentData>;
 
@@ -45,15 +46,8 @@ export class StudentDataDocuments {
     private readonly db: DatabaseClient,
     private readonly sources: DocumentSources,
   ) {
-    this.studentByNim = preparedOnFirstUse(() => db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
-    this.screeningsOf = preparedOnFirstUse(() =>
-      db
-        .select()
-        .from(riwayatSkrining)
-        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-        .orderBy(...newestScreeningFirst)
-        .prepare(),
-    );
+    this.studentByNim = studentByNimQuery(db);
+    this.screeningsOf = screeningsOfStudentQuery(db);
     this.acknowledgementsOf = preparedOnFirstUse(() =>
       db
         .select({ versi: privacyAcknowledgements.noticeVersion, disetujui_pada: privacyAcknowledgements.acknowledgedAt })

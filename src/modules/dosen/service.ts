@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, newestScreeningFirst, riwayatSkrining } from "../../db/schema";
+import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { readPagination, totalPages } from "../../requests/pagination";
 import { notFound } from "../../errors";
 import type { Principal } from "../../requests/principal";
@@ -12,6 +12,7 @@ import { OpenCaseReader } from "../tindak-lanjut/service";
 import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 import { preparedOnFirstUse } from "../../db/prepared";
+import { screeningsOfStudentQuery, studentByNimQuery } from "../../db/student-reads";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -62,15 +63,8 @@ export class DosenService {
     this.riskPages = new RiskPages(db, followUpStressMin);
     this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 1000 });
     this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 1000 });
-    this.studentByNim = preparedOnFirstUse(() => db.select().from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
-    this.screeningsOf = preparedOnFirstUse(() =>
-      db
-        .select()
-        .from(riwayatSkrining)
-        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
-        .orderBy(...newestScreeningFirst)
-        .prepare(),
-    );
+    this.studentByNim = studentByNimQuery(db);
+    this.screeningsOf = screeningsOfStudentQuery(db);
 
     // The advisees of `nip` whose NIM or name contains `pattern` (see containsPattern).
     // LIKE ignores case for ASCII letters.
