@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openArchive, readContents } from "../../src/backup/archive-reader";
 import { extractWithinManifest } from "../../src/backup/extract";
 import { manifestTotal, type BackupManifest } from "../../src/backup/manifest";
-import { cli, cliProcess, csvFile } from "../cli/support";
+import { cli, csvFile } from "../cli/support";
 import { canMount, mountTmpfs, unmountAll } from "../file-systems";
 import { standardAccounts, temporaryDir } from "../helpers";
 import { bytesFile, craftArchive, filesOf, zeros, type CraftedFile } from "./crafted-archives";
@@ -22,7 +22,7 @@ let real: { files: CraftedFile[]; manifest: BackupManifest };
 
 beforeAll(async () => {
   const dataDir = join(temporaryDir("skrining-bounds-"), "data");
-  expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
   archive = join(temporaryDir("skrining-bounds-"), "cadangan.tar.gz");
   expect((await cli(dataDir, ["backup", archive])).exitCode).toBe(0);
   real = await filesOf(archive);

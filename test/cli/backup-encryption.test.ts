@@ -30,7 +30,7 @@ let encrypted: string;
 
 beforeAll(async () => {
   dataDir = join(temporaryDir("skrining-enc-data-"), "data");
-  expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
   encrypted = newTarget();
   const made = await cli(dataDir, ["backup", encrypted, "--encrypt"], withPassphrase);
   expect(made.stderr).toBe("");
