@@ -5,6 +5,7 @@ import { InvalidInput } from "./errors";
 import { defaultTimeZone, readTimeZone } from "./local-time";
 import { readCsvDialect, type CsvDialect } from "./csv";
 import { readHostNames } from "./http/host-names";
+import { kdfCostRange } from "./backup/encryption";
 
 /** Everything the service can be tuned with; built once from options and the environment. */
 export interface Config {
@@ -205,8 +206,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     accessTokenSeconds: integerFrom(environment, "SKRINING_ACCESS_TTL", 8 * 3600, 1),
     refreshTokenSeconds: integerFrom(environment, "SKRINING_REFRESH_TTL", 30 * 24 * 3600, 1),
     bcryptCost: integerFrom(environment, "SKRINING_BCRYPT_COST", defaultBcryptCost, 4),
-    // The bounds an archive's reader accepts (src/backup/encryption.ts).
-    backupKdfCost: integerFrom(environment, "SKRINING_BACKUP_KDF_COST", defaultBackupKdfCost, 10, 20),
+    backupKdfCost: integerFrom(environment, "SKRINING_BACKUP_KDF_COST", defaultBackupKdfCost, kdfCostRange.lowest, kdfCostRange.highest),
     throttle: {
       perUsername: integerFrom(environment, "SKRINING_THROTTLE_USERNAME", 10, 1),
       perAddress: integerFrom(environment, "SKRINING_THROTTLE_ADDRESS", 100, 1),

@@ -24,6 +24,8 @@ const chunkSize = 1024 * 1024;
 const tagLength = 16;
 /** scrypt's r and p; N is 2^cost (config's backupKdfCost: 2^15 × 8 × 128 B = 32 MB of memory, about a tenth of a second). */
 const scryptShape = { r: 8, p: 1 } as const;
+/** The costs (log2 of N) a new archive may be made with, and that a reader accepts: a header cannot make a restore spend hours. */
+export const kdfCostRange = { lowest: 10, highest: 20 } as const;
 const maxHeaderLength = 4096;
 /** The variable a command reads the passphrase from, and through which serve gives it to its backup child process. */
 export const passphraseVariable = "SKRINING_BACKUP_PASSPHRASE";
@@ -186,8 +188,8 @@ function parseHeader(bytes: Buffer, archive: string): Header {
       header.kdf === "scrypt" &&
       header.cipher === "aes-256-gcm" &&
       [header.N, header.r, header.p, header.chunk].every(Number.isSafeInteger) &&
-      header.N >= 2 ** 10 &&
-      header.N <= 2 ** 20 &&
+      header.N >= 2 ** kdfCostRange.lowest &&
+      header.N <= 2 ** kdfCostRange.highest &&
       header.r >= 1 &&
       header.r <= 32 &&
       header.p >= 1 &&
