@@ -262,10 +262,11 @@ interface CacheEntry {
 /**
  * The questionnaire's classifier: the active record of each type, its JSON model loaded on
  * first use and cached. Every classification reads the active id through the partial
- * unique index (a CLI in another process may have switched it) and stats the file (once
- * per submission), so a switch, a deactivation or a removed file takes effect at the next
- * submission. A failure
- * is cached with the file's signature, so a broken file is not re-parsed each time.
+ * unique index (a CLI in another process may have switched it), so a switch or a
+ * deactivation takes effect at the next submission. The file is stat'ed once per turn of
+ * the event loop: the submissions the write queue runs together (one turn) share it, and a
+ * removed or replaced file takes effect from the next group. A failure is cached with the
+ * file's signature, so a broken file is not re-parsed each time.
  */
 export class RegistryClassifier implements Classifier {
   private readonly activeModel;
@@ -274,9 +275,8 @@ export class RegistryClassifier implements Classifier {
   // classification of a submission reuses the first one's prediction instead of running
   // the forests again. Keyed by the source file's hash and the very features object.
   private lastPrediction: { source: string; features: ModelFeatures; outputs: readonly RowOutput[] } | null = null;
-  // Likewise the file's signature: the submission's classification of the other type, from
-  // the same file, does not stat it again.
-  private lastSignature: { type: ModelType; path: string; features: ModelFeatures; signature: string } | null = null;
+  // The files' signatures stat'ed this turn (a stat cost as much as the forests' prediction).
+  private readonly signaturesThisTurn = new Map<string, string>();
 
   constructor(
     db: DatabaseClient,
@@ -291,7 +291,7 @@ export class RegistryClassifier implements Classifier {
       this.cache.delete(type);
       return null;
     }
-    const model = this.modelFor(type, active.id, join(this.dataDir, active.filePath), features);
+    const model = this.modelFor(type, active.id, join(this.dataDir, active.filePath));
     const reusable = this.lastPrediction?.source === active.sourceSha256 && this.lastPrediction.features === features;
     const outputs = reusable ? this.lastPrediction!.outputs : model.predictOutputs(model.rowFromFeatures(features));
     this.lastPrediction = { source: active.sourceSha256, features, outputs };
@@ -302,21 +302,8 @@ export class RegistryClassifier implements Classifier {
     return { level: label as Level, modelId: active.id, probability: probabilityOf(model, column, output) };
   }
 
-  private modelFor(type: ModelType, id: number, path: string, features: ModelFeatures): CompiledModel {
-    let signature: string;
-    const last = this.lastSignature;
-    if (last !== null && last.type !== type && last.path === path && last.features === features) signature = last.signature;
-    else {
-      try {
-        const stat = statSync(path);
-        signature = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-      } catch (error) {
-        this.cache.delete(type);
-        this.lastSignature = null;
-        throw new Error(`file model ${id} tidak dapat dibaca (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-      }
-      this.lastSignature = { type, path, features, signature };
-    }
+  private modelFor(type: ModelType, id: number, path: string): CompiledModel {
+    const signature = this.signatureOf(type, id, path);
     const cached = this.cache.get(type);
     if (cached && cached.id === id && cached.signature === signature) {
       if (cached.error) throw cached.error;
@@ -331,5 +318,22 @@ export class RegistryClassifier implements Classifier {
       this.cache.set(type, { id, signature, error: failure });
       throw failure;
     }
+  }
+
+  /** Size, modification time and inode of the file, stat'ed at most once per turn. */
+  private signatureOf(type: ModelType, id: number, path: string): string {
+    const known = this.signaturesThisTurn.get(path);
+    if (known !== undefined) return known;
+    let signature: string;
+    try {
+      const stat = statSync(path);
+      signature = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    } catch (error) {
+      this.cache.delete(type);
+      throw new Error(`file model ${id} tidak dapat dibaca (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (this.signaturesThisTurn.size === 0) setImmediate(() => this.signaturesThisTurn.clear());
+    this.signaturesThisTurn.set(path, signature);
+    return signature;
   }
 }

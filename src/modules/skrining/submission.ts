@@ -66,6 +66,7 @@ export class SubmissionService {
   // Prepared once: building and preparing these on every submission cost more than running them.
   private readonly latestSubmission;
   private readonly studentForScreening;
+  private readonly jurusanName;
   private readonly updateHabits;
   private readonly insertRecord;
   private readonly caseOpening;
@@ -87,7 +88,8 @@ export class SubmissionService {
         .limit(1)
         .prepare(),
     );
-    // Only what a screening reads of the student, flat: the whole nested profile cost twice as much.
+    // Only what a screening reads of the student, flat (the whole nested profile cost twice
+    // as much), and the programme's name by its own lookup (a join cost more than both).
     this.studentForScreening = preparedOnFirstUse(() =>
       db
         .select({
@@ -98,11 +100,17 @@ export class SubmissionService {
           gender: mahasiswa.gender,
           freqOlahraga: mahasiswa.freqOlahraga,
           durasiTidur: mahasiswa.durasiTidur,
-          jurusanNama: jurusan.nama,
+          jurusanId: mahasiswa.jurusanId,
         })
         .from(mahasiswa)
-        .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
         .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+        .prepare(),
+    );
+    this.jurusanName = preparedOnFirstUse(() =>
+      db
+        .select({ nama: jurusan.nama })
+        .from(jurusan)
+        .where(eq(jurusan.id, sql.placeholder("id")))
         .prepare(),
     );
     this.updateHabits = preparedOnFirstUse(() =>
@@ -175,7 +183,8 @@ export class SubmissionService {
 
       const stressScore = scoreStress(answers);
       const sdi = scoreSdi(answers);
-      const features = modelFeatures(answers, profile, student.jurusanNama);
+      const jurusanNama = student.jurusanId === null ? null : (this.jurusanName.get({ id: student.jurusanId })?.nama ?? null);
+      const features = modelFeatures(answers, profile, jurusanNama);
       const stress = this.classify("stress", features, fallbackStressLevel(stressScore));
       const motivasi = this.classify("motivasi", features, fallbackMotivationLevel(sdi));
       const suggestions = suggestionsFor(stress.level, motivasi.level);

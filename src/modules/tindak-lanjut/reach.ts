@@ -23,21 +23,22 @@ export const FollowUpReachSchema = t.Nullable(
 );
 
 export class FollowUpReachReader {
+  // Two lookups, not one join: in a submission's job the join cost five times both together.
   private readonly openCaseOf;
+  private readonly advisorOf;
 
   constructor(sqlite: Database) {
-    this.openCaseOf = sqlite.prepare<{ screeningId: number | null; handler: string | null; advisor: string | null }, [string]>(
-      `SELECT follow_up.Id_skrining AS screeningId, follow_up.NIP AS handler, student.NIP_doswal AS advisor
-       FROM tindak_lanjut AS follow_up JOIN mahasiswa AS student ON student.NIM = follow_up.NIM
-       WHERE follow_up.NIM = ? AND follow_up.status <> 'selesai'`,
+    this.openCaseOf = sqlite.prepare<{ screeningId: number | null; handler: string | null }, [string]>(
+      "SELECT Id_skrining AS screeningId, NIP AS handler FROM tindak_lanjut WHERE NIM = ? AND status <> 'selesai'",
     );
+    this.advisorOf = sqlite.prepare<{ advisor: string | null }, [string]>("SELECT NIP_doswal AS advisor FROM mahasiswa WHERE NIM = ?");
   }
 
   /** For the screening `screeningId` of `nim`, as it stands now. */
   of(nim: string, screeningId: number): FollowUpReach {
     const open = this.openCaseOf.get(nim);
     if (!open) return null;
-    const penerima = open.handler === null ? "admin" : open.handler === open.advisor ? "dosen_wali" : "dosen_lain";
+    const penerima = open.handler === null ? "admin" : open.handler === this.advisorOf.get(nim)?.advisor ? "dosen_wali" : "dosen_lain";
     return { dibuka_oleh_skrining_ini: open.screeningId === screeningId, penerima };
   }
 }
