@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { getTableName } from "drizzle-orm";
+import { trailTables } from "../../src/audit/trail";
+import { submissionTables } from "../../src/modules/skrining/submission";
 import { TestService, jawaban, standardAccounts } from "../helpers";
 
 let service: TestService;
@@ -137,6 +140,45 @@ describe("questionnaire rules in order", () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => submit(tokens.mhs2!, { jawaban: jawaban(3, 4) })));
     expect(results.filter((result) => result.status === 201)).toHaveLength(1);
     expect(results.filter((result) => result.status === 403)).toHaveLength(7);
+  });
+});
+
+// The read caches keep what a write job does not say it wrote (src/db/read-cache.ts): a
+// table missing from the submission's list would leave a cache showing the old screening.
+describe("what a submission writes", () => {
+  /** The tables `work` wrote (its triggers' writes included), seen by temporary triggers on every table. */
+  const tablesWrittenBy = async (work: () => Promise<unknown>) => {
+    const sqlite = service.context.db.$client;
+    const tables = (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((row) => row.name);
+    sqlite.run("CREATE TEMP TABLE written (name TEXT)");
+    for (const table of tables) {
+      for (const event of ["INSERT", "UPDATE", "DELETE"]) {
+        sqlite.run(`CREATE TEMP TRIGGER "seen_${event}_${table}" AFTER ${event} ON main."${table}" BEGIN INSERT INTO temp.written VALUES ('${table}'); END`);
+      }
+    }
+    try {
+      await work();
+      return new Set((sqlite.query("SELECT DISTINCT name FROM temp.written").all() as { name: string }[]).map((row) => row.name));
+    } finally {
+      for (const table of tables) for (const event of ["INSERT", "UPDATE", "DELETE"]) sqlite.run(`DROP TRIGGER temp."seen_${event}_${table}"`);
+      sqlite.run("DROP TABLE temp.written");
+    }
+  };
+  const declared = (answers: unknown) => new Set([...submissionTables(answers), ...trailTables].map((table) => getTableName(table)));
+
+  test.each([
+    ["one opening a follow-up case (stress 200)", { NIM: "N003", jawaban: jawaban(5, 1) }, "tindak_lanjut"],
+    ["one with habits", { NIM: "N003", jawaban: jawaban(3, 4, { freq_olahraga: "1-3 kali", durasi_tidur: "6-7 Jam" }) }, "mahasiswa"],
+  ] as const)("%s writes only the tables it declares", async (_name, body, expected) => {
+    const written = await tablesWrittenBy(async () => expect((await submit(tokens.admin!, body)).status).toBe(201));
+    expect([...written].filter((table) => !declared(body.jawaban).has(table))).toEqual([]);
+    expect([...written]).toEqual(expect.arrayContaining(["riwayat_skrining", "latest_skrining", "audit_log", expected]));
+  });
+
+  test("only answers with a habit declare the student's row", () => {
+    expect(declared(jawaban(3, 4)).has("mahasiswa")).toBe(false);
+    expect(declared(jawaban(3, 4, { durasi_tidur: "6-7 Jam" })).has("mahasiswa")).toBe(true);
+    expect(declared(jawaban(3, 4, { freq_olahraga: "1-3 kali" })).has("mahasiswa")).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
-import { jurusan, mahasiswa, riwayatSkrining } from "../../db/schema";
+import { jurusan, latestSkrining, lecturerLatestLevels, lecturerWeeklyLevels, mahasiswa, riwayatSkrining, tindakLanjut, tindakLanjutRiwayat } from "../../db/schema";
 import { ServiceError, forbidden, invalid, notFound } from "../../errors";
 import { type JsonObject, requestedNim } from "../../requests/values";
 import type { Logger } from "../../logger";
@@ -47,12 +47,27 @@ export function weeklyWindow(lastSubmission: string | undefined, now = Date.now(
   return { blocked: true as const, lastSubmission, daysRemaining };
 }
 
-function optionalProfileText(jawaban: JsonObject, key: "freq_olahraga" | "durasi_tidur"): string | undefined {
+/** The habits a questionnaire may carry, which the student's profile takes over. */
+const habitKeys = ["freq_olahraga", "durasi_tidur"] as const;
+
+function optionalProfileText(jawaban: JsonObject, key: (typeof habitKeys)[number]): string | undefined {
   if (!(key in jawaban)) return undefined;
   const value = jawaban[key];
   if (typeof value !== "string" || value.length > 50) throw invalid(`${key} harus teks maksimal 50 karakter.`);
   return value;
 }
+
+/** What a submission writes, its summary triggers' tables included (the case it may open too). */
+const screeningTables = [riwayatSkrining, latestSkrining, lecturerWeeklyLevels, lecturerLatestLevels, tindakLanjut, tindakLanjutRiwayat];
+const withHabits = [...screeningTables, mahasiswa];
+
+/**
+ * The tables a submission with these answers may write: the student's row only when the
+ * answers carry a habit (optionalProfileText), so that otherwise the caches of accounts
+ * (every request's caller) keep what they hold.
+ */
+export const submissionTables = (jawaban: unknown) =>
+  jawaban !== null && typeof jawaban === "object" && habitKeys.some((key) => key in jawaban) ? withHabits : screeningTables;
 
 /**
  * Questionnaire submission, interface rules 1–8 in their order. The weekly check, the
@@ -152,6 +167,7 @@ export class SubmissionService {
   async submit(principal: Principal, body: JsonObject) {
     const nim = requestedNim(principal, body.NIM);
     if (nim === null) throw notFound(submissionMessages.studentUnknown);
+    const touches = submissionTables(body.jawaban);
     return this.writes.run(() => {
       const student = this.studentForScreening.get({ nim });
       if (!student) throw notFound(submissionMessages.studentUnknown);
@@ -217,7 +233,7 @@ export class SubmissionService {
         detailed_suggestions: suggestions.detailed_suggestions,
         tindak_lanjut: this.followUpReach.of(nim, record.id),
       };
-    });
+    }, { touches });
   }
 
   /** A model's answer, or the thresholds when there is none or it fails (logged, never a 500). */
