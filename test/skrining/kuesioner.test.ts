@@ -164,7 +164,7 @@ describe("what a submission writes", () => {
       sqlite.run("DROP TABLE temp.written");
     }
   };
-  const declared = (answers: unknown) => new Set([...submissionTables(answers), ...trailTables].map((table) => getTableName(table)));
+  const declared = (answers: unknown) => new Set<string>([...submissionTables(answers), ...trailTables].map((table) => getTableName(table)));
 
   test.each([
     ["one opening a follow-up case (stress 200)", { NIM: "N003", jawaban: jawaban(5, 1) }, "tindak_lanjut"],
