@@ -13,9 +13,30 @@ export class JsonAnswer extends Response {
   constructor(
     readonly value: object,
     text: string,
+    headers: Record<string, string>,
   ) {
-    super(text, { headers: { "content-type": "application/json;charset=utf-8" } });
+    super(text, { headers: { ...headers, "content-type": "application/json;charset=utf-8" } });
   }
+}
+
+/** What a handler's `set` holds of the answer's headers (the CORS and security headers the hooks before it set). */
+interface AnswerHeaders {
+  headers: Record<string, unknown>;
+}
+
+/**
+ * The headers set so far, moved into the answer: Elysia copies a returned Response into a
+ * new one whenever `set.headers` still holds something (a second Response, every header
+ * set again, its body read through a stream), which cost a cached read more than the rest
+ * of its answer. Headers a later hook sets are still merged in by Elysia.
+ */
+function takeHeaders(set: AnswerHeaders): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in set.headers) {
+    headers[name] = String(set.headers[name]);
+    delete set.headers[name];
+  }
+  return headers;
 }
 
 /**
@@ -26,7 +47,7 @@ export class JsonAnswer extends Response {
 export function cachedJson<Value extends object>(schema: TSchema) {
   let checker: ReturnType<typeof TypeCompiler.Compile> | undefined;
   const texts = new WeakMap<object, string>();
-  return (value: Value): JsonAnswer => {
+  return (value: Value, set: AnswerHeaders): JsonAnswer => {
     let text = texts.get(value);
     if (text === undefined) {
       checker ??= TypeCompiler.Compile(schema);
@@ -37,6 +58,6 @@ export function cachedJson<Value extends object>(schema: TSchema) {
       text = JSON.stringify(value);
       texts.set(value, text);
     }
-    return new JsonAnswer(value, text);
+    return new JsonAnswer(value, text, takeHeaders(set));
   };
 }

@@ -24,7 +24,7 @@ const statistikAnswer = cachedJson(StatistikResponse);
 export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
   new Elysia({ prefix: "/api/dosen", tags: ["dosen"] })
     .use(guards)
-    .get("/mahasiswa", ({ principal, query }) => pageAnswer(dosen.students(principal, query)), {
+    .get("/mahasiswa", ({ principal, query, set }) => pageAnswer(dosen.students(principal, query), set), {
       access: access.dosenOrAdmin,
       response: { 200: StudentList, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: {
@@ -47,7 +47,7 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
       response: { 200: LecturerList, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: { summary: "Every lecturer with the number of advisees (admin only: to act as a lecturer with `NIP`)", security: bearer },
     })
-    .get("/statistik", ({ principal, query }) => statistikAnswer(dosen.statistik(principal, query)), {
+    .get("/statistik", ({ principal, query, set }) => statistikAnswer(dosen.statistik(principal, query), set), {
       access: access.dosenOrAdmin,
       response: { 200: StatistikResponse, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: { summary: "Counts by each advisee's latest screening, and a 12-week trend", security: bearer, parameters: queryParameters(NipQuery) },

@@ -57,7 +57,7 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
       audit: { action: "create", students: auditStudents.ownOrBody },
     })
     // The latest result is kept in a read cache; its answer is sent as the text made once.
-    .get("/hasil/:nim", ({ params }) => hasilAnswer(skrining.latest(params.nim)), {
+    .get("/hasil/:nim", ({ params, set }) => hasilAnswer(skrining.latest(params.nim), set), {
       access: access.any,
       ownNim: true,
       advisee: {},
