@@ -64,6 +64,8 @@ describe("the cached routes answer exactly what they did", () => {
     ["/api/dosen/statistik", "dosen1"],
     ["/api/mahasiswa/hasil/N001", "dosen1"],
     ["/api/mahasiswa/hasil/N001", "mhs1"],
+    ["/api/auth/me", "mhs1"],
+    ["/api/auth/me", "dosen1"],
   ] as const)("%s (%s): the same body, headers and status from the cache as the first time", async (path, who) => {
     const { [who]: token } = await service.accessTokens([who]);
     const first = await service.request("GET", path, { token });
@@ -73,6 +75,15 @@ describe("the cached routes answer exactly what they did", () => {
     expect(first.headers.get("content-type")).toBe("application/json;charset=utf-8");
     expect(first.headers.get("cache-control")).toBe("no-store");
     expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  test("the caller's answer follows a change of the account", async () => {
+    const { mhs2: token } = await service.accessTokens(["mhs2"]);
+    expect((await service.request("GET", "/api/auth/me", { token })).body).toMatchObject({ username: "mhs2", NIM: "N002" });
+    expect((await service.request("GET", "/api/auth/me", { token })).body.nama).not.toBe("Nama Baru");
+    // As a command would change it: the caches see the database move and read the caller again.
+    service.context.db.$client.run("UPDATE mahasiswa SET nama_mahasiswa = 'Nama Baru' WHERE NIM = 'N002'");
+    expect((await service.request("GET", "/api/auth/me", { token })).body).toMatchObject({ username: "mhs2", NIM: "N002", nama: "Nama Baru" });
   });
 
   test("a browser on the LAN gets the CORS headers with a cached answer, and one elsewhere does not", async () => {

@@ -2,8 +2,24 @@ import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
 import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
+import { cachedJson } from "../../http/json-answer";
+import type { Principal } from "../../requests/principal";
 import { ActivationBody, ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
-import { serializeUser, type AuthService, type RequestOrigin } from "./service";
+import { serializeUser, type AuthService, type RequestOrigin, type SerializedUser } from "./service";
+
+// The caller's answer is kept with the caller (the same object from the read cache until
+// an account changes), and sent as the text made the first time.
+const userAnswer = cachedJson(UserResponse);
+const serializedUsers = new WeakMap<Principal, SerializedUser>();
+
+function serializedUser(principal: Principal): SerializedUser {
+  let user = serializedUsers.get(principal);
+  if (user === undefined) {
+    user = serializeUser(principal);
+    serializedUsers.set(principal, user);
+  }
+  return user;
+}
 
 /** The address a throttle counts failures by; `server` is absent under `app.handle()`. */
 type ClientAddress = (request: Request) => string;
@@ -41,7 +57,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       response: { 200: MessageResponse, ...refusals(refusal.accessToken, writing) },
       detail: { summary: "End the session of the presented token", security: bearer },
     })
-    .get("/me", ({ principal }) => serializeUser(principal), {
+    .get("/me", ({ principal, set }) => userAnswer(serializedUser(principal), set), {
       access: access.any,
       response: { 200: UserResponse, ...refusals(refusal.accessToken, reading) },
       detail: { summary: "The current user", security: bearer },

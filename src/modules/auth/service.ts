@@ -313,7 +313,7 @@ export class AuthService {
 }
 
 /** The user's serialized form merged with role and the NIM/NIP and name of its profile (`GET /api/auth/me`, a login's `user`). */
-type SerializedUser = Static<typeof UserResponse>;
+export type SerializedUser = Static<typeof UserResponse>;
 
 export function serializeUser(principal: Principal): SerializedUser {
   const serialized: SerializedUser = {
