@@ -66,11 +66,25 @@ export const auditStudents = {
   /** Every student of the answer's `data` page (the lecturer's list). */
   page: ({ answer }) => {
     const data = fieldOf(answer, "data");
-    return Array.isArray(data) ? data.map((item) => fieldOf(item, "NIM")).filter((nim): nim is string => typeof nim === "string") : [];
+    return Array.isArray(data) ? studentsOfPage(data) : [];
   },
   /** Aggregates: no one student (the statistics). */
   none: () => null,
 } satisfies Record<string, Students>;
+
+/**
+ * A page's students, listed once per page: a cached page is the same object at every read,
+ * and the trail keys its note by this very list (AuditTrail.note).
+ */
+const pageStudents = new WeakMap<readonly unknown[], readonly string[]>();
+function studentsOfPage(data: readonly unknown[]): readonly string[] {
+  let students = pageStudents.get(data);
+  if (!students) {
+    students = Object.freeze(data.map((item) => fieldOf(item, "NIM")).filter((nim): nim is string => typeof nim === "string"));
+    pageStudents.set(data, students);
+  }
+  return students;
+}
 
 function fieldOf(value: unknown, key: string): unknown {
   // A JSON answer kept as text still carries its value.
@@ -108,13 +122,13 @@ export const auditRoutes = (options: { trail: AuditTrail; auth: AuthService; cli
   const { trail, auth, clientAddress } = options;
   const before = new WeakMap<Request, string | null>();
   /** What a request did, to which students, and whether it was a read; null when it leaves no row (a student's own read, an empty page). */
-  const eventOf = (rule: AuditRule, hooked: Hooked, answer: unknown): { event: AuditEvent; students: string[]; reading: boolean } | null => {
+  const eventOf = (rule: AuditRule, hooked: Hooked, answer: unknown): { event: AuditEvent; students: readonly string[]; reading: boolean } | null => {
     const { principal } = hooked;
     const request: AuditedRequest = { principal, params: hooked.params, query: hooked.query, body: hooked.body, answer };
     const action = typeof rule.action === "function" ? rule.action(request) : rule.action;
     const found = rule.students ? rule.students(request) : (before.get(hooked.request) ?? null);
     // null: the request concerns no one student (an aggregate), and leaves a row naming none.
-    const named = found === null ? null : typeof found === "string" ? [found] : [...found];
+    const named = found === null ? null : typeof found === "string" ? [found] : found;
     const reading = readActions.has(action);
     // A student reading their own data leaves no row; a page with nobody on it leaves none either.
     const students = reading && principal?.role === "mahasiswa" ? (named ?? []).filter((nim) => nim !== principal.nim) : (named ?? []);
@@ -129,7 +143,7 @@ export const auditRoutes = (options: { trail: AuditTrail; auth: AuthService; cli
     return { event, students, reading };
   };
   /** A row the request leaves: a read's noted, a write's recorded. */
-  const leave = (done: { event: AuditEvent; students: string[]; reading: boolean }) =>
+  const leave = (done: { event: AuditEvent; students: readonly string[]; reading: boolean }) =>
     done.reading ? trail.note(done.event, done.students) : trail.record({ ...done.event, students: done.students });
 
   return new Elysia({ name: "audit-routes", seed: auth.instanceId }).macro({

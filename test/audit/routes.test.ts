@@ -201,6 +201,41 @@ describe("when the rows of reads are written", () => {
     ]);
   });
 
+  test("pages of different students read in turn are a row each, each naming its own students and counted apart", async () => {
+    const before = lastId();
+    for (let round = 0; round < 3; round++) {
+      await read("dosen1", "/api/dosen/mahasiswa?per_page=1&page=1");
+      await read("dosen1", "/api/dosen/mahasiswa?per_page=1&page=2");
+    }
+    await read("dosen1", "/api/dosen/mahasiswa");
+    await settled();
+    expect(counted(before)).toEqual([
+      { who: "dosen1", nim: "N001", target: "GET /api/dosen/mahasiswa", reads: 3 },
+      { who: "dosen1", nim: "N004", target: "GET /api/dosen/mahasiswa", reads: 3 },
+      { who: "dosen1", nim: "N001 N004", target: "GET /api/dosen/mahasiswa", reads: 1 },
+    ]);
+  });
+
+  test("a read's students are keyed by what they are: a frozen list once sorted and deduplicated, a list changed in place by its new content", async () => {
+    const before = lastId();
+    const event = { actor: { userId: null, username: "dosen1", role: "dosen" }, clientAddress: "10.0.0.9", action: "view" as const, target: "GET /api/dosen/mahasiswa", detail: null };
+    const page = Object.freeze(["N004", "N001", "N004"]);
+    service.context.audit.note(event, page);
+    service.context.audit.note(event, page);
+    service.context.audit.note(event, ["N001", "N004"]);
+    const changing = ["N001"];
+    service.context.audit.note(event, changing);
+    changing.push("N004");
+    service.context.audit.note(event, changing);
+    await settled();
+    // Each student once: a duplicate would show twice in the row's students.
+    expect(counted(before)).toEqual([
+      { who: "dosen1", nim: "N001 N004", target: "GET /api/dosen/mahasiswa", reads: 4 },
+      { who: "dosen1", nim: "N001", target: "GET /api/dosen/mahasiswa", reads: 1 },
+    ]);
+    expect(verifyAuditChain(service.context.db.$client).problems).toEqual([]);
+  });
+
   test("the counted rows keep the chain whole, and the student's own data shows how many times", async () => {
     const before = lastId();
     for (let times = 0; times < 4; times++) await read("dosen1", "/api/mahasiswa/diary/N004");
