@@ -1,5 +1,5 @@
 import type { CategoryValue, Transform } from "./format";
-import { PredictionError, invalidModel, type Cell } from "./predict-values";
+import { PredictionError, estimatorInput, invalidModel, type Cell } from "./predict-values";
 
 /**
  * The preprocessing steps (scaler, imputer, encoders, PCA, pipelines) compiled once per
@@ -13,6 +13,20 @@ export interface CompiledTransform {
   /** Output kinds for these input kinds; throws when a step cannot take them. */
   kinds(input: CellKind[]): CellKind[];
   apply(cells: Cell[]): Cell[];
+  /**
+   * What `apply` gives for the row's `columns`, written as the estimator's numbers into
+   * `out` from `offset`: for a part that turns each column into one number (a scaler, an
+   * ordinal encoder, passthrough), without the arrays in between. Every submission runs
+   * this (issue 28).
+   */
+  applyInto?(row: readonly Cell[], columns: Int32Array, out: Float64Array, offset: number): void;
+}
+
+/** `applyInto` of a step that maps each column on its own, from that step's cell function. */
+function intoEstimator(cellOf: (cell: Cell, index: number) => Cell): NonNullable<CompiledTransform["applyInto"]> {
+  return (row, columns, out, offset) => {
+    for (let index = 0; index < columns.length; index++) out[offset + index] = estimatorInput(cellOf(row[columns[index]!]!, index));
+  };
 }
 
 /** A numeric step needs a number; missing values were filled by an imputer or refused before. */
@@ -42,7 +56,7 @@ function categoryIndex(categories: CategoryValue[], step: string): Map<CategoryV
 export function compileTransform(transform: Transform): CompiledTransform {
   switch (transform.kind) {
     case "passthrough":
-      return { kinds: (input) => input, apply: (cells) => cells };
+      return { kinds: (input) => input, apply: (cells) => cells, applyInto: intoEstimator((cell) => cell) };
 
     case "pipeline": {
       const steps = transform.steps.map(compileTransform);
@@ -56,20 +70,21 @@ export function compileTransform(transform: Transform): CompiledTransform {
       const { mean, scale } = transform;
       const width = mean?.length ?? scale?.length;
       if (mean && scale && mean.length !== scale.length) invalidModel("standard_scaler: panjang mean dan scale berbeda");
+      // Two steps, as sklearn does them: subtract the mean, then divide by the scale.
+      const scaled = (cell: Cell, index: number) => {
+        let value = numberCell(cell, "standard_scaler");
+        if (mean) value -= mean[index]!;
+        if (scale) value /= scale[index]!;
+        return value;
+      };
       return {
         kinds: (input) => {
           requireNumbers(input, "standard_scaler");
           if (width !== undefined) requireWidth(input, width, "standard_scaler");
           return input;
         },
-        // Two steps, as sklearn does them: subtract the mean, then divide by the scale.
-        apply: (cells) =>
-          cells.map((cell, index) => {
-            let value = numberCell(cell, "standard_scaler");
-            if (mean) value -= mean[index]!;
-            if (scale) value /= scale[index]!;
-            return value;
-          }),
+        apply: (cells) => cells.map(scaled),
+        applyInto: intoEstimator(scaled),
       };
     }
 
@@ -91,19 +106,20 @@ export function compileTransform(transform: Transform): CompiledTransform {
     case "ordinal_encoder": {
       const indexes = transform.categories.map((values) => categoryIndex(values, "ordinal_encoder"));
       const { handle_unknown: handleUnknown, unknown_value: unknownValue } = transform;
+      const encoded = (cell: Cell, column: number) => {
+        if (cell === null) throw new PredictionError("ordinal_encoder menerima nilai kosong");
+        const position = indexes[column]!.get(cell);
+        if (position !== undefined) return position;
+        if (handleUnknown === "error") throw new PredictionError(`kategori tidak dikenal: ${JSON.stringify(cell)}`);
+        return unknownValue ?? Number.NaN;
+      };
       return {
         kinds: (input) => {
           requireWidth(input, indexes.length, "ordinal_encoder");
           return input.map(() => "number");
         },
-        apply: (cells) =>
-          cells.map((cell, column) => {
-            if (cell === null) throw new PredictionError("ordinal_encoder menerima nilai kosong");
-            const position = indexes[column]!.get(cell);
-            if (position !== undefined) return position;
-            if (handleUnknown === "error") throw new PredictionError(`kategori tidak dikenal: ${JSON.stringify(cell)}`);
-            return unknownValue ?? Number.NaN;
-          }),
+        apply: (cells) => cells.map(encoded),
+        applyInto: intoEstimator(encoded),
       };
     }
 

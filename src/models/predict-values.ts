@@ -21,6 +21,12 @@ export interface EstimatorOutput extends ClassValue {
 export class PredictionError extends InvalidInput {}
 
 /** A document whose sizes or references do not fit together: refused when it is compiled. */
+/** A value a preprocessing part hands to the estimator: a number (an input one part imputes may reach another part unimputed). */
+export function estimatorInput(value: Cell): number {
+  if (typeof value !== "number") throw new PredictionError("nilai kosong atau teks sampai ke estimator");
+  return value;
+}
+
 export function invalidModel(message: string): never {
   throw new ModelFormatError(message);
 }

@@ -2,7 +2,7 @@ import type { InputType, ModelDocument } from "./format";
 import { parseDecimal } from "../numbers";
 import { compileEstimator, type CompiledEstimator } from "./predict-estimators";
 import { compileTransform, startsWithImputer, type CompiledTransform } from "./predict-transforms";
-import { PredictionError, formatClassValue, invalidModel, type Cell, type ClassValue, type EstimatorOutput } from "./predict-values";
+import { PredictionError, estimatorInput, formatClassValue, invalidModel, type Cell, type ClassValue, type EstimatorOutput } from "./predict-values";
 
 /** One output of a row: its text, whether it is a bare number, and each class's probability (or null). */
 export interface RowOutput {
@@ -92,13 +92,13 @@ export class CompiledModel {
     const x = new Float64Array(this.width);
     if (this.parts) {
       let offset = 0;
-      for (const part of this.parts) {
-        const values = part.transform.apply(Array.from(part.columns, (column) => row[column]!));
-        for (const value of values) {
-          // An input that one part imputes may reach another part unimputed.
-          if (typeof value !== "number") throw new PredictionError("nilai kosong atau teks sampai ke estimator");
-          x[offset++] = value;
+      for (const { columns, transform } of this.parts) {
+        if (transform.applyInto) {
+          transform.applyInto(row, columns, x, offset);
+          offset += columns.length;
+          continue;
         }
+        for (const value of transform.apply(Array.from(columns, (column) => row[column]!))) x[offset++] = estimatorInput(value);
       }
     } else {
       row.forEach((cell, index) => (x[index] = cell as number));

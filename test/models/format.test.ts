@@ -174,6 +174,26 @@ describe("preprocessing semantics", () => {
     expect(() => transformed({ kind: "standard_scaler", mean: [1], scale: [2] }, numbers("n"), [null], 1)).toThrow("n kosong");
   });
 
+  test("an input one part imputes reaches the other parts as numpy's NaN, which the trees then refuse", () => {
+    const model = new CompiledModel(
+      document({
+        inputs: numbers("n", "m"),
+        preprocess: {
+          kind: "column_transformer",
+          parts: [
+            { name: "filled", columns: ["n"], transform: { kind: "pipeline", steps: [{ kind: "simple_imputer", fill: [2] }, { kind: "standard_scaler", mean: null, scale: null }] } },
+            { name: "scaled", columns: ["n", "m"], transform: { kind: "standard_scaler", mean: [1, 1], scale: null } },
+            { name: "kept", columns: ["n"], transform: { kind: "passthrough" } },
+          ],
+        },
+        estimator: stump(0, 4),
+      }),
+    );
+    expect(Array.from(model.features([3, 5]))).toEqual([3, 2, 4, 3]);
+    expect(Array.from(model.features([null, 5]))).toEqual([2, Number.NaN, 4, Number.NaN]);
+    expect(() => model.predictRow([null, 5])).toThrow("fitur ke-2 tidak berhingga atau kosong");
+  });
+
   test("PCA: centred before (sklearn < 1.4) or after (≥ 1.4) projecting, whitened by a stored scale", () => {
     const pca = (centering: "before" | "after", whiten: number[] | null): Transform => ({ kind: "pca", mean: [1, 2], components: [[0.6, 0.8], [-0.8, 0.6]], centering, whiten_scale: whiten });
     const inputs = numbers("a", "b");
