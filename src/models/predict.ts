@@ -29,6 +29,8 @@ export class CompiledModel {
   private readonly width: number;
   private readonly estimator: CompiledEstimator;
   private readonly labels: { numbers: Map<number, string>; texts: Map<string, string> } | null;
+  /** classLabels' answers by output: every classification asks for its output's. */
+  private readonly labelsOf: (readonly string[] | undefined)[] = [];
 
   constructor(readonly document: ModelDocument) {
     this.inputNames = document.inputs.map((input) => input.name);
@@ -120,11 +122,29 @@ export class CompiledModel {
     }));
   }
 
-  /** The texts of an output's classes, in the order of its probabilities. */
-  classLabels(output: number): string[] {
+  /** The texts of an output's classes, in the order of its probabilities (made once per output). */
+  classLabels(output: number): readonly string[] {
+    const known = this.labelsOf[output];
+    if (known) return known;
     const classes = this.estimator.outputs[output];
     if (!classes) throw new PredictionError(`model tidak punya keluaran ${output}`);
-    return classes.values.map((value) => this.label({ value, type: classes.type }));
+    const labels = Object.freeze(classes.values.map((value) => this.label({ value, type: classes.type })));
+    this.labelsOf[output] = labels;
+    return labels;
+  }
+
+  /**
+   * The probability the model gave an output's answer: that class's entry of its
+   * probabilities, or null for a kind without probabilities (hard voting), a label
+   * several classes share, or a value that is not a finite number.
+   */
+  answerProbability(output: number, answer: RowOutput): number | null {
+    if (!answer.probabilities) return null;
+    const labels = this.classLabels(output);
+    const position = labels.indexOf(answer.text);
+    if (position === -1 || labels.indexOf(answer.text, position + 1) !== -1) return null;
+    const probability = answer.probabilities[position]!;
+    return Number.isFinite(probability) ? probability : null;
   }
 
   /**

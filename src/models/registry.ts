@@ -41,7 +41,7 @@ function outputColumn(type: ModelType, nOutputs: number): number {
 }
 
 /** The texts a model can answer in one output column (labels through `label_map`). */
-function possibleLabels(model: CompiledModel, column: number): string[] {
+function possibleLabels(model: CompiledModel, column: number): readonly string[] {
   try {
     return model.classLabels(column);
   } catch (error) {
@@ -238,19 +238,6 @@ export function activeModelQuery(db: DatabaseClient) {
   );
 }
 
-/**
- * The probability the model gave its answer: that class's entry of predict_proba, or null
- * for a kind without probabilities (hard voting) or a label shared by several classes.
- */
-function probabilityOf(model: CompiledModel, column: number, output: RowOutput): number | null {
-  if (!output.probabilities) return null;
-  const labels = model.classLabels(column);
-  const positions = labels.flatMap((label, index) => (label === output.text ? [index] : []));
-  if (positions.length !== 1) return null;
-  const probability = output.probabilities[positions[0]!]!;
-  return Number.isFinite(probability) ? probability : null;
-}
-
 interface CacheEntry {
   id: number;
   /** Size, modification time and inode: a replaced or rewritten file is reloaded. */
@@ -299,7 +286,7 @@ export class RegistryClassifier implements Classifier {
     const output = outputs[column]!;
     const label = output.text;
     if (!(levels as readonly string[]).includes(label)) throw new Error(`model ${active.id} menjawab ${JSON.stringify(label)}, bukan tingkat yang dikenal`);
-    return { level: label as Level, modelId: active.id, probability: probabilityOf(model, column, output) };
+    return { level: label as Level, modelId: active.id, probability: model.answerProbability(column, output) };
   }
 
   private modelFor(type: ModelType, id: number, path: string): CompiledModel {

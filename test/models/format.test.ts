@@ -115,6 +115,26 @@ describe("tree semantics", () => {
     expect(() => new CompiledModel(partial).predictRow([3])).toThrow("kelas 2 tidak ada dalam label_map");
   });
 
+  test("the probability of an answer: its class's entry, or none when its label is shared, missing or not a finite number", () => {
+    const three = { type: "int" as const, values: [0, 1, 2] };
+    const labelled = (labels: [number, string][]) =>
+      new CompiledModel(document({ estimator: { kind: "decision_tree", n_features: 1, outputs: [three], value_kind: "counts", tree: constantTree([1, 3, 4]) }, label_map: labels }));
+    const distinct = labelled([[0, "Rendah"], [1, "Sedang"], [2, "Tinggi"]]);
+    const [answer] = distinct.predictOutputs([0]);
+    expect(answer!.text).toBe("Tinggi");
+    expect(distinct.answerProbability(0, answer!)).toBe(0.5);
+    expect(distinct.classLabels(0)).toEqual(["Rendah", "Sedang", "Tinggi"]);
+    // Made once: the same list at every classification.
+    expect(distinct.classLabels(0)).toBe(distinct.classLabels(0));
+    const shared = labelled([[0, "Rendah"], [1, "Tinggi"], [2, "Tinggi"]]);
+    const [sharedAnswer] = shared.predictOutputs([0]);
+    expect(sharedAnswer!.text).toBe("Tinggi");
+    expect(shared.answerProbability(0, sharedAnswer!)).toBeNull();
+    expect(distinct.answerProbability(0, { ...answer!, probabilities: null })).toBeNull();
+    expect(distinct.answerProbability(0, { ...answer!, probabilities: Float64Array.of(0, 0, Number.NaN) })).toBeNull();
+    expect(distinct.answerProbability(0, { ...answer!, text: "Lain" })).toBeNull();
+  });
+
   test("class values print as pandas writes them", () => {
     expect(formatClassValue({ value: 2, type: "int" })).toBe("2");
     expect(formatClassValue({ value: 2, type: "float" })).toBe("2.0");
