@@ -328,11 +328,14 @@ export class AuditTrail {
    * is made once (a 20-student page cost a third of the read, issue 28).
    */
   private studentsKey(students: readonly string[]): StudentsKey {
-    const known = this.studentsKeys.get(students);
+    const frozen = Object.isFrozen(students);
+    const known = frozen ? this.studentsKeys.get(students) : undefined;
     if (known) return known;
-    const sorted = Object.freeze([...new Set(students)].sort());
+    // Not frozen in turn: JavaScriptCore reads a frozen array on a slower path, and every
+    // row of a read goes through this list again when it is written.
+    const sorted = [...new Set(students)].sort();
     const made = { sorted, key: sorted.map(keyPart).join(",") };
-    if (Object.isFrozen(students)) this.studentsKeys.set(students, made);
+    if (frozen) this.studentsKeys.set(students, made);
     return made;
   }
 
