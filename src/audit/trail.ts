@@ -328,14 +328,14 @@ export class AuditTrail {
    * is made once (a 20-student page cost a third of the read, issue 28).
    */
   private studentsKey(students: readonly string[]): StudentsKey {
-    const frozen = Object.isFrozen(students);
-    const known = frozen ? this.studentsKeys.get(students) : undefined;
+    const known = this.studentsKeys.get(students);
     if (known) return known;
-    // Not frozen in turn: JavaScriptCore reads a frozen array on a slower path, and every
-    // row of a read goes through this list again when it is written.
+    // Not frozen in turn: JavaScriptCore reads a frozen array on a slower path (asking
+    // whether one is frozen too), and every row of a read goes through this list again
+    // when it is written.
     const sorted = [...new Set(students)].sort();
     const made = { sorted, key: sorted.map(keyPart).join(",") };
-    if (frozen) this.studentsKeys.set(students, made);
+    if (Object.isFrozen(students)) this.studentsKeys.set(students, made);
     return made;
   }
 
