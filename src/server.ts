@@ -17,6 +17,7 @@ import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
 import { hostCheck } from "./http/host-names";
 import { routeByPath } from "./http/routing";
+import { startSubmissionWriter } from "./modules/skrining/writer";
 import { builtWebAssets, webInterface } from "./http/web";
 
 interface ServeOptions {
@@ -255,6 +256,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
   if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
   backups?.start();
+  // Once the server answers: until the writer is ready, submissions are written on this thread.
+  const writer = startSubmissionWriter(context, logger);
 
   await new Promise<void>((resolve) => {
     const onSigint = () => void stop("SIGINT diterima");
@@ -265,6 +268,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       logger.info(`${why}, menghentikan server...`);
       integrity.stop();
       await Promise.all([server!.stop(), backups?.stop()]);
+      // No submission is waiting any more: the writer's connection closes before the service's.
+      context.submission.useWriter(null);
+      await (await writer)?.stop();
       // The view rows still gathering are written before the database closes.
       await context.audit.flushAll();
       closeContext(context);

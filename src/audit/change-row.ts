@@ -38,6 +38,26 @@ export class ChangeRow {
     };
   }
 
+  /**
+   * The row, with the rows of reads waiting before it, for a change made on another thread
+   * (the questionnaire's writer, src/modules/skrining/writer.ts), which appends them in the
+   * change's savepoint. They are made before the change: only for a route whose row is read
+   * from the request alone. Settled like claim()'s companion.
+   */
+  claimAhead(): { rows: AuditEntry[]; settled(committed: boolean): void } | undefined {
+    const rowOf = this.rowOf;
+    if (rowOf === undefined || this.state !== "waiting") return undefined;
+    this.state = "claimed";
+    const ahead = this.trail.rowsAhead(rowOf(undefined));
+    return {
+      rows: ahead.rows,
+      settled: (committed) => {
+        ahead.settled(committed);
+        if (this.state === "claimed") this.state = committed ? "written" : "waiting";
+      },
+    };
+  }
+
   /** The handler is done: whether a job wrote the row. Later jobs of the request take none. */
   close(): boolean {
     const written = this.state === "written";

@@ -237,6 +237,21 @@ export class AuditTrail {
     };
   }
 
+  /**
+   * The row of a change made on another connection (ChangeRow.claimAhead), with the rows of
+   * reads waiting before it, taken now. If the change does not commit, those wait again.
+   */
+  rowsAhead(row: AuditEntry | null): { rows: AuditEntry[]; settled(committed: boolean): void } {
+    if (row === null) return { rows: [], settled: () => {} };
+    const taken = this.takeWaiting();
+    return {
+      rows: [...taken, row],
+      settled: (committed) => {
+        if (!committed) this.putBack(taken);
+      },
+    };
+  }
+
   /** The row of a read that showed `students` (none: an aggregate): written soon, with others, and not waited for. */
   note(event: AuditEvent, students: readonly string[]): void {
     const { sorted, key: studentsKey } = this.studentsKey(students);

@@ -84,6 +84,15 @@ export class DatabaseStamp {
     if (unreported) this.version = now.version;
   }
 
+  /**
+   * Another connection of this process committed (the questionnaire's writer thread): every
+   * cache is emptied now, and the next read asks SQLite again, even in this turn.
+   */
+  committedElsewhere(): void {
+    for (const cache of this.caches) cache.clear();
+    this.askedThisTurn = false;
+  }
+
   /** The connection's total_changes() now: what the write queue reads before a group. */
   totalChanges(): number {
     return this.statement.get()!.changes;

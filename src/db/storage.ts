@@ -9,7 +9,7 @@ import type { Logger } from "../logger";
  * - `damaged`: the database file is corrupt or not a database;
  * - `io`: the disk reports an input/output error.
  */
-type StorageProblem = "full" | "readonly" | "busy" | "damaged" | "io";
+export type StorageProblem = "full" | "readonly" | "busy" | "damaged" | "io";
 
 /** Seconds a client is told to wait: a lock is released soon, space or a disk takes a person. */
 const retryAfterSeconds: Record<StorageProblem, number> = { busy: 2, full: 60, readonly: 60, io: 60, damaged: 300 };

@@ -10,7 +10,8 @@ import type { Principal } from "../../requests/principal";
 import { requestedNim } from "../../requests/values";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { FollowUpReachReader, type FollowUpReach } from "../tindak-lanjut/reach";
-import { weeklyLimitMessage, weeklyWindow, type SubmissionService } from "./submission";
+import { weeklyLimitMessage, weeklyWindow } from "./recording";
+import type { SubmissionService } from "./submission";
 import { preparedOnFirstUse } from "../../db/prepared";
 
 export const skriningMessages = {

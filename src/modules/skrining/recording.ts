@@ -1,0 +1,370 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { DatabaseClient } from "../../db";
+import { jurusan, latestSkrining, lecturerLatestLevels, lecturerWeeklyLevels, mahasiswa, riwayatSkrining, tindakLanjut, tindakLanjutRiwayat, type Role } from "../../db/schema";
+import { ServiceError, forbidden, invalid, notFound } from "../../errors";
+import type { JsonObject } from "../../requests/values";
+import type { ModelFeatures } from "../../models/classifier";
+import { nowIso } from "../../records";
+import {
+  fallbackMotivationLevel,
+  fallbackStressLevel,
+  motivationKeys,
+  readAnswers,
+  scoreSdi,
+  scoreStress,
+  stressKeys,
+  type Answers,
+  type Level,
+} from "../../screening/scoring";
+import { suggestionsFor } from "../../screening/suggestions";
+import { restrictionMessages } from "../../privacy/restriction";
+import { CaseOpening } from "../tindak-lanjut/opening";
+import { FollowUpReachReader } from "../tindak-lanjut/reach";
+import { preparedOnFirstUse } from "../../db/prepared";
+
+const weekMilliseconds = 7 * 24 * 3600 * 1000;
+const dayMilliseconds = 24 * 3600 * 1000;
+
+const submissionMessages = {
+  studentUnknown: "Data mahasiswa tidak ditemukan.",
+  weeklyLimit: "Batasan Mingguan",
+  jawabanNotObject: "jawaban harus berupa objek.",
+} as const;
+
+/** The 404 of a questionnaire for a student who does not exist. */
+export const studentUnknown = () => notFound(submissionMessages.studentUnknown);
+
+/** What the student is told while the weekly limit holds, by can_submit and by the questionnaire. */
+export const weeklyLimitMessage = (daysRemaining: number) =>
+  `Anda sudah mengisi kuesioner dalam 7 hari terakhir. Silakan isi kembali dalam ${daysRemaining} hari.`;
+
+/** The weekly rule as can_submit and the questionnaire both state it. */
+export function weeklyWindow(lastSubmission: string | undefined, now = Date.now()) {
+  if (lastSubmission === undefined) return { blocked: false as const };
+  const elapsed = now - Date.parse(lastSubmission);
+  if (elapsed >= weekMilliseconds) return { blocked: false as const };
+  const daysRemaining = Math.max(0, 7 - Math.floor(Math.max(0, elapsed) / dayMilliseconds));
+  return { blocked: true as const, lastSubmission, daysRemaining };
+}
+
+/** The habits a questionnaire may carry, which the student's profile takes over. */
+const habitKeys = ["freq_olahraga", "durasi_tidur"] as const;
+
+function optionalProfileText(jawaban: JsonObject, key: (typeof habitKeys)[number]): string | undefined {
+  if (!(key in jawaban)) return undefined;
+  const value = jawaban[key];
+  if (typeof value !== "string" || value.length > 50) throw invalid(`${key} harus teks maksimal 50 karakter.`);
+  return value;
+}
+
+/** What a submission writes, its summary triggers' tables included (the case it may open too). */
+const screeningTables = [riwayatSkrining, latestSkrining, lecturerWeeklyLevels, lecturerLatestLevels, tindakLanjut, tindakLanjutRiwayat];
+const withHabits = [...screeningTables, mahasiswa];
+
+/**
+ * The tables a submission with these answers may write: the student's row only when the
+ * answers carry a habit (optionalProfileText), so that otherwise the caches of accounts
+ * (every request's caller) keep what they hold.
+ */
+export const submissionTables = (jawaban: unknown) =>
+  jawaban !== null && typeof jawaban === "object" && habitKeys.some((key) => key in jawaban) ? withHabits : screeningTables;
+
+/** One output's classification: the model's, or the thresholds' (no model id, no probability). */
+export interface Classified {
+  level: Level;
+  modelId: number | null;
+  probability: number | null;
+}
+
+/** A screening's two classifications. */
+export interface Predictions {
+  stress: Classified;
+  motivasi: Classified;
+}
+
+/** The levels of interface rule 7's thresholds, for when no model answers. */
+export interface Fallbacks {
+  stress: Level;
+  motivasi: Level;
+}
+
+/**
+ * What a classification reads of the student, the questionnaire's habits taken over: with
+ * the answers, everything the model inputs are made of. Predictions made before the job
+ * carry it, and the job compares its own (SubmissionWriter).
+ */
+export interface ProfileInputs {
+  angkatan: string | null;
+  ipk: number | null;
+  usia: number | null;
+  gender: string | null;
+  freqOlahraga: string | null;
+  durasiTidur: string | null;
+  jurusanNama: string | null;
+}
+
+/** What a submission is classified from, and what it falls back to. */
+export interface ClassificationInputs {
+  profile: ProfileInputs;
+  features: ModelFeatures;
+  fallbacks: Fallbacks;
+}
+
+/** Where a recording gets its classifications: the models, asked in the job, or predictions made before it (SubmissionWriter). */
+export type Predictor = (inputs: ClassificationInputs) => Predictions;
+
+/** Only what a screening reads of the student, flat (the whole nested profile cost twice as much). */
+type ScreeningStudent = Omit<ProfileInputs, "jurusanNama"> & { restrictedAt: string | null; jurusanId: number | null };
+
+/** The questionnaire's answers and habits, read by interface rules 5–6 in their order. */
+interface ReadAnswers {
+  jawaban: JsonObject;
+  answers: Answers;
+  freqOlahraga: string | undefined;
+  durasiTidur: string | undefined;
+}
+
+function readQuestionnaire(jawaban: unknown): ReadAnswers {
+  if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw invalid(submissionMessages.jawabanNotObject);
+  const object = jawaban as JsonObject;
+  return {
+    jawaban: object,
+    answers: readAnswers(object),
+    freqOlahraga: optionalProfileText(object, "freq_olahraga"),
+    durasiTidur: optionalProfileText(object, "durasi_tidur"),
+  };
+}
+
+const profileOf = (student: ScreeningStudent, read: ReadAnswers, jurusanNama: string | null): ProfileInputs => ({
+  angkatan: student.angkatan,
+  ipk: student.ipk,
+  usia: student.usia,
+  gender: student.gender,
+  freqOlahraga: read.freqOlahraga ?? student.freqOlahraga,
+  durasiTidur: read.durasiTidur ?? student.durasiTidur,
+  jurusanNama,
+});
+
+/** Whether two profiles give the same model inputs. */
+export const sameProfile = (a: ProfileInputs, b: ProfileInputs): boolean =>
+  a.angkatan === b.angkatan && a.ipk === b.ipk && a.usia === b.usia && a.gender === b.gender && a.freqOlahraga === b.freqOlahraga && a.durasiTidur === b.durasiTidur && a.jurusanNama === b.jurusanNama;
+
+function classificationInputs(read: ReadAnswers, profile: ProfileInputs) {
+  const stressScore = scoreStress(read.answers);
+  const sdi = scoreSdi(read.answers);
+  return {
+    stressScore,
+    sdi,
+    inputs: {
+      profile,
+      // Made only when a model is asked: the writer's job compares the profile alone.
+      get features() {
+        return modelFeatures(read.answers, profile, profile.jurusanNama);
+      },
+      fallbacks: { stress: fallbackStressLevel(stressScore), motivasi: fallbackMotivationLevel(sdi) },
+    },
+  };
+}
+
+/** What a submission's answer says (interface: the 201 of POST /api/mahasiswa/kuesioner). */
+export type SubmissionResult = ReturnType<ScreeningRecorder["record"]>;
+
+/**
+ * Questionnaire submission, interface rules 1–8 in their order: what one job of a group
+ * commit does (an IMMEDIATE transaction, one savepoint per submission), on the service's
+ * thread or on the writer's (SubmissionWriter), with the same rules either way. Two
+ * submissions by one student are serialised and only the first can pass the weekly check,
+ * and a rejected submission writes nothing. A screening that raises an early warning or a
+ * very high stress score opens the student's follow-up case in the same job, and the
+ * answer says whether a person was alerted.
+ */
+export class ScreeningRecorder {
+  // Prepared once: building and preparing these on every submission cost more than running them.
+  private readonly latestSubmission;
+  private readonly studentForScreening;
+  private readonly jurusanName;
+  private readonly updateHabits;
+  private readonly insertRecord;
+  private readonly caseOpening;
+  private readonly followUpReach;
+
+  constructor(db: DatabaseClient, followUpStressMin: number) {
+    this.latestSubmission = preparedOnFirstUse(() =>
+      db
+        .select({ tanggal: riwayatSkrining.tanggal })
+        .from(riwayatSkrining)
+        .where(eq(riwayatSkrining.nim, sql.placeholder("nim")))
+        .orderBy(desc(riwayatSkrining.tanggal))
+        .limit(1)
+        .prepare(),
+    );
+    // The programme's name by its own lookup: a join cost more than both.
+    this.studentForScreening = preparedOnFirstUse(() =>
+      db
+        .select({
+          restrictedAt: mahasiswa.restrictedAt,
+          angkatan: mahasiswa.angkatan,
+          ipk: mahasiswa.ipk,
+          usia: mahasiswa.usia,
+          gender: mahasiswa.gender,
+          freqOlahraga: mahasiswa.freqOlahraga,
+          durasiTidur: mahasiswa.durasiTidur,
+          jurusanId: mahasiswa.jurusanId,
+        })
+        .from(mahasiswa)
+        .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+        .prepare(),
+    );
+    this.jurusanName = preparedOnFirstUse(() =>
+      db
+        .select({ nama: jurusan.nama })
+        .from(jurusan)
+        .where(eq(jurusan.id, sql.placeholder("id")))
+        .prepare(),
+    );
+    this.updateHabits = preparedOnFirstUse(() =>
+      db
+        .update(mahasiswa)
+        .set({ freqOlahraga: sql`${sql.placeholder("freqOlahraga")}`, durasiTidur: sql`${sql.placeholder("durasiTidur")}` })
+        .where(eq(mahasiswa.nim, sql.placeholder("nim")))
+        .prepare(),
+    );
+    this.insertRecord = preparedOnFirstUse(() =>
+      db
+        .insert(riwayatSkrining)
+        .values({
+          nim: sql.placeholder("nim"),
+          tanggal: sql.placeholder("tanggal"),
+          inputJawaban: sql.placeholder("inputJawaban"),
+          tingkatStres: sql.placeholder("tingkatStres"),
+          tingkatMotivasi: sql.placeholder("tingkatMotivasi"),
+          saran: sql.placeholder("saran"),
+          scoreStress: sql.placeholder("scoreStress"),
+          scoreSdi: sql.placeholder("scoreSdi"),
+          stressModelId: sql.placeholder("stressModelId"),
+          motivasiModelId: sql.placeholder("motivasiModelId"),
+          stressProbability: sql.placeholder("stressProbability"),
+          motivasiProbability: sql.placeholder("motivasiProbability"),
+        })
+        .returning({ id: riwayatSkrining.id })
+        .prepare(),
+    );
+    this.caseOpening = new CaseOpening(db.$client, followUpStressMin);
+    this.followUpReach = new FollowUpReachReader(db.$client);
+  }
+
+  lastSubmissionOf(nim: string): string | undefined {
+    return this.latestSubmission.get({ nim })?.tanggal;
+  }
+
+  /**
+   * The model inputs of a submission as the student's profile stands now, with their
+   * fallbacks; null when the submission will be refused (or cannot be read) before it is
+   * classified. For predictions made before the job: the job checks that its own inputs
+   * are the same (SubmissionWriter).
+   */
+  inputsAhead(nim: string, jawaban: unknown): ClassificationInputs | null {
+    const student = this.studentForScreening.get({ nim });
+    if (!student) return null;
+    let read: ReadAnswers;
+    try {
+      read = readQuestionnaire(jawaban);
+    } catch {
+      return null;
+    }
+    return classificationInputs(read, profileOf(student, read, this.jurusanNameOf(student.jurusanId))).inputs;
+  }
+
+  /** The model inputs of answers the job has read, with the profile it found. */
+  inputsFor(jawaban: unknown, profile: ProfileInputs): ClassificationInputs {
+    return classificationInputs(readQuestionnaire(jawaban), profile).inputs;
+  }
+
+  /**
+   * The job: call inside a transaction of the write queue. `jawabanText`: the answers'
+   * JSON text when the caller has it (JSON.stringify of `jawaban`), to store as it is.
+   */
+  record(role: Role, nim: string, jawaban: unknown, predict: Predictor, jawabanText?: string) {
+    const student = this.studentForScreening.get({ nim });
+    if (!student) throw studentUnknown();
+    // An admin does not submit for a student whose processing is restricted.
+    if (role !== "mahasiswa" && student.restrictedAt !== null) throw forbidden(restrictionMessages.staffRefused);
+
+    if (role === "mahasiswa") {
+      const window = weeklyWindow(this.lastSubmissionOf(nim));
+      if (window.blocked) {
+        throw new ServiceError("forbidden", submissionMessages.weeklyLimit, {
+          body: {
+            message: weeklyLimitMessage(window.daysRemaining),
+            last_submission_date: window.lastSubmission,
+            days_remaining: window.daysRemaining,
+          },
+        });
+      }
+    }
+
+    const read = readQuestionnaire(jawaban);
+    const profile = profileOf(student, read, this.jurusanNameOf(student.jurusanId));
+    const { stressScore, sdi, inputs } = classificationInputs(read, profile);
+    const { stress, motivasi } = predict(inputs);
+    if (read.freqOlahraga !== undefined || read.durasiTidur !== undefined) {
+      this.updateHabits.run({ nim, freqOlahraga: profile.freqOlahraga, durasiTidur: profile.durasiTidur });
+    }
+    const suggestions = suggestionsFor(stress.level, motivasi.level);
+
+    const tanggal = nowIso();
+    const record = this.insertRecord.get({
+      nim,
+      tanggal,
+      inputJawaban: jawabanText ?? JSON.stringify(read.jawaban),
+      tingkatStres: stress.level,
+      tingkatMotivasi: motivasi.level,
+      saran: suggestions.saran,
+      scoreStress: stressScore,
+      scoreSdi: sdi,
+      stressModelId: stress.modelId,
+      motivasiModelId: motivasi.modelId,
+      stressProbability: stress.probability,
+      motivasiProbability: motivasi.probability,
+    })!;
+    // In the same job: the screening and the case it raises are committed together or not at all.
+    this.caseOpening.openIfFlagged(nim, record.id, tanggal);
+    return {
+      message: "Kuesioner berhasil disimpan.",
+      Id_skrining: record.id,
+      tingkat_stres: stress.level,
+      tingkat_motivasi: motivasi.level,
+      score_stress: stressScore,
+      score_sdi: sdi,
+      saran: suggestions.saran,
+      detailed_suggestions: suggestions.detailed_suggestions,
+      tindak_lanjut: this.followUpReach.of(nim, record.id),
+    };
+  }
+
+  private jurusanNameOf(id: number | null): string | null {
+    return id === null ? null : (this.jurusanName.get({ id })?.nama ?? null);
+  }
+}
+
+/** Model inputs from the answers and the profile, named and typed as the bundles expect. */
+export function modelFeatures(
+  answers: Answers,
+  profile: Omit<ProfileInputs, "jurusanNama">,
+  jurusanNama: string | null,
+): ModelFeatures {
+  const features: ModelFeatures = {};
+  stressKeys.forEach((key, index) => (features[key] = answers.stress[index]!));
+  motivationKeys.forEach((key, index) => (features[key] = answers.motivation[index]!));
+  const angkatan = profile.angkatan !== null && /^\d{4}$/.test(profile.angkatan) ? Number(profile.angkatan) : null;
+  Object.assign(features, {
+    IPK: profile.ipk,
+    Usia: profile.usia,
+    Angkatan: angkatan,
+    Jurusan: jurusanNama,
+    Gender: profile.gender,
+    freq_olahraga: profile.freqOlahraga,
+    durasi_tidur: profile.durasiTidur,
+  });
+  return features;
+}
