@@ -7,16 +7,16 @@ import { StorageError, type StorageHealth } from "../../db/storage";
 import { carry, uncarry, type FromWriter, type ToWriter, type WriterJob, type WriterReply, type WriterSetup } from "./writer-messages";
 
 /**
- * The worker's code: beside this file when run from source; in an executable, where the
- * build embeds it as an entry point, under its path from the repository's root.
- */
-/**
  * At most this many jobs go to the writer at once, and the next ones only once it answered:
  * while it commits a group, this thread classifies the next (without a bound, every waiting
  * client joins one group, and little of the two threads' work overlaps).
  */
 const jobsPerMessage = 16;
 
+/**
+ * The worker's code: beside this file when run from source; in an executable, where the
+ * build embeds it as an entry point, under its path from the repository's root.
+ */
 const workerEntry = Bun.isStandaloneExecutable ? "./src/modules/skrining/writer-worker.ts" : new URL("./writer-worker.ts", import.meta.url);
 
 /**
@@ -26,8 +26,9 @@ const workerEntry = Bun.isStandaloneExecutable ? "./src/modules/skrining/writer-
  * classifying the next submissions. The rules are the same code as on the service's thread
  * (ScreeningRecorder); what the thread changes:
  *
- * - The jobs of one turn go to the writer as one message; the writer's own write queue
- *   groups them into one transaction and answers once the group is on disk.
+ * - Jobs go to the writer in messages of at most `jobsPerMessage`, one message at a time;
+ *   the writer's own write queue makes each a group (one transaction) and answers once it
+ *   is on disk.
  * - The storage's state is the service's: while writes are held (a damaged database) a
  *   submission is refused before it is sent; the writer's storage failures and successes
  *   are reported to the same StorageHealth.
@@ -111,15 +112,11 @@ export class SubmissionWriter {
   }
 
   private send(): void {
-    if (this.sending || this.batch.length === 0) return;
-    const cap = jobsPerMessage;
-    const jobs = this.batch.slice(0, cap);
-    this.batch = this.batch.slice(cap);
+    if (this.sending || this.failed || this.batch.length === 0) return;
+    const jobs = this.batch.slice(0, jobsPerMessage);
+    this.batch = this.batch.slice(jobsPerMessage);
     this.sending = true;
-    if (this.failed) {
-      for (const job of jobs) this.waiting.get(job.id)?.({ id: job.id, ok: false, error: carry(this.failed) });
-      for (const job of jobs) this.waiting.delete(job.id);
-    } else this.worker.postMessage({ jobs } satisfies ToWriter);
+    this.worker.postMessage({ jobs } satisfies ToWriter);
   }
 
   private settle(replies: readonly WriterReply[]): void {
@@ -146,6 +143,8 @@ export class SubmissionWriter {
     void this.worker.terminate();
     for (const [id, resolve] of this.waiting) resolve({ id, ok: false, error: carry(error) });
     this.waiting.clear();
+    this.batch = [];
+    this.closed?.();
     this.onFailure(error);
   }
 }
