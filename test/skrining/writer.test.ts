@@ -48,7 +48,11 @@ describe("the writer thread", () => {
     expect((await service!.request("GET", "/api/mahasiswa/history?nim=N002", { token: tokens.admin })).status).toBe(200);
     const before = auditRows().length;
     expect((await submit(tokens.admin, { NIM: "N002", jawaban: jawaban(3, 4) })).status).toBe(201);
-    expect(auditRows().slice(before).map((row) => `${row.action} ${row.target}`)).toEqual(["view GET /api/mahasiswa/history", "create POST /api/mahasiswa/kuesioner"]);
+    const appended = auditRows().slice(before);
+    expect(appended.map((row) => `${row.action} ${row.target}`)).toEqual(["view GET /api/mahasiswa/history", "create POST /api/mahasiswa/kuesioner"]);
+    // The submission's row, made before its job from the request alone, names the student submitted for.
+    const students = service!.context.db.$client.query("SELECT nim FROM audit_subjects WHERE audit_id = ?").all(appended[1]!.id);
+    expect(students).toEqual([{ nim: "N002" }]);
     expect(verifyAuditChain(service!.context.db.$client).problems).toEqual([]);
   });
 
