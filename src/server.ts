@@ -256,8 +256,10 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
   if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
   backups?.start();
-  // Once the server answers: until the writer is ready, submissions are written on this thread.
-  const writer = startSubmissionWriter(context, logger);
+  // Started by the first submission, not on the way to the first answer (its thread loading
+  // took 10–40 ms from it); until it is ready, submissions are written on this thread.
+  let writer: ReturnType<typeof startSubmissionWriter> | undefined;
+  context.submission.startWriterAtFirstSubmission(() => (writer = startSubmissionWriter(context, logger)));
 
   await new Promise<void>((resolve) => {
     const onSigint = () => void stop("SIGINT diterima");
@@ -268,9 +270,11 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       logger.info(`${why}, menghentikan server...`);
       integrity.stop();
       await Promise.all([server!.stop(), backups?.stop()]);
-      // No submission is waiting any more: the writer's connection closes before the service's.
+      // No submission is waiting any more: the writer's connection closes before the service's
+      // (once a start still under way has handed it over).
+      const started = await writer;
       context.submission.useWriter(null);
-      await (await writer)?.stop();
+      await started?.stop();
       // The view rows still gathering are written before the database closes.
       await context.audit.flushAll();
       closeContext(context);

@@ -154,6 +154,19 @@ describe("predictions made before the job", () => {
 });
 
 describe("starting and failing", () => {
+  test("the server starts the writer at the first submission, which is written on the service's thread", async () => {
+    service = new TestService();
+    await service.importAccounts(standardAccounts);
+    const admin = (await service.login("admin", "admin-pass-1")).access;
+    let starts = 0;
+    service.context.submission.startWriterAtFirstSubmission(() => starts++);
+    expect((await service.request("GET", "/api/mahasiswa/history?nim=N002", { token: admin })).status).toBe(200);
+    expect(starts).toBe(0);
+    for (let round = 0; round < 2; round++) expect((await submit(admin, { NIM: "N002", jawaban: jawaban(3, 4) })).status).toBe(201);
+    expect(starts).toBe(1);
+    expect(screenings()).toBe(2);
+  });
+
   test("a thread that fails answers what it held with 503, and the service writes the next submissions itself", async () => {
     service = new TestService();
     await service.importAccounts(standardAccounts);

@@ -23,6 +23,7 @@ const predictionAttempts = 3;
 export class SubmissionService {
   private readonly recorder: ScreeningRecorder;
   private writer: SubmissionWriter | null = null;
+  private startWriter: (() => void) | null = null;
 
   constructor(
     db: ConstructorParameters<typeof ScreeningRecorder>[0],
@@ -43,7 +44,17 @@ export class SubmissionService {
     this.writer = writer;
   }
 
+  /** `start` is called at the first submission, which is written on this thread like any before the writer is ready. */
+  startWriterAtFirstSubmission(start: () => void): void {
+    this.startWriter = start;
+  }
+
   async submit(principal: Principal, body: JsonObject): Promise<SubmissionResult> {
+    if (this.startWriter) {
+      const start = this.startWriter;
+      this.startWriter = null;
+      start();
+    }
     const nim = requestedNim(principal, body.NIM);
     if (nim === null) throw studentUnknown();
     if (this.writer) return this.submitThrough(this.writer, principal, nim, body.jawaban);
