@@ -23,19 +23,10 @@ export class ChangeRow {
 
   /** The companion of the request's next job, while the row is still to be written. */
   claim(): JobCompanion | undefined {
-    const rowOf = this.rowOf;
-    if (rowOf === undefined || this.state !== "waiting") return undefined;
-    this.state = "claimed";
+    const rowOf = this.take();
+    if (rowOf === undefined) return undefined;
     const companion = this.trail.companionFor(rowOf);
-    return {
-      touches: companion.touches,
-      inJob: (value) => companion.inJob(value),
-      settled: (committed) => {
-        companion.settled(committed);
-        // A job rolled back leaves the row to a later job of the same request, if any.
-        if (this.state === "claimed") this.state = committed ? "written" : "waiting";
-      },
-    };
+    return { touches: companion.touches, inJob: (value) => companion.inJob(value), settled: (committed) => this.settled(companion, committed) };
   }
 
   /**
@@ -45,17 +36,23 @@ export class ChangeRow {
    * from the request alone. Settled like claim()'s companion.
    */
   claimAhead(): { rows: AuditEntry[]; settled(committed: boolean): void } | undefined {
-    const rowOf = this.rowOf;
-    if (rowOf === undefined || this.state !== "waiting") return undefined;
-    this.state = "claimed";
+    const rowOf = this.take();
+    if (rowOf === undefined) return undefined;
     const ahead = this.trail.rowsAhead(rowOf(undefined));
-    return {
-      rows: ahead.rows,
-      settled: (committed) => {
-        ahead.settled(committed);
-        if (this.state === "claimed") this.state = committed ? "written" : "waiting";
-      },
-    };
+    return { rows: ahead.rows, settled: (committed) => this.settled(ahead, committed) };
+  }
+
+  /** The row's rule, if the row still waits for a change to claim it. */
+  private take(): ((value: unknown) => AuditEntry | null) | undefined {
+    if (this.rowOf === undefined || this.state !== "waiting") return undefined;
+    this.state = "claimed";
+    return this.rowOf;
+  }
+
+  private settled(claimed: { settled(committed: boolean): void }, committed: boolean): void {
+    claimed.settled(committed);
+    // A job rolled back leaves the row to a later job of the same request, if any.
+    if (this.state === "claimed") this.state = committed ? "written" : "waiting";
   }
 
   /** The handler is done: whether a job wrote the row. Later jobs of the request take none. */

@@ -221,25 +221,24 @@ export class AuditTrail {
    * to wait for the next batch.
    */
   companionFor(rowOf: (changed: unknown) => AuditEntry | null): JobCompanion {
-    let taken: AuditEntry[] = [];
+    let taken: ReturnType<AuditTrail["rowsAhead"]> | undefined;
     return {
       touches: trailTables,
       inJob: (changed) => {
-        const row = rowOf(changed);
-        if (row === null) return;
-        taken = this.takeWaiting();
-        appendAuditRows(this.sqlite, [...taken, row]);
+        taken = this.rowsAhead(rowOf(changed));
+        appendAuditRows(this.sqlite, taken.rows);
       },
       settled: (committed) => {
-        if (!committed) this.putBack(taken);
-        taken = [];
+        taken?.settled(committed);
+        taken = undefined;
       },
     };
   }
 
   /**
-   * The row of a change made on another connection (ChangeRow.claimAhead), with the rows of
-   * reads waiting before it, taken now. If the change does not commit, those wait again.
+   * The row of a change with the rows of reads waiting before it, taken now (none when the
+   * change leaves no row): in the change's job (companionFor), or before it when another
+   * connection makes it (ChangeRow.claimAhead). If the change does not commit, those wait again.
    */
   rowsAhead(row: AuditEntry | null): { rows: AuditEntry[]; settled(committed: boolean): void } {
     if (row === null) return { rows: [], settled: () => {} };
