@@ -14,6 +14,7 @@ import { InvalidInput } from "../errors";
 import { appendAuditRows, type AuditActor } from "../audit/trail";
 import type { WriteQueue } from "../db/write-queue";
 import { preparedOnFirstUse } from "../db/prepared";
+import { ReadCache, databaseStamp } from "../db/read-cache";
 
 /**
  * Model records (table `prediction_models`) and their files in the data folder's
@@ -248,15 +249,23 @@ interface CacheEntry {
 
 /**
  * The questionnaire's classifier: the active record of each type, its JSON model loaded on
- * first use and cached. Every classification reads the active id through the partial
- * unique index (a CLI in another process may have switched it), so a switch or a
- * deactivation takes effect at the next submission. The file is stat'ed once per turn of
+ * first use and cached. The active record is kept in a read cache until a commit may have
+ * changed the models' table (a CLI in another process may have switched it), so a switch
+ * or a deactivation takes effect at the next submission. The file is stat'ed once per turn of
  * the event loop: the submissions the write queue runs together (one turn) share it, and a
  * removed or replaced file takes effect from the next group. A failure is cached with the
  * file's signature, so a broken file is not re-parsed each time.
  */
+/** The active record of a type, as activeModelQuery reads it. */
+interface ActiveModel {
+  id: number;
+  filePath: string;
+  sourceSha256: string;
+}
+
 export class RegistryClassifier implements Classifier {
   private readonly activeModel;
+  private readonly activeModels: ReadCache<ModelType, ActiveModel | null>;
   private readonly cache = new Map<ModelType, CacheEntry>();
   // One file that predicts both outputs is usually active for both types: the second
   // classification of a submission reuses the first one's prediction instead of running
@@ -270,10 +279,11 @@ export class RegistryClassifier implements Classifier {
     private readonly dataDir: string,
   ) {
     this.activeModel = preparedOnFirstUse(() => activeModelQuery(db).prepare());
+    this.activeModels = new ReadCache(databaseStamp(db.$client), { reads: [predictionModels], maxEntries: 2 });
   }
 
   classify(type: ModelType, features: ModelFeatures): Classification | null {
-    const active = this.activeModel.get({ type });
+    const active = this.activeModels.get(type, () => this.activeModel.get({ type }) ?? null);
     if (!active) {
       this.cache.delete(type);
       return null;
