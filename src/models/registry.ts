@@ -247,6 +247,13 @@ interface CacheEntry {
   error?: Error;
 }
 
+/** The active record of a type, as activeModelQuery reads it. */
+interface ActiveModel {
+  id: number;
+  filePath: string;
+  sourceSha256: string;
+}
+
 /**
  * The questionnaire's classifier: the active record of each type, its JSON model loaded on
  * first use and cached. The active record is kept in a read cache until a commit may have
@@ -256,13 +263,6 @@ interface CacheEntry {
  * removed or replaced file takes effect from the next group. A failure is cached with the
  * file's signature, so a broken file is not re-parsed each time.
  */
-/** The active record of a type, as activeModelQuery reads it. */
-interface ActiveModel {
-  id: number;
-  filePath: string;
-  sourceSha256: string;
-}
-
 export class RegistryClassifier implements Classifier {
   private readonly activeModel;
   private readonly activeModels: ReadCache<ModelType, ActiveModel | null>;
