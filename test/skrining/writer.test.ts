@@ -20,10 +20,16 @@ afterEach(async () => {
   service = undefined;
 });
 
+/** A service with the standard accounts (closed after each test), and the admin's token. */
+async function serviceWithAdmin(environment: Record<string, string> = {}) {
+  const started = new TestService(environment);
+  service = started;
+  await started.importAccounts(standardAccounts);
+  return { service: started, admin: (await started.login("admin", "admin-pass-1")).access };
+}
+
 async function writerService(environment: Record<string, string> = {}) {
-  service = new TestService(environment);
-  await service.importAccounts(standardAccounts);
-  const admin = (await service.login("admin", "admin-pass-1")).access;
+  const { service, admin } = await serviceWithAdmin(environment);
   const mhs1 = (await service.login("mhs1", "mhs-pass-1")).access;
   const writer = await service.useSubmissionWriter();
   return { service, writer, tokens: { admin, mhs1 } };
@@ -155,9 +161,7 @@ describe("predictions made before the job", () => {
 
 describe("starting and failing", () => {
   test("the server starts the writer at the first submission, which is written on the service's thread", async () => {
-    service = new TestService();
-    await service.importAccounts(standardAccounts);
-    const admin = (await service.login("admin", "admin-pass-1")).access;
+    const { service, admin } = await serviceWithAdmin();
     let starts = 0;
     service.context.submission.startWriterAtFirstSubmission(() => starts++);
     expect((await service.request("GET", "/api/mahasiswa/history?nim=N002", { token: admin })).status).toBe(200);
@@ -168,9 +172,7 @@ describe("starting and failing", () => {
   });
 
   test("a thread that fails answers what it held with 503, and the service writes the next submissions itself", async () => {
-    service = new TestService();
-    await service.importAccounts(standardAccounts);
-    const admin = (await service.login("admin", "admin-pass-1")).access;
+    const { service, admin } = await serviceWithAdmin();
     const errors: string[] = [];
     const { context } = service;
     const writer = await SubmissionWriter.start(
@@ -187,9 +189,7 @@ describe("starting and failing", () => {
   });
 
   test("a writer that cannot open the database is not started: the service writes itself, and says why", async () => {
-    service = new TestService();
-    await service.importAccounts(standardAccounts);
-    const admin = (await service.login("admin", "admin-pass-1")).access;
+    const { service, admin } = await serviceWithAdmin();
     const logged: string[] = [];
     const logger = { info: () => {}, error: (line: string) => logged.push(line) };
     const context = { ...service.context, config: { ...service.context.config, databasePath: join(service.dataDir, "missing", "skrining.db") } };
