@@ -38,10 +38,12 @@ export class CaseOpening {
     sqlite: Database,
     private readonly stressMin: number,
   ) {
-    // Most screenings raise nothing: this read answers them without preparing an insert into
-    // tindak_lanjut and its indexes (a third of a submission's database time, issue 28).
+    // Most screenings raise nothing, and a warning while the student's case is open opens
+    // nothing either: this read answers both without running the insert into tindak_lanjut,
+    // which costs ~22 µs even when it inserts no row (issue 28).
     this.flagged = sqlite.prepare<{ flagged: number }, [string, number, number]>(
-      "SELECT 1 AS flagged FROM latest_skrining WHERE NIM = ?1 AND Id_skrining = ?2 AND (early_warning = 1 OR score_stress >= ?3)",
+      `SELECT 1 AS flagged FROM latest_skrining WHERE NIM = ?1 AND Id_skrining = ?2 AND (early_warning = 1 OR score_stress >= ?3)
+         AND NOT EXISTS (SELECT 1 FROM tindak_lanjut WHERE NIM = ?1 AND status <> 'selesai')`,
     );
     this.insertCase = sqlite.prepare<{ id: number; early: number; sudden: number; veryHigh: number }, [string, number, string, number]>(
       `INSERT INTO tindak_lanjut (NIM, NIP, alasan_early_warning, alasan_perubahan_mendadak, alasan_stres_sangat_tinggi, Id_skrining, status, dibuka_pada, diperbarui_pada)
