@@ -180,6 +180,12 @@ export function runNotes(facts: RunFacts): string[] {
       `students' submissions: ${count(facts.students.freeToSubmit)} students free to submit allow ${facts.students.warmupSeconds} + ${facts.students.durationSeconds} s at the rate sized for, not the standard run`,
     );
   }
+  const ranOut = facts.students.ranOut;
+  if (ranOut) {
+    notes.push(
+      `students' submissions: the first measured run ran out of students (${count(ranOut.ok)} answered, then ${count(ranOut.non2xx)} refused as second questionnaires) and was made again with students not asked yet`,
+    );
+  }
   if (facts.scale !== 1) notes.push(`SKRINING_BENCH_SCALE=${facts.scale}: a reduced dataset, not the figures of the issue`);
   return notes;
 }
