@@ -64,6 +64,17 @@ function tickStep(largest: number): number {
   return step * magnitude;
 }
 
+/**
+ * A ratio to two decimals, or to three where two would put it on the other side of its
+ * target (0.398 is not 0.40 against a goal of 0.40) or it is below 0.1 (0.068 against a
+ * floor of 0.07).
+ */
+export function ratioText(ratio: number, target?: number): string {
+  const two = ratio.toFixed(2);
+  const roundedAcross = target !== undefined && ratio >= target !== Number(two) >= target;
+  return roundedAcross || ratio < 0.1 ? ratio.toFixed(3) : two;
+}
+
 const tickLabel = (value: number) => (value >= 1000 ? `${Number((value / 1000).toFixed(2))}k` : String(Number(value.toFixed(2))));
 
 function shortened(text: string, size: number, room: number): string {
@@ -118,8 +129,8 @@ export function throughputChart(input: ChartInput): string {
       : `Ceiling, a bare Bun.serve answering small JSON: ${rate(ceiling)} req/s.`,
     ...routes.map((route) =>
       route.target === undefined
-        ? `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${route.ratio.toFixed(2)}, ${route.verdict}, shown for comparison.`
-        : `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${route.ratio.toFixed(2)}, goal ${route.target.toFixed(2)}, ${route.verdict}.`,
+        ? `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${ratioText(route.ratio)}, ${route.verdict}, shown for comparison.`
+        : `${route.label}: ${rate(route.requestsPerSecond)} req/s, ratio ${ratioText(route.ratio, route.target)}, goal ${route.target.toFixed(2)}, ${route.verdict}.`,
     ),
   ].join(" ");
 
@@ -182,7 +193,7 @@ export function throughputChart(input: ChartInput): string {
     const colour = route ? (route.met === undefined ? colours.comparison : route.met ? colours.met : colours.notMet) : colours.ceiling;
     const outlined = colour === colours.comparison;
     const ceilingValue = samples.length > 1 ? `median ${rate(row.requestsPerSecond)} req/s · samples ${sampleRange}` : `${rate(row.requestsPerSecond)} req/s`;
-    const value = route ? `${rate(row.requestsPerSecond)} req/s · ratio ${route.ratio.toFixed(2)} · ${route.verdict}` : ceilingValue;
+    const value = route ? `${rate(row.requestsPerSecond)} req/s · ratio ${ratioText(route.ratio, route.target)} · ${route.verdict}` : ceilingValue;
 
     parts.push(
       `<text x="${px(plotLeft - 10)}" y="${px(middle + nameSize * 0.35)}" font-size="${nameSize}" text-anchor="end">${escapeXml(shortened(row.label, nameSize, nameRoom))}</text>`,

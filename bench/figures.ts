@@ -1,6 +1,7 @@
 // The report's goals table (issue 28's, in its order), its table of other figures, and the
 // notes under them, from what the run measured.
 import { bcryptCost, type ImportMeasurement } from "./accounts";
+import { ratioText } from "./chart";
 import type { AuditCost } from "./audit";
 import type { CeilingSummary } from "./ceiling-samples";
 import type { ClassSubmissions } from "./class-submissions";
@@ -60,7 +61,7 @@ export function goalsTable(facts: RunFacts): Figure[] {
   return [
     ...endpointGoals.map((endpoint) => ({
       name: endpoint.name,
-      value: `${rate(endpoint.load.requestsPerSecond)} req/s = ${ratioToCeiling(endpoint, ceiling).toFixed(2)}`,
+      value: `${rate(endpoint.load.requestsPerSecond)} req/s = ${ratioText(ratioToCeiling(endpoint, ceiling), endpoint.target)}`,
       target: `≥ ${endpoint.target!.toFixed(2)} of the ceiling`,
       met: endpointMet(endpoint, ceiling),
     })),
@@ -78,7 +79,7 @@ export function goalsTable(facts: RunFacts): Figure[] {
     },
     {
       name: `an admin reading ${count(audit.studentPaths)} different students in turn ÷ the student's own read (\`GET /api/mahasiswa/hasil/<nim>\`, median of ${audit.runs.own.length} rounds)`,
-      value: `${audit.everyStudentRatio.toFixed(2)} (${rate(audit.everyStudent)} ÷ ${rate(audit.own)} req/s)`,
+      value: `${ratioText(audit.everyStudentRatio, distinctReadsTarget)} (${rate(audit.everyStudent)} ÷ ${rate(audit.own)} req/s)`,
       target: `≥ ${distinctReadsTarget.toFixed(2)}`,
       met: audit.everyStudentRatio >= distinctReadsTarget && audit.problems.length === 0,
     },
@@ -146,7 +147,7 @@ export function otherFigures(facts: RunFacts): Figure[] {
     },
     {
       name: `audit: \`GET /api/mahasiswa/hasil/<nim>\` read by the advisor (a \`view\` row; repeats while it waits counted in it) ÷ by the student (no row), the median of ${audit.runs.own.length} alternating rounds`,
-      value: `${audit.ratio.toFixed(2)} (${rate(audit.advisor)} ÷ ${rate(audit.own)} req/s)`,
+      value: `${ratioText(audit.ratio, auditTarget)} (${rate(audit.advisor)} ÷ ${rate(audit.own)} req/s)`,
       target: `≥ ${auditTarget.toFixed(2)}`,
       met: audit.ratio >= auditTarget && audit.problems.length === 0,
     },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism, release, totalmem } from "node:os";
 import type { CeilingSummary } from "./ceiling-samples";
+import { ratioText } from "./chart";
 import type { PageCost } from "./lecturer-pages";
 import type { LoadResult } from "./load";
 
@@ -143,7 +144,7 @@ export function markdown(report: {
     const { load } = endpoint;
     const target = endpoint.target === undefined ? "" : `≥ ${endpoint.target.toFixed(2)}`;
     lines.push(
-      `| ${endpoint.name} | ${rate(load.requestsPerSecond)} | ${fixed(load.latencyMs.p50, 2)} | ${fixed(load.latencyMs.p99, 2)} | ${ratioToCeiling(endpoint, ceiling).toFixed(2)} | ${target} | ${yesNo(endpointMet(endpoint, ceiling))} |`,
+      `| ${endpoint.name} | ${rate(load.requestsPerSecond)} | ${fixed(load.latencyMs.p50, 2)} | ${fixed(load.latencyMs.p99, 2)} | ${ratioText(ratioToCeiling(endpoint, ceiling), endpoint.target)} | ${target} | ${yesNo(endpointMet(endpoint, ceiling))} |`,
     );
   }
   lines.push("", `| ${report.largeCaption} | connections | req/s | p50 ms | p99 ms |`, "|---|---:|---:|---:|---:|");

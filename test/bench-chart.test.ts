@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { throughputChart, type ChartRoute } from "../bench/chart";
+import { ratioText, throughputChart, type ChartRoute } from "../bench/chart";
 
 /** Each `<rect class="bar">` in document order: the ceiling first, then one per route. */
 function bars(svg: string): { width: number; fill: string }[] {
@@ -88,7 +88,8 @@ describe("the bench's throughput chart", () => {
       ],
     });
     expect(svg).toContain("5,000 req/s · ratio 0.50 · met<");
-    expect(svg).toContain("4,990 req/s · ratio 0.50 · not met<");
+    // Rounded to two decimals it would read 0.50 against a goal of 0.50.
+    expect(svg).toContain("4,990 req/s · ratio 0.499 · not met<");
     expect(svg).toContain("3,000 req/s · ratio 0.30 · met<");
     expect(svg).toContain("9,000 req/s · ratio 0.90 · not met (12 errors)<");
     expect(svg).toContain(">10,000 req/s<");
@@ -164,5 +165,21 @@ describe("the bench's throughput chart", () => {
     ["a route's negative req/s", 1_000, -5],
   ])("refuses %s", (_case, ceiling, requestsPerSecond) => {
     expect(() => throughputChart({ ceilingRequestsPerSecond: ceiling, routes: [{ name: "route", requestsPerSecond, target: 0.5 }] })).toThrow(RangeError);
+  });
+});
+
+describe("a ratio as the tables and the chart write it", () => {
+  test.each([
+    { ratio: 0.5292, target: 0.5, text: "0.53" },
+    { ratio: 0.3977, target: 0.4, text: "0.398" },
+    { ratio: 0.4, target: 0.4, text: "0.40" },
+    { ratio: 0.4049, target: 0.4, text: "0.40" },
+    { ratio: 0.8349, target: 0.9, text: "0.83" },
+    { ratio: 0.0683, target: 0.25, text: "0.068" },
+    { ratio: 0.0753, target: undefined, text: "0.075" },
+    { ratio: 0.2, target: undefined, text: "0.20" },
+    { ratio: 1.4, target: 0.5, text: "1.40" },
+  ])("$ratio against $target: $text", ({ ratio, target, text }) => {
+    expect(ratioText(ratio, target)).toBe(text);
   });
 });
