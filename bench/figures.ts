@@ -1,9 +1,9 @@
 // The report's goals table (issue 28's, in its order), its table of other figures, and the
 // notes under them, from what the run measured.
 import { bcryptCost, type ImportMeasurement } from "./accounts";
-import { ratioText } from "./chart";
 import type { AuditCost } from "./audit";
 import type { CeilingSummary } from "./ceiling-samples";
+import { ratioText } from "./chart";
 import type { ClassSubmissions } from "./class-submissions";
 import type { ColdStart } from "./cold-start";
 import type { Dataset, DatasetShape } from "./dataset";
