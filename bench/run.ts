@@ -193,20 +193,22 @@ async function main() {
     };
     const resultsDir = join(import.meta.dir, "results");
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, "latest.json"), JSON.stringify(results, null, 2) + "\n");
+    // A reduced dataset's figures are not the issue's: they never replace the recorded run.
+    const name = scale === 1 ? "latest" : "reduced";
+    writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify(results, null, 2) + "\n");
     const runDate = `${results.generatedAt.slice(0, 16).replace("T", " ")} UTC`;
-    writeFileSync(join(resultsDir, "latest.md"), `# skrining benchmark, run of ${runDate}\n\n${table}\n`);
+    writeFileSync(join(resultsDir, `${name}.md`), `# skrining benchmark, run of ${runDate}\n\n${table}\n`);
     writeFileSync(
-      join(resultsDir, "latest.svg"),
+      join(resultsDir, `${name}.svg`),
       throughputChart({
         ceilingRequestsPerSecond: ceilingSummary.medianRequestsPerSecond,
         ceilingSamples: ceilingSummary.samples.map((sample) => sample.load.requestsPerSecond),
         routes: service.endpoints.map(({ chartName, load, target }) => ({ name: chartName, requestsPerSecond: load.requestsPerSecond, target, problems: problems(load) })),
-        subtitle: `Run of ${runDate}, ${standard.connections} connections per route, ${machine.cores} cores (machine details in latest.md)`,
+        subtitle: `Run of ${runDate}, ${standard.connections} connections per route, ${machine.cores} cores (machine details in ${name}.md)`,
       }),
     );
     console.log(table);
-    log(`done in ${totalSeconds.toFixed(0)} s; wrote bench/results/latest.json, latest.md and latest.svg`);
+    log(`done in ${totalSeconds.toFixed(0)} s; wrote bench/results/${name}.json, ${name}.md and ${name}.svg`);
   } catch (error) {
     const serverLog = join(workDir, "server.log");
     if (existsSync(serverLog)) console.error(`server log:\n${readFileSync(serverLog, "utf8").slice(-4000)}`);
