@@ -247,10 +247,10 @@ interface CacheEntry {
   error?: Error;
 }
 
-/** The active record of a type, as activeModelQuery reads it. */
+/** The active record of a type, its file's path made once for the cache's life, not at every classification. */
 interface ActiveModel {
   id: number;
-  filePath: string;
+  path: string;
   sourceSha256: string;
 }
 
@@ -283,12 +283,15 @@ export class RegistryClassifier implements Classifier {
   }
 
   classify(type: ModelType, features: ModelFeatures): Classification | null {
-    const active = this.activeModels.get(type, () => this.activeModel.get({ type }) ?? null);
+    const active = this.activeModels.get(type, () => {
+      const record = this.activeModel.get({ type });
+      return record ? { id: record.id, path: join(this.dataDir, record.filePath), sourceSha256: record.sourceSha256 } : null;
+    });
     if (!active) {
       this.cache.delete(type);
       return null;
     }
-    const model = this.modelFor(type, active.id, join(this.dataDir, active.filePath));
+    const model = this.modelFor(type, active.id, active.path);
     const reusable = this.lastPrediction?.source === active.sourceSha256 && this.lastPrediction.features === features;
     const outputs = reusable ? this.lastPrediction!.outputs : model.predictOutputs(model.rowFromFeatures(features));
     this.lastPrediction = { source: active.sourceSha256, features, outputs };
