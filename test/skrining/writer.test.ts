@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { verifyAuditChain } from "../../src/audit/verify";
+import { mahasiswa } from "../../src/db/schema";
 import { StorageError } from "../../src/db/storage";
 import { describeFailure } from "../../src/errors";
 import type { Classifier, ModelFeatures } from "../../src/models/classifier";
@@ -128,6 +129,53 @@ describe("predictions made before the job", () => {
     expect(result.tingkat_stres).toBe("Tinggi");
     const stored = db.$client.query("SELECT tingkat_stres, stress_model_id FROM riwayat_skrining WHERE Id_skrining = ?").get(result.Id_skrining);
     expect(stored).toEqual({ tingkat_stres: "Tinggi", stress_model_id: modelId });
+  });
+
+  /** A service whose predictions record the profile each was asked from; the admin submits for N002 through the writer. */
+  async function askedProfiles() {
+    const { writer } = await writerService();
+    const { db, writes, logger, config } = service!.context;
+    const asked: ModelFeatures[] = [];
+    const classifier: Classifier = {
+      classify: (type, features) => {
+        if (type === "stress") asked.push(features);
+        return null;
+      },
+    };
+    const submissions = new SubmissionService(db, writes, classifier, logger, config.followUpStressMin);
+    submissions.useWriter(writer);
+    return { asked, submitFor: (answers: object) => submissions.submit(admin, { NIM: "N002", jawaban: answers }) };
+  }
+
+  // The service's thread keeps the student and the programme it predicts from until a commit
+  // (ScreeningRecorder.inputsAhead); the job would catch an older copy, but only by asking
+  // the models again. Each kind of commit must empty the copy before the next prediction.
+  test.each([
+    ["through the service's own write queue", () => service!.context.writes.run(() => service!.context.db.$client.run("UPDATE mahasiswa SET IPK = 3.5 WHERE NIM = 'N002'"), { touches: [mahasiswa] })],
+    [
+      "by another program (a command's connection)",
+      async () => {
+        const other = new Database(join(service!.dataDir, "skrining.db"));
+        other.run("UPDATE mahasiswa SET IPK = 3.5 WHERE NIM = 'N002'");
+        other.close();
+        // Another connection's commit shows from the server's next turn.
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    ],
+  ])("a profile changed %s after a submission is what the next one is predicted from, at the first asking", async (_, change) => {
+    const { asked, submitFor } = await askedProfiles();
+    await submitFor(jawaban(3, 4));
+    await change();
+    await submitFor(jawaban(3, 4));
+    expect(asked.map((features) => features.IPK)).toEqual([null, 3.5]);
+  });
+
+  test("habits a submission wrote on the writer's thread are what the next one is predicted from, at the first asking", async () => {
+    const { asked, submitFor } = await askedProfiles();
+    await submitFor(jawaban(3, 4, { durasi_tidur: "8 Jam" }));
+    await submitFor(jawaban(3, 4));
+    expect(asked.map((features) => features.durasi_tidur)).toEqual(["8 Jam", "8 Jam"]);
+    expect(screenings()).toBe(2);
   });
 
   test("a job given a prediction from another profile writes nothing and names the profile it found", async () => {

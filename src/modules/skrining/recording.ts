@@ -21,6 +21,7 @@ import { restrictionMessages } from "../../privacy/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
 import { FollowUpReachReader } from "../tindak-lanjut/reach";
 import { preparedOnFirstUse } from "../../db/prepared";
+import { databaseStamp, ReadCache } from "../../db/read-cache";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -187,8 +188,17 @@ export class ScreeningRecorder {
   private readonly insertRecord;
   private readonly caseOpening;
   private readonly followUpReach;
+  // The student and the programme as a prediction ahead of the job reads them (inputsAhead):
+  // kept until a commit, since the writer's thread commits a group while the service's
+  // thread predicts the next, and after each commit the connection reads every page again.
+  // The job reads both again in its transaction, so an older copy costs a new prediction at
+  // worst, never a record.
+  private readonly studentsAhead;
+  private readonly jurusanNamesAhead;
 
   constructor(db: DatabaseClient, followUpStressMin: number) {
+    this.studentsAhead = new ReadCache<string, ScreeningStudent | undefined>(databaseStamp(db.$client), { reads: [mahasiswa] });
+    this.jurusanNamesAhead = new ReadCache<number, string | null>(databaseStamp(db.$client), { reads: [jurusan] });
     this.latestSubmission = preparedOnFirstUse(() =>
       db
         .select({ tanggal: riwayatSkrining.tanggal })
@@ -264,7 +274,7 @@ export class ScreeningRecorder {
    * are the same (SubmissionWriter).
    */
   inputsAhead(nim: string, jawaban: unknown): ClassificationInputs | null {
-    const student = this.studentForScreening.get({ nim });
+    const student = this.studentsAhead.get(nim, () => this.studentForScreening.get({ nim }));
     if (!student) return null;
     let read: ReadAnswers;
     try {
@@ -272,7 +282,9 @@ export class ScreeningRecorder {
     } catch {
       return null;
     }
-    return classificationInputs(read, profileOf(student, read, this.jurusanNameOf(student.jurusanId))).inputs;
+    const { jurusanId } = student;
+    const jurusanNama = jurusanId === null ? null : this.jurusanNamesAhead.get(jurusanId, () => this.jurusanNameOf(jurusanId));
+    return classificationInputs(read, profileOf(student, read, jurusanNama)).inputs;
   }
 
   /** The model inputs of answers the job has read, with the profile it found. */
