@@ -198,7 +198,7 @@ export class ScreeningRecorder {
 
   constructor(db: DatabaseClient, followUpStressMin: number) {
     this.studentsAhead = new ReadCache<string, ScreeningStudent | undefined>(databaseStamp(db.$client), { reads: [mahasiswa] });
-    this.jurusanNamesAhead = new ReadCache<number, string | null>(databaseStamp(db.$client), { reads: [jurusan] });
+    this.jurusanNamesAhead = new ReadCache<number | null, string | null>(databaseStamp(db.$client), { reads: [jurusan] });
     this.latestSubmission = preparedOnFirstUse(() =>
       db
         .select({ tanggal: riwayatSkrining.tanggal })
@@ -282,8 +282,7 @@ export class ScreeningRecorder {
     } catch {
       return null;
     }
-    const { jurusanId } = student;
-    const jurusanNama = jurusanId === null ? null : this.jurusanNamesAhead.get(jurusanId, () => this.jurusanNameOf(jurusanId));
+    const jurusanNama = this.jurusanNamesAhead.get(student.jurusanId, () => this.jurusanNameOf(student.jurusanId));
     return classificationInputs(read, profileOf(student, read, jurusanNama)).inputs;
   }
 
