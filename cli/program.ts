@@ -19,6 +19,7 @@ import { registerModelCommands } from "./model";
 import { choiceOption } from "./options";
 import { registerPrivacyCommands } from "./privacy";
 import { registerStatsCommands } from "./stats";
+import { registerTlsCommands } from "./tls";
 
 /**
  * Exit codes: 0 done; 1 refused (a wrong command line, bad input, a rule, something not
@@ -96,6 +97,7 @@ export function buildProgram(io: CommandIo): Command {
   registerStatsCommands(program, io);
   registerFollowUpCommands(program, io);
   registerPrivacyCommands(program, io);
+  registerTlsCommands(program, io);
   return program;
 }
 

@@ -1,0 +1,52 @@
+import { BlockList, isIP } from "node:net";
+import { hostname, networkInterfaces } from "node:os";
+
+// The campus PC as the network knows it: its own host names and its addresses. The start-up
+// lines print them, the host check lets browsers use them (decisions §15) and the local
+// certificate covers them (decisions §18).
+
+/** The PC's own names: its host name, and that name on the local network (mDNS, `.local`). */
+export function ownHostNames(): string[] {
+  const own = hostname().trim().toLowerCase();
+  return own === "" ? [] : [own, `${own}.local`];
+}
+
+/**
+ * The PC's addresses a phone on the LAN can use: every address but the loopback ones and
+ * IPv6 link-local ones (fe80::/10, which a URL can only name with the interface's zone).
+ * `family` narrows them to what a listener on 0.0.0.0 (IPv4) answers.
+ */
+export function lanAddresses(family: "IPv4" | "any" = "any"): string[] {
+  const found = new Set<string>();
+  for (const entry of Object.values(networkInterfaces()).flat()) {
+    if (!entry || entry.internal) continue;
+    if (family === "IPv4" && entry.family !== "IPv4") continue;
+    if (entry.family === "IPv6" && /^fe[89ab]/i.test(entry.address)) continue;
+    found.add(entry.address);
+  }
+  return [...found];
+}
+
+/** Whether a host is one of the wildcard addresses that listen on every interface. */
+export const isWildcardHost = (host: string) => host === "0.0.0.0" || host === "::" || host === "";
+
+/**
+ * The addresses a listener on `host` answers on besides loopback: every LAN address of the
+ * PC for `::`, its IPv4 ones for `0.0.0.0`, the address itself otherwise.
+ */
+export function listenedAddresses(host: string): string[] {
+  if (!isWildcardHost(host)) return [host];
+  return lanAddresses(host === "::" ? "any" : "IPv4");
+}
+
+/** Whether two textual IP addresses are the same address (`::1` and `0:0:0:0:0:0:0:1` are). */
+export function sameAddress(one: string, other: string): boolean {
+  const family = isIP(one);
+  if (family === 0 || family !== isIP(other)) return false;
+  const list = new BlockList();
+  list.addAddress(one, family === 4 ? "ipv4" : "ipv6");
+  return list.check(other, family === 4 ? "ipv4" : "ipv6");
+}
+
+/** An address as it stands in a URL: IPv6 in brackets. */
+export const urlHost = (address: string) => (isIP(address) === 6 ? `[${address}]` : address);
