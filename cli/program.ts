@@ -3,8 +3,10 @@ import { StorageError, asStorageError, describeForAdmin } from "../src/db/storag
 import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
 import { adminWebModes, type AdminWeb } from "../src/config";
+import { httpApiModes, type HttpApi } from "../src/http/certificate-port";
 import { readHostNames } from "../src/http/host-names";
 import { serve } from "../src/server";
+import { openServedTls } from "../src/tls/served";
 import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, backupPassphraseFileOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
@@ -55,8 +57,16 @@ export function buildProgram(io: CommandIo): Command {
     .description("menjalankan layanan HTTP")
     .option("--host <host>", "alamat yang didengarkan", "0.0.0.0")
     .addOption(new Option("--port <port>", "port").default(5000).argParser(port))
-    .option("--tls-cert <file>", "sertifikat TLS (PEM)")
-    .option("--tls-key <file>", "kunci privat TLS (PEM)")
+    .addOption(new Option("--https-port <port>", "port HTTPS, bila folder data punya tls/ (skrining tls init) atau --tls-cert diberikan").default(5443).argParser(port))
+    .option("--tls-cert <file>", "sertifikat TLS (PEM) dari tempat lain; tanpanya dipakai tls/ di folder data bila ada")
+    .option("--tls-key <file>", "kunci privat TLS (PEM) pasangan --tls-cert")
+    .addOption(
+      choiceOption(
+        "--http-api <boleh>",
+        "dengan HTTPS: refuse = port tanpa enkripsi menolak API (bawaan), allow = tetap melayani API untuk aplikasi lama (diperingatkan tiap start)",
+        httpApiModes,
+      ),
+    )
     .addOption(logFileOption())
     .addOption(logMaxSizeOption())
     .addOption(logKeepOption())
@@ -75,13 +85,17 @@ export function buildProgram(io: CommandIo): Command {
     )
     .action(async (options: ServeFlags, command: Command) => {
       const hostnames = readHostNames(options.hostname ?? []);
-      const backups = automaticBackupsOf(options, dataDirOf(command, io));
+      const dataDir = dataDirOf(command, io);
+      const backups = automaticBackupsOf(options, dataDir);
       const log = serveLogger(options, ioLogger(io), io);
       const outputClosed = new AbortController();
       io.onOutputClosed?.(() => outputClosed.abort());
       try {
+        // Before the data folder is touched: a certificate refused (exit 1) leaves no half-made folder behind (decisions §18).
+        const givenNames = [...readHostNames([io.environment.SKRINING_HOSTNAMES ?? ""]), ...hostnames];
+        const tls = await openServedTls(dataDir, options, { host: options.host, givenNames, logger: log.logger });
         const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
-        await serve(config, { ...options, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
+        await serve(config, { ...options, tls, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
       } finally {
         log.close();
       }
@@ -101,7 +115,17 @@ export function buildProgram(io: CommandIo): Command {
   return program;
 }
 
-type ServeFlags = { host: string; port: number; tlsCert?: string; tlsKey?: string; followUpStressMin?: string; hostname?: string[]; adminWeb?: AdminWeb } & LogFileFlags &
+type ServeFlags = {
+  host: string;
+  port: number;
+  httpsPort: number;
+  httpApi?: HttpApi;
+  tlsCert?: string;
+  tlsKey?: string;
+  followUpStressMin?: string;
+  hostname?: string[];
+  adminWeb?: AdminWeb;
+} & LogFileFlags &
   AutomaticBackupFlags;
 
 /**

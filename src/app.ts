@@ -13,7 +13,7 @@ import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/hand
 import { openApiPage } from "./http/openapi/page";
 import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
-import { adminConsole, type AdminDependencies } from "./modules/admin";
+import { adminConsole, type AdminDependencies, type ServingTls } from "./modules/admin";
 import { AdminConfirmations } from "./modules/admin/confirmation";
 import { authController } from "./modules/auth";
 import { StatisticsExporter } from "./modules/dosen/export";
@@ -57,9 +57,10 @@ function multipartRoutes(config: Config): Map<string, number> {
 /** The largest request body the server reads at all: the largest multipart limit and a margin. */
 export const largestBodyBytes = (config: Config) => Math.max(config.jsonBodyLimitBytes, ...multipartRoutes(config).values()) + 1024 * 1024;
 
-/** What only a serving process has: its automatic backups (the admin console's "Cadangan"). */
+/** What only a serving process has: its automatic backups (the admin console's "Cadangan") and the certificate it serves ("Sertifikat", /health). */
 export interface AppOptions {
   backups?: AutomaticBackups | null;
+  tls?: ServingTls | null;
 }
 
 /**
@@ -95,7 +96,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing)))
+    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing, () => options.tls?.served.health() ?? null)))
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))
@@ -125,6 +126,7 @@ function adminDependencies(context: AppContext, clientAddress: (request: Request
     clientAddress,
     confirmations: new AdminConfirmations(context.auth),
     backups: options.backups ?? null,
+    tls: options.tls ?? null,
     registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
     privacy: new PrivacyService(db.$client, writes, new PhotoStore(config.dataDir, config.photosDir), config.timeZone),
     exporter: new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client), config.timeZone),

@@ -49,6 +49,8 @@ export interface Config {
   rosterLimitBytes: number;
   /** The largest model file the admin console reads. */
   modelLimitBytes: number;
+  /** How often serve looks at its certificate, the PC's addresses and `tls/` (decisions §18): a new address is covered within this time. */
+  tlsCheckSeconds: number;
 }
 
 /** `serve --admin-web`: who reaches the admin console's pages and routes (decisions: Admin console). */
@@ -229,5 +231,6 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     adminWeb,
     rosterLimitBytes,
     modelLimitBytes,
+    tlsCheckSeconds: integerFrom(environment, "SKRINING_TLS_CHECK_SECONDS", 60, 1),
   };
 }

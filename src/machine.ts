@@ -27,6 +27,15 @@ export function lanAddresses(family: "IPv4" | "any" = "any"): string[] {
   return [...found];
 }
 
+/**
+ * Whether an address is the PC itself: 127.0.0.0/8, ::1, and IPv4 loopback written as an
+ * IPv6 address (what a dual-stack socket reports).
+ */
+export function isLoopback(address: string): boolean {
+  const plain = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain) || address === "::1" || address === "0:0:0:0:0:0:0:1";
+}
+
 /** Whether a host is one of the wildcard addresses that listen on every interface. */
 export const isWildcardHost = (host: string) => host === "0.0.0.0" || host === "::" || host === "";
 

@@ -1,30 +1,35 @@
-import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createApp, largestBodyBytes } from "./app";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
 import { dataFolderIdentity } from "./backup/folder-identity";
-import { describeBuild } from "./build-info";
-import type { AdminWeb, Config } from "./config";
-import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
+import { banner, lanUrls } from "./banner";
+import type { Config } from "./config";
+import type { Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { passwordHashing } from "./accounts/passwords";
 import { closeContext, createContext, type AppContext } from "./context";
 import { checkAfterListening } from "./db/integrity";
 import { naming } from "./db/storage";
-import { invalid } from "./errors";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
+import { certificatePort, type HttpApi } from "./http/certificate-port";
 import { hostCheck } from "./http/host-names";
+import { Listeners } from "./http/listeners";
 import { routeByPath } from "./http/routing";
 import { startSubmissionWriter } from "./modules/skrining/writer";
+import type { ServedTls } from "./tls/served";
 import { builtWebAssets, webInterface } from "./http/web";
 
 interface ServeOptions {
   host: string;
   port: number;
-  tlsCert?: string;
-  tlsKey?: string;
+  /** With TLS (a `tls/` folder or --tls-cert/--tls-key): the port of everything but the certificate page (decisions §18). */
+  httpsPort?: number;
+  /** With TLS: whether the plain port answers the API too (`--http-api allow`, for an old app). */
+  httpApi?: HttpApi;
+  /** The certificate to serve, read and checked before the data folder was opened (openServedTls); null for plain HTTP. */
+  tls: ServedTls | null;
   /** Automatic backups (`--backup-dir`, `--backup-every`, `--backup-keep`), encrypted with `passphrase` (`--backup-passphrase-file`); none when absent. */
   backups?: { folder: string; everyMilliseconds: number; keep: number; passphrase?: string };
   /** Stops the server as SIGTERM does (the command line's output was closed: `serve | head`). */
@@ -33,105 +38,6 @@ interface ServeOptions {
   outputWritten?: () => Promise<boolean>;
   /** `--hostname` (checked: readHostNames): more names of the PC a browser may use (decisions §15), besides SKRINING_HOSTNAMES. */
   hostnames?: string[];
-}
-
-/** The addresses a student's phone or a lab PC on the LAN can open. */
-function lanUrls(host: string, port: number, scheme: "http" | "https"): string[] {
-  const wildcard = host === "0.0.0.0" || host === "::" || host === "";
-  const hosts = wildcard
-    ? Object.values(networkInterfaces())
-        .flat()
-        .filter((entry) => entry !== undefined && entry.family === "IPv4")
-        .map((entry) => entry!.address)
-    : [host];
-  return hosts.map((address) => `${scheme}://${address.includes(":") ? `[${address}]` : address}:${port}`);
-}
-
-/** `24h`, `30m`, `7d`: a backup period as the admin gave it. */
-function period(milliseconds: number): string {
-  const units: [number, string][] = [
-    [24 * 3600_000, "hari"],
-    [3600_000, "jam"],
-    [60_000, "menit"],
-  ];
-  const [size, name] = units.find(([size]) => milliseconds % size === 0) ?? [1000, "detik"];
-  return `${milliseconds / size} ${name}`;
-}
-
-/**
- * Where the admin console opens (`--admin-web`), and a warning when it is open to the
- * LAN without TLS: the admin's password would cross the network readable.
- */
-function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean): string[] {
-  if (mode === "off") return ["Konsol admin di peramban dimatikan (--admin-web off); administrasi lewat perintah skrining."];
-  const loopback = urls.find((url) => /\/\/(127\.|\[::1\])/.test(url));
-  if (mode === "local") {
-    return [
-      loopback
-        ? `Konsol admin: ${loopback}/admin (hanya dari PC ini; --admin-web lan untuk membukanya dari jaringan).`
-        : "Konsol admin hanya dari PC ini (--admin-web local), tetapi server tidak mendengarkan alamat loopback: jalankan dengan --host 0.0.0.0 atau 127.0.0.1.",
-    ];
-  }
-  const lines = [`Konsol admin dapat dibuka dari jaringan kampus (--admin-web lan): ${urls.map((url) => `${url}/admin`).join(", ")}.`];
-  if (!tls) {
-    lines.push(
-      "PERINGATAN: konsol admin terbuka ke jaringan tanpa TLS; password admin dan data mahasiswa melintas jaringan tanpa enkripsi. Pakai --tls-cert dan --tls-key, atau --admin-web local.",
-    );
-  }
-  return lines;
-}
-
-/**
- * What an admin needs at start: where to open the web interface (the LAN addresses first;
- * the loopback one works only on this PC), the data folder, the zone and the backups, the
- * first admin's credentials once, and on a new installation what to do next.
- */
-function banner(start: {
-  config: Config;
-  options: ServeOptions;
-  admin: { username: string; password: string; generated: boolean } | null;
-  /** How to set the password of an admin an earlier start created but never showed. */
-  reminder: string | null;
-  bcrypt: Bcrypt;
-  urls: string[];
-  newInstallation: boolean;
-}): string[] {
-  const { config, options, admin } = start;
-  const loopback = (url: string) => /\/\/(127\.|\[::1\])/.test(url);
-  const lines = [
-    `${describeBuild()} berjalan. Buka di peramban (browser) dari jaringan kampus:`,
-    ...start.urls.filter((url) => !loopback(url)).map((url) => `  ${url}/`),
-    ...start.urls.filter(loopback).map((url) => `  ${url}/  (hanya dari PC ini)`),
-    `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
-      (options.backups
-        ? `cadangan otomatis ke ${options.backups.folder} tiap ${period(options.backups.everyMilliseconds)}, ${options.backups.keep} terakhir disimpan, ${options.backups.passphrase === undefined ? "tidak terenkripsi" : "terenkripsi"}.`
-        : "cadangan otomatis tidak aktif (--backup-dir)."),
-    // Backups carry the token key and every student's answers, and go onto USB disks (decisions §17).
-    ...(options.backups && options.backups.passphrase === undefined
-      ? ['Cadangan yang dibawa keluar PC ini sebaiknya terenkripsi: jalankan dengan --backup-passphrase-file <file> (docs/operations.md, bagian "Encrypted backups").']
-      : []),
-    bcryptStartLine(start.bcrypt),
-    ...adminConsoleLines(config.adminWeb, start.urls, Boolean(options.tlsCert)),
-  ];
-  if (admin) {
-    lines.push(
-      admin.generated
-        ? `Akun admin pertama dibuat: username "${admin.username}", password "${admin.password}" (hanya ditampilkan sekali; ganti dengan 'skrining accounts passwd admin').`
-        : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
-    );
-  }
-  if (start.reminder) lines.push(start.reminder);
-  if (start.newInstallation) {
-    lines.push(
-      "Langkah berikutnya:",
-      "  1. Impor daftar dosen dan mahasiswa: skrining accounts import daftar.csv (format kolom: README, bagian \"Accounts CSV\").",
-      "  2. Pilihan: daftarkan model prediksi, mis. skrining model add --type stress --file model.joblib --activate; tanpa model, tingkat ditentukan aturan skor.",
-      ...(options.backups
-        ? []
-        : ["  3. Jalankan dengan --backup-dir <folder> --backup-passphrase-file <file> agar data dicadangkan otomatis dan terenkripsi (docs/operations.md, bagian Backups)."]),
-    );
-  }
-  return lines;
 }
 
 /**
@@ -179,7 +85,8 @@ function tidyPhotos(context: AppContext, among: ReadonlySet<string>, logger: Log
 
 /** Runs the service until SIGINT or SIGTERM; resolves once it has stopped cleanly. */
 export async function serve(config: Config, options: ServeOptions, logger: Logger, environment: Record<string, string | undefined> = process.env): Promise<void> {
-  if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new Error("--tls-cert dan --tls-key harus diberikan bersama.");
+  const { tls } = options;
+  const givenNames = [...config.hostNames, ...(options.hostnames ?? [])];
   // A file that is no database, or damage met while opening it, stops the start here with
   // the file named; the whole file is checked once the port listens (checkAfterListening).
   const context = naming(config.databasePath, () => createContext(config, logger));
@@ -195,8 +102,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     closeContext(context);
     throw error;
   }
-  let server: ReturnType<typeof Bun.serve> | undefined;
-  const clientAddress = (request: Request) => server?.requestIP(request)?.address ?? "unknown";
+  let listeners: Listeners | undefined;
+  const clientAddress = (request: Request) => listeners?.requestAddress(request) ?? "unknown";
   const assets = await builtWebAssets();
   if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
   const web = webInterface(config.timeZone, assets, { adminWeb: config.adminWeb, clientAddress });
@@ -207,30 +114,34 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     const write = backupInChildProcess(config.dataDir, environment, passphrase);
     backups = new AutomaticBackups({ ...schedule, encrypted: passphrase !== undefined, write, ownership: backupFolder, logger });
   }
-  const app = createApp(context, clientAddress, { backups });
+  // Where the console's Sertifikat page says the service and the certificate page are: the PC's addresses now.
+  const addresses = () => ({ https: lanUrls(options.host, listeners!.servicePort, "https").map((url) => `${url}/`), certificatePage: lanUrls(options.host, listeners!.plainPort, "http").map((url) => `${url}/`) });
+  const app = createApp(context, clientAddress, { backups, tls: tls && { served: tls, addresses } });
 
-  const tls = options.tlsCert && options.tlsKey ? { cert: Bun.file(options.tlsCert), key: Bun.file(options.tlsKey) } : undefined;
   // The web interface answers its own paths; everything else is the API's.
-  // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15).
-  const wrongHost = hostCheck([...config.hostNames, ...(options.hostnames ?? [])]);
+  // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15);
+  // the names the served certificate covers are the PC's too.
+  const wrongHost = hostCheck(givenNames, () => tls?.pair.facts.dnsNames ?? []);
   const answer = (request: Request) => wrongHost(request) ?? web(request) ?? app.handle(routeByPath(request));
   // Requests that come while the first admin is being created wait for it (a login as admin
   // then works), unless they cannot concern any account (mayConcernAccounts).
   let ready = false;
   const { promise: firstAdminCreated, resolve: admitWaiting } = Promise.withResolvers<void>();
+  const service = (request: Request) => (ready || !mayConcernAccounts(request) ? answer(request) : firstAdminCreated.then(() => answer(request)));
+  // The plain port's answers name the ports as they are once open (a test may ask for port 0).
+  const ports = () => ({ port: listeners!.plainPort, httpsPort: listeners!.servicePort });
+  const plainAnswer = tls && certificatePort({ tls, ports, httpApi: options.httpApi ?? "refuse", service });
   try {
-    server = Bun.serve({
-      hostname: options.host,
+    listeners = Listeners.open({
+      host: options.host,
       port: options.port,
-      tls,
+      httpsPort: options.httpsPort ?? 5443,
       maxRequestBodySize: largestBodyBytes(config),
-      fetch: (request) => (ready || !mayConcernAccounts(request) ? answer(request) : firstAdminCreated.then(() => answer(request))),
+      service,
+      tls: tls && plainAnswer ? { ...tls.pair, plain: (request) => wrongHost(request) ?? plainAnswer(request) } : undefined,
     });
   } catch (error) {
     closeContext(context);
-    const code = (error as { code?: string }).code;
-    if (code === "EADDRINUSE") throw invalid(`Port ${options.port} sudah dipakai program lain (mungkin skrining yang sudah berjalan); hentikan program itu atau pilih --port lain.`);
-    if (code === "EACCES") throw invalid(`Port ${options.port} hanya boleh dibuka oleh administrator sistem; pilih --port di atas 1023.`);
     throw error;
   }
   // The first admin only once the server listens: a start refused before (a port in use) creates nobody.
@@ -239,7 +150,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   try {
     admin = await createFirstAdmin(context.accounts, config.dataDir, environment.SKRINING_ADMIN_PASSWORD);
   } catch (error) {
-    await server.stop(true);
+    await listeners.stop();
     closeContext(context);
     throw error;
   }
@@ -251,9 +162,13 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const integrity = checkAfterListening(config.databasePath, context.health, logger);
   // Photos are tidied against a database that passed the check, never a damaged one.
   void integrity.done.then((verdict) => verdict === "sound" && !stopping && tidyPhotos(context, photosBefore, logger));
-  const scheme = tls ? "https" : "http";
-  const urls = lanUrls(options.host, server.port ?? options.port, scheme);
-  for (const line of banner({ config, options, admin, reminder, bcrypt, urls, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) logger.info(line);
+  const urls = lanUrls(options.host, listeners.servicePort, tls ? "https" : "http");
+  const plain = tls && { served: tls, plainUrls: lanUrls(options.host, listeners.plainPort, "http"), httpApi: options.httpApi ?? "refuse" };
+  for (const line of banner({ config, host: options.host, backups: options.backups, admin, reminder, bcrypt, urls, tls: plain, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) {
+    logger.info(line);
+  }
+  // Renewed without a restart (decisions §18); each new pair replaces the HTTPS listener.
+  tls?.start(config.tlsCheckSeconds, (pair) => listeners!.serveCertificate(pair, logger));
   if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
   backups?.start();
   // Started by the first submission, not on the way to the first answer (its thread loading
@@ -269,7 +184,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       stopping = true;
       logger.info(`${why}, menghentikan server...`);
       integrity.stop();
-      await Promise.all([server!.stop(), backups?.stop()]);
+      await Promise.all([tls?.stop(), backups?.stop()]);
+      await listeners!.stop();
       // No submission is waiting any more: the writer's connection closes before the service's
       // (once a start still under way has handed it over).
       const started = await writer;

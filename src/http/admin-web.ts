@@ -1,5 +1,6 @@
 import type { AdminWeb } from "../config";
 import { forbidden } from "../errors";
+import { isLoopback } from "../machine";
 
 // Where the admin console answers (`serve --admin-web`, decisions: Admin console): by
 // default only to the PC that runs skrining, so that a password guessed or read on the
@@ -14,15 +15,6 @@ export const adminWebMessages = {
     "atau jalankan ulang serve dengan --admin-web lan agar konsol dapat dibuka dari jaringan kampus.",
   off: "Konsol admin dimatikan (serve --admin-web off). Pakai perintah skrining di PC server, atau jalankan ulang serve dengan --admin-web local.",
 } as const;
-
-/**
- * Whether an address is the PC itself: 127.0.0.0/8, ::1, and IPv4 loopback written as an
- * IPv6 address (what a dual-stack socket reports).
- */
-export function isLoopback(address: string): boolean {
-  const plain = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain) || address === "::1" || address === "0:0:0:0:0:0:0:1";
-}
 
 /** Why a client at `address` may not use the console under `mode`; null when it may. */
 export function adminWebRefusal(mode: AdminWeb, address: string): string | null {

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
-import { hostname } from "node:os";
 import { InvalidInput } from "../errors";
+import { ownHostNames } from "../machine";
 
 /**
  * Decisions §15, DNS rebinding: a page of another site whose name an attacker points at the
@@ -23,16 +23,10 @@ export function readHostNames(given: readonly string[]): string[] {
 }
 
 /** The host of a Host header, without its port or the brackets of an IPv6 address, lower case. */
-function hostOf(header: string): string {
+export function hostOf(header: string): string {
   const value = header.trim().toLowerCase();
   if (value.startsWith("[")) return value.slice(1, value.indexOf("]") === -1 ? undefined : value.indexOf("]"));
   return value.replace(/:\d*$/, "").replace(/\.$/, "");
-}
-
-/** The PC's own names: its host name, and that name on the local network (mDNS, `.local`). */
-function ownNames(): string[] {
-  const own = hostname().trim().toLowerCase();
-  return own === "" ? [] : [own, `${own}.local`];
 }
 
 /** The text a refused browser reads; it names the option that would let the name in. */
@@ -40,14 +34,18 @@ export const wrongHostText = (host: string) =>
   `Permintaan ditolak: skrining tidak dikenal dengan nama "${host}". Buka skrining lewat alamat IP PC kampus atau nama yang didaftarkan admin. ` +
   `Bila "${host}" memang nama skrining di jaringan fakultas, admin dapat menambahkannya: skrining serve --hostname ${host} (atau SKRINING_HOSTNAMES).\n`;
 
-/** The check of one server: null lets a request through, a Response refuses it. */
-export function hostCheck(given: readonly string[]): (request: Request) => Response | null {
-  const allowed = new Set(["localhost", ...ownNames(), ...given]);
+/**
+ * The check of one server: null lets a request through, a Response refuses it. `covered`
+ * gives the DNS names of the certificate served now (decisions §18): a name the faculty
+ * put in it with `tls init --hostname` is the PC's too.
+ */
+export function hostCheck(given: readonly string[], covered: () => readonly string[] = () => []): (request: Request) => Response | null {
+  const allowed = new Set(["localhost", ...ownHostNames(), ...given]);
   return (request) => {
     const { headers } = request;
     if (!headers.has("origin") && !headers.has("sec-fetch-site")) return null;
     const host = hostOf(headers.get("host") ?? new URL(request.url).host);
-    if (isIP(host) !== 0 || allowed.has(host) || host.endsWith(".localhost")) return null;
+    if (isIP(host) !== 0 || allowed.has(host) || host.endsWith(".localhost") || covered().includes(host)) return null;
     return new Response(wrongHostText(host.slice(0, 253)), { status: 421, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" } });
   };
 }

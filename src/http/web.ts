@@ -43,7 +43,7 @@ export const notBuiltPage = `<!doctype html>
  * script, style, font or image, no framing (decisions §9). Photos previewed before upload
  * are `blob:` URLs of the page itself.
  */
-const pageHeaders = {
+export const pageHeaders = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-cache",
   "content-security-policy":

@@ -51,6 +51,19 @@ export function tlsSourceOf(dataDir: string, options: { tlsCert?: string; tlsKey
   return existsSync(paths.folder) ? { kind: "local", certificate: paths.certificate, key: paths.key, paths } : null;
 }
 
+/**
+ * The certificate serve will serve, read and checked (and renewed when due) before the data
+ * folder is touched, so that a refused certificate leaves nothing behind; null for plain HTTP.
+ */
+export async function openServedTls(
+  dataDir: string,
+  options: { tlsCert?: string; tlsKey?: string },
+  settings: { host: string; givenNames: readonly string[]; logger: Logger },
+): Promise<ServedTls | null> {
+  const source = tlsSourceOf(dataDir, options);
+  return source && (await ServedTls.open(source, settings));
+}
+
 export class ServedTls {
   private timer: ReturnType<typeof setInterval> | null = null;
   private checking: Promise<void> | null = null;

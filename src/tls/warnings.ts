@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import { covers, daysLeft, shortAddress, type CertificateFacts } from "./certificate";
 import { renewalDays } from "./local";
 
@@ -21,7 +22,9 @@ export const tlsWarnings = {
     `Sertifikat TLS berakhir dalam ${days} hari (${dateOf(facts.notAfter)}). Perbarui sebelum itu: 'skrining tls init', atau Sertifikat di konsol admin.`,
   authorityEnding: (facts: CertificateFacts, days: number) =>
     `CA lokal berakhir dalam ${days} hari (${dateOf(facts.notAfter)}): sertifikat server tidak dapat diperbarui lagi. Buat CA baru (docs/operations.md, bagian HTTPS) dan pasang di ponsel dan PC lab.`,
-  readableKey: (path: string, mode: number) => `Kunci privat ${path} dapat dibaca pengguna lain (izin ${(mode & 0o777).toString(8).padStart(4, "0")}): jalankan chmod 600 ${path}.`,
+  // By its file name only: GET /health, which needs no token, names no path of the PC.
+  readableKey: (path: string, mode: number) =>
+    `Kunci privat ${basename(path)} dapat dibaca pengguna lain (izin ${(mode & 0o777).toString(8).padStart(4, "0")}): jalankan chmod 600 pada berkas itu.`,
 } as const;
 
 /** The warning about a certificate's end, if it ends within renewalDays or has ended. */

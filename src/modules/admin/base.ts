@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { ServiceError } from "../../errors";
 import type { AuditSource } from "../../audit/trail";
 import type { AutomaticBackups } from "../../backup/automatic";
+import type { ServedTls } from "../../tls/served";
 import type { AppContext } from "../../context";
 import { adminApiPrefix, assertAdminWeb } from "../../http/admin-web";
 import { principalActor, type Principal } from "../../requests/principal";
@@ -19,9 +20,17 @@ export interface AdminDependencies {
   confirmations: AdminConfirmations;
   /** serve's automatic backups; null when it runs without --backup-dir (and under app.handle() in tests that pass none). */
   backups: AutomaticBackups | null;
+  /** The certificate serve serves and where; null on plain HTTP (and under app.handle() in tests that pass none). */
+  tls: ServingTls | null;
   registry: ModelRegistry;
   privacy: PrivacyService;
   exporter: StatisticsExporter;
+}
+
+/** A serving process's certificate, with the addresses it is served at now (the PC's addresses may change). */
+export interface ServingTls {
+  served: ServedTls;
+  addresses: () => { https: string[]; certificatePage: string[] };
 }
 
 /** The console's routes are for admins only; everyone else hears the usual 403. */

@@ -8,10 +8,11 @@ import { ConfirmationAnswer, UploadLimits } from "./model";
 import { jejakController } from "./jejak";
 import { modelController } from "./model-prediksi";
 import { privasiController } from "./privasi";
+import { sertifikatController } from "./sertifikat";
 import { statistikController } from "./statistik";
 import { teksController } from "./teks";
 
-export type { AdminDependencies } from "./base";
+export type { AdminDependencies, ServingTls } from "./base";
 
 /**
  * The admin console's routes (`/api/admin/...`, decisions: Admin console): for admins, and
@@ -36,6 +37,7 @@ export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencie
     )
     .use(akunController(guards, dependencies))
     .use(cadanganController(guards, dependencies))
+    .use(sertifikatController(guards, dependencies))
     .use(jejakController(guards, dependencies))
     .use(privasiController(guards, dependencies))
     .use(modelController(guards, dependencies))

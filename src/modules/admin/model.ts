@@ -194,3 +194,23 @@ export const FacultyStatistics = t.Object(
   },
   { additionalProperties: false },
 );
+
+export const CertificateAnswer = t.Object(
+  {
+    https: t.Boolean(),
+    ca_lokal: t.Boolean(),
+    dapat_diperbarui: t.Boolean(),
+    sidik_jari: t.Nullable(t.String()),
+    berakhir: t.Nullable(t.String()),
+    hari_tersisa: t.Nullable(Integer()),
+    nama: t.Array(t.String()),
+    alamat: t.Array(t.String()),
+    peringatan: t.Array(t.String()),
+    alamat_https: t.Array(t.String()),
+    halaman_sertifikat: t.Array(t.String()),
+    qr: t.Nullable(t.Object({ size: Integer(), path: t.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const CertificateRenewed = t.Object({ message: t.String(), berakhir: t.String() }, { additionalProperties: false });

@@ -7,8 +7,21 @@ const bcrypt = t.Union([t.Literal("native"), t.Literal("javascript")], {
   description: "what hashes and checks passwords: native (the @node-rs/bcrypt addon) or javascript (bcryptjs, slower; used where the addon cannot be loaded)",
 });
 
+/** decisions §18: the served certificate, when the server serves HTTPS (additive; absent on plain HTTP). */
+const tls = t.Optional(
+  t.Object(
+    {
+      berakhir: t.String({ description: "when the served certificate ends (UTC)" }),
+      hari_tersisa: t.Integer({ description: "whole days until then; negative once it has ended" }),
+      sidik_jari: t.String({ description: "SHA-256 fingerprint of the certificate a phone installs: the local CA's, else the served certificate's own" }),
+      peringatan: t.Array(t.String(), { description: "what is wrong (an address listened on that the certificate does not cover, an end within 30 days or past, a key others can read); empty when nothing is" }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 /** What a monitor reads when the service can do its work. */
-export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, commit, build_date: buildDate, database: t.Literal("ok"), bcrypt }, { additionalProperties: false });
+export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, commit, build_date: buildDate, database: t.Literal("ok"), bcrypt, tls }, { additionalProperties: false });
 
 /** What it reads when it cannot: which kind of trouble, and nothing about its cause. */
 export const UnhealthyResponse = t.Object(
@@ -21,6 +34,7 @@ export const UnhealthyResponse = t.Object(
     build_date: buildDate,
     database: t.Literal("error"),
     bcrypt,
+    tls,
   },
   { additionalProperties: false },
 );

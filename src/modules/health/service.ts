@@ -6,13 +6,14 @@ import { StorageError, asStorageError, type StorageHealth } from "../../db/stora
 import type { Bcrypt } from "../../accounts/bcrypt";
 import type { BuildInfo } from "../../build-info";
 import type { Logger } from "../../logger";
+import type { TlsHealth } from "../../tls/served";
 import type { HealthyResponse, UnhealthyResponse } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
 
 type Health = Static<typeof HealthyResponse> | Static<typeof UnhealthyResponse>;
 
 /**
- * The state a monitor polls. Cheap and without writes: one prepared read of one row, and
+ * The state a monitor polls (and, with HTTPS, the certificate's). Cheap and without writes: one prepared read of one row, and
  * what the storage last reported (StorageHealth: a write refused for space, a read-only
  * disk, a lock, damage), which stays until a write succeeds again. The answer names no
  * file, cause or count: the route needs no token, and the log has the details.
@@ -30,12 +31,20 @@ export class HealthService {
     private readonly logger: Logger,
     build: BuildInfo,
     private readonly passwordHashing: () => Promise<Bcrypt>,
+    /** The served certificate's state; null on plain HTTP (and in tests through app.handle()). */
+    private readonly tls: () => TlsHealth | null = () => null,
   ) {
     this.probe = preparedOnFirstUse(() => db.select({ one: sql<number>`1` }).from(users).limit(1).prepare());
     this.program = { version: build.version, commit: build.commit, build_date: build.builtAt };
   }
 
   async check(): Promise<Health> {
+    const tls = this.tls();
+    const state = await this.storageState();
+    return tls ? { ...state, tls } : state;
+  }
+
+  private async storageState(): Promise<Health> {
     // Chosen once per process; a serving process chose it before it listened.
     const { implementation: bcrypt } = await this.passwordHashing();
     try {
