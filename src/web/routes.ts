@@ -31,6 +31,7 @@ export const pageRoutes = {
   konsol: { path: "/admin", role: "admin" },
   adminAkun: { path: "/admin/akun", role: "admin" },
   adminCadangan: { path: "/admin/cadangan", role: "admin" },
+  adminSertifikat: { path: "/admin/sertifikat", role: "admin" },
   adminJejak: { path: "/admin/jejak-audit", role: "admin" },
   adminDataPribadi: { path: "/admin/data-pribadi", role: "admin" },
   adminModel: { path: "/admin/model", role: "admin" },

@@ -45,7 +45,7 @@ export const common = {
   noData: "Belum ada data.",
   offlineBanner: "Anda sedang offline: skrining tidak dapat dihubungi. Isian yang belum terkirim tetap tersimpan di perangkat ini.",
   offlineTitle: "Sedang offline",
-  offlineText: "skrining belum dapat dihubungi, jadi sesi Anda belum dapat diperiksa. Halaman ini dimuat lagi sendiri begitu koneksi kembali; Anda juga dapat menekan Coba lagi.",
+  offlineText: "skrining belum dapat dihubungi, jadi sesi Anda belum dapat diperiksa. Halaman ini memeriksa sendiri setiap beberapa detik dan dimuat lagi begitu skrining menjawab; Anda juga dapat menekan Coba lagi.",
   offlineQuestionnaire: (answers: number) => `Jawaban kuesioner Anda yang belum terkirim (${answers} pertanyaan) tetap tersimpan di perangkat ini.`,
   offlineDiary: "Tulisan jurnal Anda yang belum tersimpan tetap ada di perangkat ini.",
 } as const;

@@ -9,12 +9,14 @@ import { Cadangan } from "./Cadangan";
 import { DataPribadi } from "./DataPribadi";
 import { JejakAudit } from "./JejakAudit";
 import { Model } from "./Model";
+import { Sertifikat } from "./Sertifikat";
 import { StatistikFakultas } from "./StatistikFakultas";
 import { Teks } from "./Teks";
 
 export const adminPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = {
   adminAkun: Akun,
   adminCadangan: Cadangan,
+  adminSertifikat: Sertifikat,
   adminJejak: JejakAudit,
   adminDataPribadi: DataPribadi,
   adminModel: Model,

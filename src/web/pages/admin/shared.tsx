@@ -15,6 +15,7 @@ export type AccountItem = AccountPage["data"][number];
 export type ImportPreview = Static<typeof answers.ImportPreview>;
 export type ImportAnswer = Static<typeof answers.ImportAnswer>;
 export type BackupsAnswer = Static<typeof answers.BackupsAnswer>;
+export type CertificateAnswer = Static<typeof answers.CertificateAnswer>;
 export type AuditPage = Static<typeof answers.AuditPage>;
 export type AuditVerdict = Static<typeof answers.AuditVerdict>;
 export type StudentRequest = Static<typeof answers.StudentRequest>;
@@ -24,7 +25,7 @@ export type ModelTry = Static<typeof answers.ModelTry>;
 export type TextsAnswer = Static<typeof answers.TextsAnswer>;
 export type FacultyStatistics = Static<typeof answers.FacultyStatistics>;
 
-const consolePages: PageName[] = ["adminAkun", "adminCadangan", "adminJejak", "adminDataPribadi", "adminModel", "adminTeks", "adminStatistik"];
+const consolePages: PageName[] = ["adminAkun", "adminCadangan", "adminSertifikat", "adminJejak", "adminDataPribadi", "adminModel", "adminTeks", "adminStatistik"];
 
 /** A console page: its title, the console's own menu (the page named `current` marked), what it is for. */
 export function ConsolePage(props: { current: PageName; intro: string; children: ComponentChildren }) {

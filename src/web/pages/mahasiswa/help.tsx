@@ -1,6 +1,6 @@
 // Where a student finds help, as the faculty wrote it: the numbers to call as tel: links,
 // then the text. On a Tinggi stress result it comes first, above the levels (decisions §13).
-import { api } from "../../api";
+import { fetchHelpContact } from "../../help-contact";
 import { ErrorNotice } from "../../components/ui";
 import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
@@ -33,7 +33,7 @@ function Phones(props: { help: HelpContact }) {
  * numbers and a way to the whole text (Beranda).
  */
 export function HelpCard(props: { urgent: boolean; brief?: boolean }) {
-  const help = useResource(() => api.get<HelpContact>("/api/konten/bantuan"));
+  const help = useResource(fetchHelpContact);
   if (help.error) return <ErrorNotice error={help.error} onRetry={help.reload} />;
   if (!help.data) return null;
   return <HelpContent help={help.data} urgent={props.urgent} brief={props.brief} sectionId="bantuan" headingId="bantuan-judul" />;
