@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { syncFolder } from "../folder-sync";
-import { lanAddresses, ownHostNames } from "../machine";
+import { lanAddresses, ownHostNames, sameAddress } from "../machine";
 import { invalid } from "../errors";
 import { factsOf, parseCertificate, parsePrivateKey, type CertificateFacts } from "./certificate";
 import { readTlsFile, writePrivately } from "./files";
@@ -41,12 +42,14 @@ export function tlsPaths(dataDir: string): TlsPaths {
 
 /**
  * What the server certificate names (decisions §18): `localhost`, the loopback addresses,
- * every LAN address of the PC, its host names and the names the faculty gave, each once.
+ * every LAN address of the PC (and `moreAddresses`: one serve listens on), its host names and
+ * the names the faculty gave, each once.
  */
-export function coverageFor(givenNames: readonly string[]): Coverage {
+export function coverageFor(givenNames: readonly string[], moreAddresses: readonly string[] = []): Coverage {
+  const addresses = ["127.0.0.1", "::1", ...lanAddresses(), ...moreAddresses.filter((address) => isIP(address) !== 0)];
   return {
     dnsNames: [...new Set(["localhost", ...ownHostNames(), ...givenNames])],
-    ipAddresses: [...new Set(["127.0.0.1", "::1", ...lanAddresses()])],
+    ipAddresses: addresses.filter((address, index) => addresses.findIndex((other) => sameAddress(other, address)) === index),
   };
 }
 

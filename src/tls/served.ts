@@ -208,11 +208,11 @@ export class ServedTls {
     if (reason) await this.renew(reason);
   }
 
-  /** A new certificate from the local CA for every address of the PC now and every name the old one had. */
+  /** A new certificate from the local CA for every address of the PC now (and the one listened on) and every name the old one had. */
   private async renew(reason: string): Promise<void> {
     const { paths } = this.source;
     const authority = readAuthority(paths);
-    const coverage = coverageFor([...this.givenNames, ...this.served.facts.dnsNames]);
+    const coverage = coverageFor([...this.givenNames, ...this.served.facts.dnsNames], listenedAddresses(this.host));
     await renewServerCertificate(paths, authority.pair, coverage, serverCertificateDays, this.now());
     this.served = readPair(paths.certificate, paths.key);
     this.refused = null;

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 
 const version = t.String({ description: "the version of skrining that answers" });
@@ -12,7 +13,7 @@ const tls = t.Optional(
   t.Object(
     {
       berakhir: t.String({ description: "when the served certificate ends (UTC)" }),
-      hari_tersisa: t.Integer({ description: "whole days until then; negative once it has ended" }),
+      hari_tersisa: Type.Integer({ description: "whole days until then; negative once it has ended" }),
       sidik_jari: t.String({ description: "SHA-256 fingerprint of the certificate a phone installs: the local CA's, else the served certificate's own" }),
       peringatan: t.Array(t.String(), { description: "what is wrong (an address listened on that the certificate does not cover, an end within 30 days or past, a key others can read); empty when nothing is" }),
     },
