@@ -42,6 +42,9 @@ function tlsRefusal(error: unknown): unknown {
 }
 
 export class Listeners {
+  /** HTTPS listeners replaced by a renewal, still finishing their requests (one of them may be the request that asked for the renewal). */
+  private readonly retiring = new Set<Promise<void>>();
+
   private constructor(
     private readonly settings: ListenerSettings,
     /** The plain port's listener: the whole service without TLS, the certificate page with it. */
@@ -88,14 +91,16 @@ export class Listeners {
 
   /**
    * Serves a new certificate: the old HTTPS listener stops taking connections (its requests
-   * finish), a new one opens on the same port at once (0.3 ms between the two, measured).
-   * When the port cannot be taken back, a few tries follow; the log says if all failed.
+   * finish, without being waited for here: the console's "Perbarui sekarang" is one of them),
+   * a new one opens on the same port at once (0.3 ms between the two, measured). When the
+   * port cannot be taken back, a few tries follow; the log says if all failed.
    */
   async serveCertificate(pair: { certificate: string; key: string }, logger: Logger): Promise<void> {
     const old = this.secure;
     if (!old) return;
     const port = old.port ?? this.settings.httpsPort;
-    const finishing = old.stop();
+    const finishing = old.stop().finally(() => this.retiring.delete(finishing));
+    this.retiring.add(finishing);
     for (let attempt = 1; ; attempt++) {
       try {
         this.secure = Listeners.secureServer(this.settings, pair, port);
@@ -109,10 +114,9 @@ export class Listeners {
         await Bun.sleep(50);
       }
     }
-    await finishing;
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.plain.stop(), this.secure?.stop()]);
+    await Promise.all([this.plain.stop(), this.secure?.stop(), ...this.retiring]);
   }
 }
