@@ -60,7 +60,7 @@ describe("serve with the data folder's tls/", () => {
     expect(health.tls.sidik_jari).toBe(authority.fingerprint256);
     expect(health.tls.hari_tersisa).toBeGreaterThanOrEqual(396);
     expect(health.tls.peringatan).toEqual([]);
-    expect((await (await secure(`${https}/health`)).json()).tls.sidik_jari).toBe(authority.fingerprint256);
+    expect(((await (await secure(`${https}/health`)).json()) as { tls: { sidik_jari: string } }).tls.sidik_jari).toBe(authority.fingerprint256);
 
     for (const path of ["/", "/masuk", "/admin", "/kuesioner", "/apa-saja"]) {
       const page = await fetch(`${plain}${path}`);
