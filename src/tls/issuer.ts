@@ -1,8 +1,8 @@
 // The local certificate authority's two acts: making itself, and signing a server
 // certificate (decisions §18), with @peculiar/x509 on WebCrypto. Loaded only where a
-// certificate is made (`tls init`, a renewal), never by a server that only reads one:
-// the library needs a Reflect polyfill, which it gets here.
-import "reflect-metadata";
+// certificate is made (`tls init`, a renewal), never by a server that only reads one, and
+// only through loadIssuer() (src/tls/local.ts), which loads the Reflect polyfill the
+// library needs before it.
 import * as x509 from "@peculiar/x509";
 
 /** ECDSA P-256 with SHA-256: what every phone and browser since 2015 verifies, and quick to make (Caddy's choice too). */

@@ -66,6 +66,16 @@ export function readAuthority(paths: TlsPaths): { pair: KeyPair; facts: Certific
   return { pair: { certificate, key }, facts: factsOf(parsed) };
 }
 
+/**
+ * The issuer, after the Reflect polyfill that @peculiar/x509 checks for when it loads: one
+ * import after the other, since a bundle may run a static `import "reflect-metadata"` after
+ * the library it stands before (it did in the compiled executable).
+ */
+async function loadIssuer(): Promise<typeof import("./issuer")> {
+  await import("reflect-metadata");
+  return await import("./issuer");
+}
+
 /** What `tls init` did: whether it made the CA (else it kept the one there), and the two certificates now in `tls/`. */
 export interface InitOutcome {
   authorityCreated: boolean;
@@ -82,7 +92,7 @@ export async function initialiseTls(dataDir: string, coverage: Coverage, days: n
   mkdirSync(paths.folder, { recursive: true, mode: 0o700 });
   chmodSync(paths.folder, 0o700);
   const hasAuthority = existsSync(paths.authorityCertificate) || existsSync(paths.authorityKey);
-  const { createAuthority } = await import("./issuer");
+  const { createAuthority } = await loadIssuer();
   let authority: KeyPair;
   if (hasAuthority) {
     authority = readAuthority(paths).pair;
@@ -102,7 +112,7 @@ export async function initialiseTls(dataDir: string, coverage: Coverage, days: n
  * (and waits) rather than a certificate whose key is gone.
  */
 export async function renewServerCertificate(paths: TlsPaths, authority: KeyPair, coverage: Coverage, days: number, now: Date = new Date()): Promise<CertificateFacts> {
-  const { issueServerCertificate } = await import("./issuer");
+  const { issueServerCertificate } = await loadIssuer();
   const issued = await issueServerCertificate(authority, coverage, now, days);
   writePrivately(paths.key, issued.key);
   writePrivately(paths.certificate, issued.certificate);
