@@ -1,0 +1,49 @@
+import { expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { temporaryDir } from "../helpers";
+import { ServedTls, tlsSourceOf, type ServedPair } from "../../src/tls/served";
+import { tlsFiles, tlsInit } from "./support";
+
+// The served certificate between checks (src/tls/served.ts): files on disk that cannot be
+// taken up are said once and the pair in use is kept; still broken at the next check, the
+// local CA replaces them.
+
+function recorder() {
+  const lines: string[] = [];
+  return { lines, logger: { info: (line: string) => lines.push(line), error: (line: string) => lines.push(`error: ${line}`) } };
+}
+
+test("a pair on disk that does not match is said once and not served; still so at the next check, it is replaced from the CA", async () => {
+  const dataDir = temporaryDir();
+  await tlsInit(dataDir);
+  const { lines, logger } = recorder();
+  const served = await ServedTls.open(tlsSourceOf(dataDir, {})!, { host: "127.0.0.1", givenNames: [], logger });
+  const renewed: ServedPair[] = [];
+  served.start(3600, async (pair) => void renewed.push(pair));
+  const inUse = served.pair.certificate;
+
+  writeFileSync(tlsFiles(dataDir).key, readFileSync(tlsFiles(dataDir).caKey));
+  await served.check();
+  expect(served.pair.certificate).toBe(inUse);
+  expect(renewed).toEqual([]);
+  expect(lines.filter((line) => line.startsWith("error: ") && line.includes("bukan pasangan sertifikat"))).toHaveLength(1);
+
+  await served.check();
+  expect(renewed).toHaveLength(1);
+  expect(served.pair.certificate).not.toBe(inUse);
+  expect(readFileSync(tlsFiles(dataDir).certificate, "utf8")).toBe(served.pair.certificate);
+  expect(lines.at(-1)).toStartWith("Sertifikat TLS diperbarui dari CA lokal (berkas di tls/ rusak atau tidak cocok)");
+  await served.stop();
+});
+
+test("a certificate given with --tls-cert is never renewed by skrining", async () => {
+  const elsewhere = temporaryDir();
+  await tlsInit(elsewhere, ["--days", "5"]);
+  const files = tlsFiles(elsewhere);
+  const { logger } = recorder();
+  const served = await ServedTls.open(tlsSourceOf(temporaryDir(), { tlsCert: files.certificate, tlsKey: files.key })!, { host: "127.0.0.1", givenNames: [], logger });
+  expect(served.renewable).toBe(false);
+  expect(served.warnings()).toEqual([expect.stringMatching(/^Sertifikat TLS berakhir dalam [45] hari/)]);
+  await expect(served.renewNow()).rejects.toThrow("--tls-cert/--tls-key");
+  expect(readFileSync(files.certificate, "utf8")).toBe(served.pair.certificate);
+});
