@@ -38,7 +38,22 @@ export interface Served {
   dataDir: string;
   /** Runs a command of the same executable on the same data folder. */
   command(args: string[], stdin?: string): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  /** Stops the server (SIGTERM) and keeps its folder: `resume` starts it again on the same ports. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Where serveExecutable listens: the host (127.0.0.1 unless a test's own namespace gives another) and whether it serves HTTPS (`tls init` first). */
+export interface ServeWhere {
+  host?: string;
+  tls?: boolean;
+}
+
+/** A server with TLS: `base` is its HTTPS address, `plainBase` the certificate page's, `authority` the CA (PEM) a browser must trust. */
+export interface ServedTls extends Served {
+  plainBase: string;
+  authority: string;
 }
 
 async function freePort(): Promise<number> {
@@ -52,8 +67,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The executable alone in an empty folder, as a faculty runs it, with the demo accounts imported; `serveOptions` go to serve. */
-export async function serveExecutable(environment: Record<string, string> = {}, serveOptions: (folder: string) => string[] = () => []): Promise<Served> {
+/** An address as it stands in a URL: IPv6 in brackets. */
+const inUrl = (host: string) => (host.includes(":") ? `[${host}]` : host);
+
+/**
+ * The executable alone in an empty folder, as a faculty runs it, with the demo accounts
+ * imported; `serveOptions` go to serve. With `where.tls` the data folder gets its CA and
+ * certificate from `tls init` first, and the server serves HTTPS (ServedTls).
+ */
+export async function serveExecutable(environment: Record<string, string> = {}, serveOptions: (folder: string) => string[] = () => [], where: ServeWhere = {}): Promise<Served> {
   if (!existsSync(executable)) throw new Error("dist/skrining is missing: run `npm run build` first (npm run test:browser does).");
   const folder = mkdtempSync(join(tmpdir(), "skrining-browser-"));
   const dataDir = join(folder, "data");
@@ -65,38 +87,60 @@ export async function serveExecutable(environment: Record<string, string> = {}, 
   };
   const imported = await command(["accounts", "import", join(repositoryRoot, "examples", "demo-accounts.csv")]);
   if (imported.exitCode !== 0) throw new Error(`demo accounts: ${imported.stderr}`);
-
-  const port = await freePort();
-  const server = Bun.spawn([executable, "--data", dataDir, "serve", "--host", "127.0.0.1", "--port", String(port), ...serveOptions(folder)], { cwd: folder, env, stdout: "pipe", stderr: "pipe" });
-  const base = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if ((await fetch(`${base}/api/konten/bantuan`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (attempt > 100 || server.exitCode !== null) throw new Error(`the executable did not start: ${await new Response(server.stderr).text()}`);
-    await Bun.sleep(100);
+  if (where.tls) {
+    const made = await command(["tls", "init"]);
+    if (made.exitCode !== 0) throw new Error(`tls init: ${made.stderr}`);
   }
-  return {
+
+  const host = where.host ?? "127.0.0.1";
+  const port = await freePort();
+  const httpsPort = await freePort();
+  const plainBase = `http://${inUrl(host)}:${port}`;
+  const base = where.tls ? `https://${inUrl(host)}:${httpsPort}` : plainBase;
+  const args = [executable, "--data", dataDir, "serve", "--host", host, "--port", String(port), ...(where.tls ? ["--https-port", String(httpsPort)] : []), ...serveOptions(folder)];
+  let server: ReturnType<typeof Bun.spawn>;
+  const start = async () => {
+    server = Bun.spawn(args, { cwd: folder, env, stdout: "pipe", stderr: "pipe" });
+    // Asked on the plain port: with TLS it answers /health as usual.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if ((await fetch(`${plainBase}/health`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (attempt > 100 || server.exitCode !== null) throw new Error(`the executable did not start: ${await new Response(server.stderr as ReadableStream).text()}`);
+      await Bun.sleep(100);
+    }
+  };
+  await start();
+  const halt = async () => {
+    server.kill("SIGTERM");
+    await server.exited;
+  };
+  const served: Served = {
     base,
     dataDir,
     command,
+    halt,
+    resume: start,
     stop: async () => {
-      server.kill("SIGTERM");
-      await server.exited;
+      await halt();
       rmSync(folder, { recursive: true, force: true });
     },
   };
+  return where.tls ? ({ ...served, plainBase, authority: readFileSync(join(dataDir, "tls", "ca.crt"), "utf8") } satisfies ServedTls) : served;
 }
 
 /** Debian's Chromium, headless, with nothing reaching out to the internet. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: { executablePath?: string; env?: Record<string, string> } = {}): Promise<Browser> {
   return await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: options.executablePath ?? chromiumPath,
+    env: options.env,
     args: ["--headless", "--lang=id-ID", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
   });
 }
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
  * A page of a fresh context (no storage shared with other tests) at one of the sizes, in
