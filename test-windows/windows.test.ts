@@ -10,7 +10,7 @@ import { limits, tail, WinePrefix, type Running } from "./wine";
 // Wine, as a faculty would first use it on a Windows PC: copied to C:\Program Files\skrining,
 // a first start in an empty folder whose path has a space, a roster imported, the admin and
 // a student signed in, a questionnaire stored, a backup (plain and encrypted) checked and the
-// encrypted one restored into a second folder, and
+// encrypted one restored into a second folder, HTTPS with the local CA there, and
 // the Windows service recipe's command line. The tests run in order and share one prefix.
 // What Wine cannot show is listed in docs/operations.md ("Windows").
 
@@ -180,6 +180,32 @@ describe("skrining.exe under Wine", () => {
     expect((await call(second.port, "GET", `/api/mahasiswa/hasil/${student.username}`, { token: studentToken })).body).toMatchObject({ Id_skrining: id });
     await signIn(second.port, "admin", need(adminPassword, "first start"));
     expect(await wine.interrupt(second.running, 30)).toBe(0);
+  });
+
+  test("tls init makes the local CA and certificate on Windows; serve answers over HTTPS and keeps the plain port for the certificate page", async () => {
+    // decisions §18 in the Windows executable: @peculiar/x509 on WebCrypto, the PC's addresses as Wine reports them.
+    const made = await wine.run(installed, ["--data", restoredFolder, "tls", "init", "--hostname", "skrining.fakultas.test"], { cwd: folder });
+    expect({ exitCode: made.exitCode, stderr: made.stderr }).toEqual({ exitCode: 0, stderr: "" });
+    expect(made.stdout).toContain("CA lokal baru dibuat");
+    const status = await wine.run(installed, ["--data", restoredFolder, "tls", "status", "--json"], { cwd: folder });
+    expect(status.exitCode).toBe(0);
+    const facts = JSON.parse(status.stdout) as { ca: { sidik_jari: string }; sertifikat: { nama: string[]; alamat: string[] }; peringatan: string[] };
+    expect(facts.sertifikat.nama).toContain("skrining.fakultas.test");
+    expect(facts.sertifikat.alamat.slice(0, 2)).toEqual(["127.0.0.1", "::1"]);
+    // Windows files have no mode bits to warn about.
+    expect(facts.peringatan).toEqual([]);
+
+    const httpsPort = await freePort();
+    const served = await startServe(["--data", restoredFolder, "serve", "--host", "127.0.0.1", "--port", "{port}", "--https-port", String(httpsPort)], { cwd: folder, until: restarted });
+    expect(served.running.stdout()).toContain("berjalan dengan HTTPS");
+    const ca = readFileSync(wine.linuxPath(`${restoredFolder}\\tls\\ca.crt`), "utf8");
+    const health = (await (await fetch(`https://127.0.0.1:${httpsPort}/health`, { tls: { ca }, signal: AbortSignal.timeout(limits.commandSeconds * 1000) } as RequestInit)).json()) as { tls: { sidik_jari: string } };
+    expect(health.tls.sidik_jari).toBe(facts.ca.sidik_jari);
+    const refused = await call(served.port, "POST", "/api/auth/login", { body: student });
+    expect(refused).toEqual({ status: 403, body: { error: `Gunakan https://127.0.0.1:${httpsPort}/ (lihat http://127.0.0.1:${served.port}/).` } });
+    const authority = await fetch(`http://127.0.0.1:${served.port}/ca.crt`, { signal: AbortSignal.timeout(limits.commandSeconds * 1000) });
+    expect(authority.headers.get("content-type")).toBe("application/x-x509-ca-cert");
+    expect(await wine.interrupt(served.running, 30)).toBe(0);
   });
 
   test("deploy/skrining-service.xml: its command line, run from its working folder as the installation steps prepare it, serves, logs to its file and stops on Ctrl+C within its stoptimeout", async () => {

@@ -4,6 +4,7 @@ import { databaseFileName } from "../config";
 import { databaseFiles, processesHolding } from "../db/holders";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
+import { tlsFolderName } from "../tls/local";
 import { databaseSchema } from "./archive";
 import { openArchive, readContents, type PassphraseSource } from "./archive-reader";
 import { extractWithinManifest } from "./extract";
@@ -49,7 +50,9 @@ function checkDataFolder(dataDir: string, force: boolean): { exists: boolean; ea
   if (dataStats && !dataStats.isDirectory()) throw invalid(`${dataDir} bukan folder; pilih --data yang lain.`);
   // What an interrupted restore left is not part of the folder (one still running is a refusal).
   const leftStagingRemoved = dataStats ? removeLeftStaging(dataDir) : [];
-  const earlier = dataStats ? readdirSync(dataDir) : [];
+  // `tls/` belongs to the PC, not to the data (backups do not carry it, decisions §18): it stays
+  // where it is, so that the phones that trust its CA go on trusting the restored service.
+  const earlier = dataStats ? readdirSync(dataDir).filter((name) => name !== tlsFolderName) : [];
   if (earlier.length > 0) {
     if (!force) {
       throw invalid(

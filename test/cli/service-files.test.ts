@@ -79,6 +79,20 @@ describe("deploy/skrining.service (systemd)", () => {
     expect(setting("StateDirectoryMode")).toEqual(["0700"]);
   });
 
+  test("serves HTTPS: before each start it makes the local CA and certificate of the same data folder when there are none (decisions §18)", () => {
+    const options = parsed(args.slice(1));
+    expect(options.get("--https-port")).toBe("5443");
+    expect(options.get("--port")).toBe("5000");
+    const before = setting("ExecStartPre");
+    expect(before).toEqual(["/usr/local/bin/skrining", "--data", options.get("--data") as string, "tls", "init", "--if-missing"]);
+    const init = buildProgram(processIo).commands.find((command) => command.name() === "tls")!.commands.find((command) => command.name() === "init")!;
+    expect((init.options as Option[]).map((option) => option.long)).toContain("--if-missing");
+  });
+
+  test("a refused start (exit 1: a certificate or key that cannot be used; 3: storage) is not restarted every few seconds", () => {
+    expect(setting("RestartPreventExitStatus")).toEqual(["1", "3"]);
+  });
+
   test("one option a line after the command, so that adding one is adding one line", () => {
     expect(continued.length).toBeGreaterThan(3);
     for (const line of continued.slice(1)) expect(line.trim().replace(/\s*\\$/, "")).toMatch(/^--[a-z-]+( \S+)?$/);
@@ -101,6 +115,11 @@ describe("deploy/skrining-service.xml (WinSW)", () => {
     expect(backupDir).toBe("C:\\ProgramData\\skrining\\cadangan");
     expect(passphraseFile).toBe("C:\\ProgramData\\skrining\\backup-passphrase.txt");
     expect(windowsInside("C:\\ProgramData\\skrining\\DATA\\cadangan", dataDir)).toBe(true);
+  });
+
+  test("serves HTTPS on 5443 once tls/ exists; the installation steps make it with tls init first", () => {
+    expect(parsed(args).get("--https-port")).toBe("5443");
+    expect(operations).toContain('"C:\\Program Files\\skrining\\skrining.exe" --data C:\\ProgramData\\skrining\\data tls init');
   });
 
   test("one option (with its value) a line", () => {
