@@ -156,13 +156,13 @@ export class ServedTls {
     return this.checking;
   }
 
-  /** The admin console's "Perbarui sekarang": a new certificate from the local CA at once. */
-  async renewNow(): Promise<CertificateFacts> {
+  /** The admin console's "Perbarui sekarang": a new certificate from the local CA at once; `reason` goes into the log line. */
+  async renewNow(reason: string): Promise<CertificateFacts> {
     await this.checking;
     if (!this.renewable) {
       throw conflict("Sertifikat ini diberikan dengan --tls-cert/--tls-key, bukan dari CA lokal skrining: perbarui berkasnya di tempat asalnya, lalu mulai ulang server.");
     }
-    await this.renew("diminta admin");
+    await this.renew(reason);
     return this.served.facts;
   }
 

@@ -9,6 +9,8 @@ export const consoleRoutesWithoutRows: [route: string, reason: string][] = [
   ["POST /api/admin/akun/impor/pratinjau", "a preview writes nothing"],
   ["GET /api/admin/cadangan", "the schedule and the archives' names"],
   ["POST /api/admin/cadangan", "backup leaves none"],
+  ["GET /api/admin/sertifikat", "the certificate's public facts (tls status leaves none)"],
+  ["POST /api/admin/sertifikat/perbarui", "tls init leaves none; the log names the admin (test/tls/serve-tls.test.ts)"],
   ["GET /api/admin/jejak", "audit list leaves none"],
   ["GET /api/admin/jejak/csv", "audit list leaves none"],
   ["GET /api/admin/jejak/periksa", "audit verify leaves none"],

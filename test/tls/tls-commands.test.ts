@@ -152,11 +152,17 @@ describe("tls status", () => {
     expect(status.stdout).toMatch(/PERINGATAN: Sertifikat TLS berakhir dalam (9|10) hari/);
   });
 
-  test("a data folder without tls/ is refused with what to run", async () => {
-    const dataDir = temporaryDir();
+  test.each([
+    ["a data folder without tls/", () => temporaryDir()],
+    ["a data folder that does not exist", () => join(temporaryDir(), "dta")],
+  ])("%s is refused with what to run, creating nothing", async (_name, folder) => {
+    const dataDir = folder();
+    const existed = existsSync(dataDir);
     const status = await runCli(["--data", dataDir, "tls", "status"]);
     expect(status.exitCode).toBe(1);
     expect(status.stderr.trim().split("\n")).toHaveLength(1);
     expect(status.stderr).toContain("jalankan 'skrining tls init'");
+    expect(existsSync(dataDir)).toBe(existed);
+    expect(existsSync(join(dataDir, "tls"))).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import type { RouteGuards } from "../../http/guards";
 import { qrDrawing } from "../../qr-code";
 import { shortAddress } from "../../tls/certificate";
 import { CertificateAnswer, CertificateRenewed } from "./model";
-import { adminController, adminOnly, consoleSource, type AdminDependencies } from "./base";
+import { adminController, adminOnly, type AdminDependencies } from "./base";
 
 export const certificateMessages = {
   plain: "Server berjalan tanpa HTTPS: tidak ada sertifikat untuk diperbarui. Jalankan 'skrining tls init' di PC server, lalu mulai ulang serve.",
@@ -50,12 +50,10 @@ export const sertifikatController = (guards: RouteGuards, dependencies: AdminDep
     )
     .post(
       "/perbarui",
-      async ({ principal, request, route }) => {
+      async ({ principal }) => {
         if (!dependencies.tls) throw conflict(certificateMessages.plain);
-        const facts = await dependencies.tls.served.renewNow();
-        const until = facts.notAfter.toISOString().slice(0, 10);
-        await dependencies.context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "update", detail: `sertifikat server diperbarui dari CA lokal (berlaku sampai ${until})` });
-        return { message: certificateMessages.renewed(until), berakhir: facts.notAfter.toISOString() };
+        const facts = await dependencies.tls.served.renewNow(`diminta admin ${principal.username} di konsol`);
+        return { message: certificateMessages.renewed(facts.notAfter.toISOString().slice(0, 10)), berakhir: facts.notAfter.toISOString() };
       },
       { access: adminOnly, response: { 200: CertificateRenewed } },
     );
