@@ -128,7 +128,9 @@ export async function serveExecutable(environment: Record<string, string> = {}, 
       rmSync(folder, { recursive: true, force: true });
     },
   };
-  return where.tls ? ({ ...served, plainBase, authority: readFileSync(join(dataDir, "tls", "ca.crt"), "utf8") } satisfies ServedTls) : served;
+  if (!where.tls) return served;
+  const withTls: ServedTls = { ...served, plainBase, authority: readFileSync(join(dataDir, "tls", "ca.crt"), "utf8") };
+  return withTls;
 }
 
 /** Debian's Chromium, headless, with nothing reaching out to the internet. */
