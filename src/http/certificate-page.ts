@@ -79,7 +79,11 @@ ${install}
 `;
 }
 
-/** The page's stylesheet (the app's colours; system fonts only; a phone first). */
+/**
+ * The page's stylesheet (the app's colours; system fonts only; a phone first). Its own,
+ * not the app's built one: the plain port answers this page from a fresh clone too, before
+ * the web interface is built.
+ */
 export const certificateStylesheet = `:root {
   color-scheme: light;
   --ink: #1c2421;

@@ -21,6 +21,19 @@ function Step(props: { step: string; plainAddress: string }) {
   );
 }
 
+/** Addresses as links, one a line. */
+function Addresses(props: { addresses: string[] }) {
+  return (
+    <ul>
+      {props.addresses.map((address) => (
+        <li key={address}>
+          <a href={address}>{address}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * Sertifikat (decisions §18): the certificate the running server serves, what is wrong
  * with it, the HTTPS address as a QR code for phones to scan off this screen, the address
@@ -106,21 +119,9 @@ export function Sertifikat(_props: PageProps) {
               <figcaption>{text.openHint}</figcaption>
             </figure>
           )}
-          <ul>
-            {data.alamat_https.map((address) => (
-              <li key={address}>
-                <a href={address}>{address}</a>
-              </li>
-            ))}
-          </ul>
+          <Addresses addresses={data.alamat_https} />
           <p>{text.page}:</p>
-          <ul>
-            {data.halaman_sertifikat.map((address) => (
-              <li key={address}>
-                <a href={address}>{address}</a>
-              </li>
-            ))}
-          </ul>
+          <Addresses addresses={data.halaman_sertifikat} />
 
           {data.ca_lokal && (
             <>
