@@ -4,7 +4,7 @@ import { conflict, invalid } from "../errors";
 import type { Logger } from "../logger";
 import { listenedAddresses } from "../machine";
 import { daysLeft, derOf, factsOf, parseCertificate, shortAddress, type CertificateFacts } from "./certificate";
-import { missingHints, readPair, readTlsFile } from "./files";
+import { missingHints, readPair, readTlsFile, type CheckedPair } from "./files";
 import { coverageFor, readAuthority, renewalDays, renewServerCertificate, serverCertificateDays, tlsPaths, type TlsPaths } from "./local";
 import { endWarning, keyModeWarning, tlsWarnings, uncoveredAddresses } from "./warnings";
 
@@ -27,11 +27,7 @@ export interface TlsSource {
 }
 
 /** What Bun.serve takes, and what the pair says. */
-export interface ServedPair {
-  certificate: string;
-  key: string;
-  facts: CertificateFacts;
-}
+export type ServedPair = Omit<CheckedPair, "parsed">;
 
 /** The `tls` object of GET /health (additive). */
 export interface TlsHealth {
@@ -41,7 +37,6 @@ export interface TlsHealth {
   sidik_jari: string;
   peringatan: string[];
 }
-
 
 /** Where serve takes its certificate from: the options, else `tls/` when the data folder has one, else nowhere (plain HTTP). */
 export function tlsSourceOf(dataDir: string, options: { tlsCert?: string; tlsKey?: string }): TlsSource | null {
@@ -77,7 +72,7 @@ export class ServedTls {
     readonly source: TlsSource,
     private served: ServedPair,
     /** The local CA that signed the served certificate, for /ca.crt; null when another CA did. */
-    private readonly authority: { parsed: X509Certificate; facts: CertificateFacts } | null,
+    private authority: { parsed: X509Certificate; facts: CertificateFacts } | null,
     private readonly host: string,
     /** The names the faculty gave serve (--hostname, SKRINING_HOSTNAMES): every renewal names them. */
     private readonly givenNames: readonly string[],
@@ -188,6 +183,8 @@ export class ServedTls {
     this.refusedChecks = 0;
     if (next.certificate === this.served.certificate && next.key === this.served.key) return;
     this.served = next;
+    // `tls/` may hold a new CA now (the old folder moved aside, `tls init` run again): /ca.crt offers the one that signed this.
+    this.authority = authorityOf(this.source.paths, next.parsed);
     this.logger.info(`Sertifikat TLS baru dari ${this.source.certificate} dipakai (berakhir ${next.facts.notAfter.toISOString().slice(0, 10)}).`);
     await this.onRenewed(next);
   }
@@ -214,7 +211,9 @@ export class ServedTls {
     const authority = readAuthority(paths);
     const coverage = coverageFor([...this.givenNames, ...this.served.facts.dnsNames], listenedAddresses(this.host));
     await renewServerCertificate(paths, authority.pair, coverage, serverCertificateDays, this.now());
-    this.served = readPair(paths.certificate, paths.key);
+    const renewed = readPair(paths.certificate, paths.key);
+    this.served = renewed;
+    this.authority = authorityOf(paths, renewed.parsed);
     this.refused = null;
     this.refusedChecks = 0;
     this.logger.info(`Sertifikat TLS diperbarui dari CA lokal (${reason}): berlaku sampai ${this.served.facts.notAfter.toISOString().slice(0, 10)}.`);

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { temporaryDir } from "../helpers";
 import { ServedTls, tlsSourceOf, type ServedPair } from "../../src/tls/served";
 import { tlsFiles, tlsInit } from "./support";
@@ -46,4 +47,21 @@ test("a certificate given with --tls-cert is never renewed by skrining", async (
   expect(served.warnings()).toEqual([expect.stringMatching(/^Sertifikat TLS berakhir dalam [45] hari/)]);
   await expect(served.renewNow("uji")).rejects.toThrow("--tls-cert/--tls-key");
   expect(readFileSync(files.certificate, "utf8")).toBe(served.pair.certificate);
+});
+
+test("a new CA made while serve runs (tls/ moved aside, tls init again) is the one offered and named from the next check", async () => {
+  const dataDir = temporaryDir();
+  await tlsInit(dataDir);
+  const { logger } = recorder();
+  const served = await ServedTls.open(tlsSourceOf(dataDir, {})!, { host: "127.0.0.1", givenNames: [], logger });
+  served.start(3600, async () => undefined);
+  const before = served.fingerprint;
+  renameSync(tlsFiles(dataDir).folder, `${tlsFiles(dataDir).folder}.lama`);
+  await tlsInit(dataDir);
+  await served.check();
+  const authority = new X509Certificate(readFileSync(tlsFiles(dataDir).ca));
+  expect(served.fingerprint).toBe(authority.fingerprint256);
+  expect(served.fingerprint).not.toBe(before);
+  expect(new X509Certificate(served.authorityCertificate()!).fingerprint256).toBe(authority.fingerprint256);
+  await served.stop();
 });
