@@ -1,7 +1,7 @@
 // The faculty's help contact, kept in this browser so that the offline shell still shows
 // whom to call (decisions §18): it is the same for everyone and personal to no one, so it
-// is kept in localStorage, read again whenever the app starts online and whenever a page
-// shows it.
+// is kept in localStorage, read again at each sign-in and session resumed, and whenever a
+// page shows it.
 import { api } from "./api";
 import type { HelpContact } from "../content/help";
 
@@ -18,6 +18,16 @@ export async function fetchHelpContact(): Promise<HelpContact> {
   }
   return help;
 }
+
+/**
+ * Fetches the help contact to keep it, failing quietly; awaited beside the session's own
+ * requests (src/web/session.ts), so that no request of it is still under way once the
+ * first page shows.
+ */
+export const keepHelpContact = (): Promise<void> => fetchHelpContact().then(
+  () => undefined,
+  () => undefined,
+);
 
 /** The help contact as last fetched, or null when this browser has none (or a damaged copy). */
 export function keptHelpContact(): HelpContact | null {

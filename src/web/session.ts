@@ -1,6 +1,7 @@
 // Who is signed in, shared by every page: set by signing in, by a reload that still has a
 // session, and cleared by signing out or by the server ending the session.
 import { useEffect, useState } from "preact/hooks";
+import { keepHelpContact } from "./help-contact";
 import { ApiError, api, forgetTokens, keptStorage, hasStoredSession, onSignedOut, refreshAccessToken, rememberTokens, request } from "./api";
 import type { PrivacyNotice, User } from "./types";
 
@@ -52,7 +53,7 @@ export async function resumeSession(): Promise<void> {
   if (state.status !== "checking") return;
   try {
     if (!(await refreshAccessToken())) return set({ status: "signed-out" });
-    const user = await api.get<User>("/api/auth/me");
+    const [user] = await Promise.all([api.get<User>("/api/auth/me"), keepHelpContact()]);
     if (user.must_change_password) return set({ status: "signed-in", user, privacy: null, passwordChange: { temporary: null } });
     set({ status: "signed-in", user, privacy: await privacyGateOf(user) });
   } catch (error) {
@@ -81,8 +82,11 @@ export async function signIn(username: string, password: string, acknowledging?:
     authenticated: false,
   });
   rememberTokens(answer.access_token, answer.refresh_token, remember);
+  // The offline shell's help numbers, fetched beside what the first page waits for anyway.
+  const helpKept = keepHelpContact();
   // The notice waits until the one-time password is replaced: the sign-in after that asks for it.
   if (answer.user.must_change_password) {
+    await helpKept;
     set({ status: "signed-in", user: answer.user, privacy: null, passwordChange: { temporary: password } });
     return answer.user;
   }
@@ -91,6 +95,7 @@ export async function signIn(username: string, password: string, acknowledging?:
     const recorded = acknowledging !== undefined && (await acknowledgeNotice(acknowledging).then(() => true, () => false));
     if (!recorded) privacy = await privacyGateOf(answer.user);
   }
+  await helpKept;
   set({ status: "signed-in", user: answer.user, privacy });
   return answer.user;
 }
