@@ -78,7 +78,7 @@ export function Sertifikat(_props: PageProps) {
           )}
           <h2>{text.facts}</h2>
           <dl class="facts">
-            <div>
+            <div class="facts-wide">
               <dt>{data.ca_lokal ? text.fingerprint : text.fingerprintOwn}</dt>
               <dd>
                 <code class="fingerprint">{data.sidik_jari}</code>
