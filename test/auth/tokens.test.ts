@@ -3,6 +3,7 @@ import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { closeContext, createContext } from "../../src/context";
 import { silentLogger } from "../../src/logger";
+import { sessionIdHash } from "../../src/modules/auth/sessions";
 import { TestService, insertUserCopyingHash, standardAccounts, testEnvironment } from "../helpers";
 import { base64url, decodeJwt, noThrottle, serviceSecret, signJwt, texts, userRow } from "./support";
 
@@ -280,7 +281,7 @@ describe("logout", () => {
     const tokens = await service.login("mhs2", "mhs-pass-2");
     const { sid } = decodeJwt(tokens.access).payload;
     const client = service.context.db.$client;
-    const row = () => client.query("SELECT Id_User AS user, ended_at AS endedAt FROM sessions WHERE id = ?").get(sid) as { user: number; endedAt: string | null };
+    const row = () => client.query("SELECT Id_User AS user, ended_at AS endedAt FROM sessions WHERE id_hash = ?").get(sessionIdHash(sid as string)) as { user: number; endedAt: string | null };
     expect(row()).toEqual({ user: userRow(service, "mhs2")!.Id_User, endedAt: null });
     expect((await logout(tokens.access)).status).toBe(200);
     expect(row().endedAt).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
@@ -323,5 +324,26 @@ describe("the user of a token no longer exists → Pengguna tidak ditemukan.", (
     const { access } = await service.login("admin", "admin-pass-1");
     const payload = { ...decodeJwt(access).payload, sub: "999999" };
     expect401(await me(signJwt(payload, serviceSecret(service))), texts.tokenUnknownUser);
+  });
+});
+
+describe("decisions §21: what the database holds of a session names none", () => {
+  test("a token signed with the secret and naming a stored session (what a backup holds) is refused, access and refresh alike", async () => {
+    const tokens = await service.login("admin", "admin-pass-1");
+    const { sid, sub } = decodeJwt(tokens.access).payload;
+    const stored = service.context.db.$client.query<{ id_hash: string }, [string]>("SELECT id_hash FROM sessions WHERE Id_User = ? AND ended_at IS NULL").all(sub);
+    expect(stored.length).toBeGreaterThan(0);
+    // The rows hold no session id a token carries, only its hash.
+    expect(stored.map((row) => row.id_hash)).toContain(sessionIdHash(sid));
+    expect(stored.map((row) => row.id_hash)).not.toContain(sid);
+    const now = Math.floor(Date.now() / 1000);
+    for (const { id_hash } of stored) {
+      const forged = (type: "access" | "refresh") => signJwt({ sub, sid: id_hash, type, role: "admin", jti: crypto.randomUUID(), iat: now, exp: now + 3600 }, serviceSecret(service));
+      expect401(await me(forged("access")), texts.tokenRevoked);
+      expect401(await refresh(forged("refresh")), texts.tokenRevoked);
+    }
+    // Control: the login's own tokens, signed the same way, are the session's.
+    expect((await me(tokens.access)).status).toBe(200);
+    expect((await refresh(tokens.refresh)).status).toBe(200);
   });
 });

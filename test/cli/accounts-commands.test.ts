@@ -271,7 +271,7 @@ describe("the password rule in every command", () => {
 
 /** Every account and session row, to show that a refused command wrote nothing. */
 function accountsAndSessions(dataDir: string): unknown {
-  return withDatabase(dataDir, (db) => [db.query("SELECT * FROM users ORDER BY Id_User").all(), db.query("SELECT * FROM sessions ORDER BY id").all()]);
+  return withDatabase(dataDir, (db) => [db.query("SELECT * FROM users ORDER BY Id_User").all(), db.query("SELECT * FROM sessions ORDER BY id_hash").all()]);
 }
 
 /** A data folder with two activated students and one that has not activated, and the service on it. */

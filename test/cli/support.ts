@@ -6,6 +6,7 @@ import { loadConfig } from "../../src/config";
 import { closeContext, createContext } from "../../src/context";
 import { openDatabase } from "../../src/db";
 import { migrations } from "../../src/db/migrations";
+import { sessionIdHash } from "../../src/modules/auth/sessions";
 import { silentLogger } from "../../src/logger";
 import { runCli, spawnCli, temporaryDir, testEnvironment, type CliOptions, type CliResult, type InProcessCliOptions } from "../helpers";
 
@@ -75,7 +76,7 @@ export interface UserRow {
 export function addSession(dataDir: string, username: string, id: string): string {
   const db = new Database(join(dataDir, "skrining.db"));
   try {
-    db.query("INSERT INTO sessions (id, Id_User, created_at, expires_at) SELECT ?, Id_User, '2026-01-01T00:00:00.000Z', 4102444800 FROM users WHERE username = ?").run(id, username);
+    db.query("INSERT INTO sessions (id_hash, Id_User, created_at, expires_at) SELECT ?, Id_User, '2026-01-01T00:00:00.000Z', 4102444800 FROM users WHERE username = ?").run(sessionIdHash(id), username);
   } finally {
     db.close();
   }
@@ -84,7 +85,7 @@ export function addSession(dataDir: string, username: string, id: string): strin
 
 /** Whether a session has ended (logout, or a new password). */
 export function sessionEnded(dataDir: string, id: string): boolean {
-  return withDatabase(dataDir, (db) => db.query<{ ended_at: string | null }, [string]>("SELECT ended_at FROM sessions WHERE id = ?").get(id)!.ended_at !== null);
+  return withDatabase(dataDir, (db) => db.query<{ ended_at: string | null }, [string]>("SELECT ended_at FROM sessions WHERE id_hash = ?").get(sessionIdHash(id))!.ended_at !== null);
 }
 
 export function userRow(dataDir: string, username: string): UserRow | null {

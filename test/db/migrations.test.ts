@@ -75,10 +75,10 @@ const rebuildJurusan = future("0001_rebuild_jurusan", [
 const childTables = ["riwayat_skrining", "catatan_konseling", "mood_entries", "diary_entries"] as const;
 const allTables = ["users", "jurusan", "dosen", "mahasiswa", "prediction_models", ...childTables] as const;
 
-/** A database with every current migration and a few rows in every table that matters. */
-function populated(): { sqlite: Database; path: string } {
+/** A database with every current migration (or those given) and a few rows in every table that matters. */
+function populated(applied: EmbeddedMigration[] = migrations): { sqlite: Database; path: string } {
   const path = join(temporaryDir("skrining-migrate-"), "skrining.db");
-  const sqlite = openDatabase(path).$client;
+  const sqlite = openDatabase(path, applied).$client;
   sqlite.transaction(() => {
     sqlite.run(`INSERT INTO users (Id_User, username, password_hash, role) VALUES
       (1, 'admin', 'h', 'admin'), (2, 'dsn1', 'h', 'dosen'), (3, 'dsn2', 'h', 'dosen'),
@@ -399,6 +399,47 @@ describe("migrations 0008 (audit reads) and 0011 (audit subjects) on a trail of 
       // The triggers still refuse changes after the columns were added, in both tables.
       expect(() => sqlite.run("UPDATE audit_log SET reads = 2 WHERE id = 1")).toThrow("baris tidak boleh diubah");
       expect(() => sqlite.run("DELETE FROM audit_subjects WHERE audit_id = 1")).toThrow("baris tidak boleh dihapus");
+    } finally {
+      sqlite.close();
+    }
+  });
+});
+
+describe("migration 0015 (hashed sessions) on a populated database of the previous version", () => {
+  test("every session ends, and nothing else changes: accounts, profiles, records, the trail", () => {
+    const index = migrations.findIndex((migration) => migration.tag === "0015_hashed_sessions");
+    const { sqlite } = populated(migrations.slice(0, index));
+    try {
+      sqlite.run("UPDATE users SET must_change_password = 1 WHERE Id_User = 5");
+      sqlite.run(`INSERT INTO sessions (id, Id_User, created_at, expires_at, ended_at) VALUES
+        ('sesi-admin', 1, '2026-03-01T00:00:00.000Z', 4102444800, NULL), ('sesi-mhs1', 4, '2026-03-01T00:00:00.000Z', 4102444800, NULL),
+        ('sesi-lama', 4, '2026-02-01T00:00:00.000Z', 4102444800, '2026-02-02T00:00:00.000Z')`);
+      sqlite.transaction(() => appendAuditRows(sqlite, [{ actor: { userId: 1, username: "admin", role: "admin" }, action: "login", target: "POST /api/auth/login" }]))();
+      const tables = sqlite
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sessions', '__drizzle_migrations') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all()
+        .map((row) => row.name);
+      // Every row of every table, in one order whatever the table's key (audit_subjects has no rowid).
+      const everything = () => Object.fromEntries(tables.map((table) => [table, sqlite.query(`SELECT * FROM ${table}`).all().sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))]));
+      const before = everything();
+
+      expect(applyMigrations(sqlite, migrations)).toEqual(migrations.slice(index).map((migration) => migration.tag));
+
+      // The accounts gain the end of a one-time password, unset; every other row is as it was.
+      const withoutEnd = (rows: unknown[]) => rows.map((row) => {
+        const { password_expires_at, ...rest } = row as Record<string, unknown>;
+        expect(password_expires_at).toBeNull();
+        return rest;
+      });
+      const after = everything();
+      expect({ ...after, users: withoutEnd(after.users!) }).toEqual(before);
+      expect(sqlite.query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+      expect(sqlite.query<{ name: string }, []>("SELECT name FROM pragma_table_info('sessions')").all().map((row) => row.name)).toEqual(["id_hash", "Id_User", "created_at", "expires_at", "ended_at"]);
+      expect(verifyAuditChain(sqlite)).toMatchObject({ problems: [] });
+      expect(summariesCurrent(sqlite)).toBe(true);
+      // A session of the new version is stored by its hash; deleting an account still takes its sessions.
+      sqlite.run("INSERT INTO sessions (id_hash, Id_User, created_at, expires_at) VALUES ('h1', 4, '2026-03-02T00:00:00.000Z', 4102444800)");
+      expect(sqlite.query("SELECT count(*) AS n FROM sessions WHERE Id_User = 4").get()).toEqual({ n: 1 });
     } finally {
       sqlite.close();
     }

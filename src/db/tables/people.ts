@@ -25,6 +25,8 @@ export const users = sqliteTable(
     disabledAt: text("disabled_at"),
     /** A one-time password set by an admin's reset: the owner must replace it at the next sign-in. */
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
+    /** Decisions §21: when a one-time password stops opening the account (72 hours after the reset); null for any other password. */
+    passwordExpiresAt: text("password_expires_at"),
   },
   (table) => [
     check("users_role_check", sql`${table.role} IN ('mahasiswa', 'dosen', 'admin')`),
@@ -74,12 +76,14 @@ export const mahasiswa = sqliteTable(
 /**
  * One login: its access and refresh tokens carry the session id (decisions §9). Logout ends
  * the session, a password change ends every session of the user; a token of an ended
- * session is refused. Rows are purged once their refresh token has expired.
+ * session is refused. Rows are purged once their refresh token has expired. Only the
+ * SHA-256 of the id is stored (decisions §21): a copy of the database (a backup) names no
+ * session a token could carry.
  */
 export const sessions = sqliteTable(
   "sessions",
   {
-    id: text("id").primaryKey(),
+    idHash: text("id_hash").primaryKey(),
     userId: integer("Id_User")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
