@@ -5,13 +5,14 @@ import { parseDuration } from "../src/backup/automatic";
 import { checkBackupFolder } from "../src/backup/backup-folder";
 import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identity";
 import { differencesFromManifest, differsFromManifest, manifestTotal } from "../src/backup/manifest";
-import { checkNewPassphrase } from "../src/backup/encryption";
+import { checkNewPassphrase, encryptionExpected, encryptionMessages } from "../src/backup/encryption";
 import { appendAuditRows } from "../src/audit/trail";
 import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
+import { endEverySession } from "../src/modules/auth/sessions";
 import { commandAudit } from "./audit";
 import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
-import { newPassphrase, passphraseOf, readPassphraseFile } from "./passphrase";
+import { newPassphrase, passphraseGiven, passphraseOf, readPassphraseFile } from "./passphrase";
 
 export interface AutomaticBackupFlags {
   backupDir?: string;
@@ -117,13 +118,18 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
     .description("memulihkan arsip cadangan ke folder data setelah memeriksanya; folder yang tidak kosong hanya dengan --force (isinya dipindahkan ke samping)")
     .option("--force", "folder data yang tidak kosong: pindahkan isinya ke <data>.before-restore-<waktu>, lalu pulihkan")
     .option("--passphrase-file <file>", "file berisi passphrase arsip terenkripsi (bawaan: SKRINING_BACKUP_PASSPHRASE, atau ditanyakan di terminal)")
-    .action(async (file: string, options: { force?: boolean; passphraseFile?: string }, command: Command) => {
+    .option("--allow-plain", "menerima arsip tidak terenkripsi walau namanya berakhiran .enc atau passphrase diberikan")
+    .option("--keep-sessions", "mempertahankan kunci token cadangan (sesi login tetap berlaku); hanya saat memulihkan ke folder data asal cadangan itu di PC yang sama")
+    .action(async (file: string, options: { force?: boolean; passphraseFile?: string; allowPlain?: boolean; keepSessions?: boolean }, command: Command) => {
       const { restoreBackup } = await import("../src/backup/restore");
       const result = await restoreBackup({
         archive: file,
         dataDir: dataDirOf(command, io),
         force: options.force === true,
         passphrase: passphraseOf(io, options.passphraseFile, file),
+        passphraseGiven: passphraseGiven(io, options.passphraseFile),
+        allowPlain: options.allowPlain === true,
+        keepSessions: options.keepSessions === true,
         created: (dataDir) => io.out(newDataFolderLine(dataDir)),
       });
       for (const folder of result.leftStagingRemoved) io.out(`Sisa restore yang terputus dihapus: ${folder}\n`);
@@ -131,9 +137,21 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
       io.out(`Cadangan ${file} (dibuat ${result.manifest.createdAt} oleh ${result.manifest.program}, ${result.manifest.files.length} file) dipulihkan ke ${result.dataDir}.\n`);
       if (!result.encrypted) io.out(`${plainArchiveNote}\n`);
       if (result.pendingMigrations > 0) io.out(`Skema basis data cadangan itu lebih lama: dimigrasi sekarang ke versi ini, setelah salinannya disimpan di backups/.\n`);
-      await recordRestore(command, io, `dari ${resolve(file)} (dibuat ${result.manifest.createdAt})${result.movedAsideTo ? `; isi lama, termasuk jejak audit sesudah cadangan itu, ada di ${result.movedAsideTo}` : ""}`);
+      io.out(result.sessionsKept ? `${sessionsKeptNote}\n` : `${sessionsEndedNote}\n`);
+      await recordRestore(
+        command,
+        io,
+        `dari ${resolve(file)} (dibuat ${result.manifest.createdAt})${result.movedAsideTo ? `; isi lama, termasuk jejak audit sesudah cadangan itu, ada di ${result.movedAsideTo}` : ""}; ` +
+          (result.sessionsKept ? "sesi login dipertahankan (--keep-sessions)" : "kunci token baru, semua sesi login berakhir"),
+        result.sessionsKept,
+      );
     });
 }
+
+/** Decisions §21: what a restore did to the signed-in users. */
+const sessionsEndedNote = "Kunci token baru dibuat: semua sesi login berakhir, setiap pengguna login lagi (restore --keep-sessions mempertahankannya, hanya ke folder asal cadangan).";
+const sessionsKeptNote =
+  "Kunci token cadangan dipertahankan (--keep-sessions): sesi login saat cadangan dibuat berlaku lagi, termasuk yang sudah diakhiri sesudahnya, sampai kedaluwarsa.";
 
 /** What a plain archive cannot show: who wrote it. */
 const plainArchiveNote =
@@ -151,6 +169,9 @@ async function checkArchive(io: CommandIo, file: string, passphraseFile: string 
   const { manifest, found, encrypted } = await readArchive(archive, passphraseOf(io, passphraseFile, file));
   const problems = differencesFromManifest(manifest, found);
   if (problems.length > 0) throw differsFromManifest(archive, problems);
+  // Decisions §21: what restore refuses (without --allow-plain), the check does not call whole.
+  const expected = encrypted ? null : encryptionExpected(archive, passphraseGiven(io, passphraseFile));
+  if (expected !== null) throw invalid(encryptionMessages.plainWhereEncrypted(archive, expected));
   io.out(
     `Arsip ${archive} utuh: ${manifest.files.length} file, ${megabytes(manifestTotal(manifest))}, dibuat ${manifest.createdAt} oleh ${manifest.program} dari folder data ${manifest.dataDir}; ` +
       (encrypted ? "terenkripsi, setiap bytenya terautentikasi dengan passphrase itu.\n" : "tidak terenkripsi.\n"),
@@ -165,11 +186,16 @@ async function checkArchive(io: CommandIo, file: string, passphraseFile: string 
  * A backup of an older version is migrated now (restore checked that no process has the
  * folder open), so the folder is ready for this version.
  */
-async function recordRestore(command: Command, io: CommandIo, detail: string): Promise<void> {
+async function recordRestore(command: Command, io: CommandIo, detail: string, sessionsKept: boolean): Promise<void> {
   const { db, writes } = openData(command, io, "existing", "migrate");
   try {
     const { actor, target } = commandAudit(command);
-    await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `pemulihan cadangan ${detail}` }]));
+    await writes.run(() => {
+      // The new key already refuses every earlier token; the sessions end too, so that a key
+      // given by SKRINING_SECRET (which restore cannot change) opens none of them either.
+      if (!sessionsKept) endEverySession(db);
+      appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `pemulihan cadangan ${detail}` }]);
+    });
   } finally {
     db.$client.close();
   }

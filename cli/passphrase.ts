@@ -48,6 +48,11 @@ function givenPassphrase(io: CommandIo, file: string | undefined): string | unde
   return variable === undefined || variable === "" ? undefined : variable;
 }
 
+/** Whether a passphrase was given without the terminal (`--passphrase-file`, the variable): an encrypted archive is then expected (decisions §21). */
+export function passphraseGiven(io: CommandIo, file: string | undefined): boolean {
+  return file !== undefined || (io.environment[passphraseVariable] ?? "") !== "";
+}
+
 /** The passphrase of a new encrypted archive: by the rule of encryption.ts, typed twice on a terminal. */
 export async function newPassphrase(io: CommandIo, file: string | undefined): Promise<string> {
   const given = givenPassphrase(io, file);

@@ -85,6 +85,11 @@ export function resolveDataDir(option: string | undefined, environment: Environm
   return resolve(option ?? environment.SKRINING_DATA ?? "./data");
 }
 
+/** A new token key: 48 random bytes as text, in a file its owner alone reads (`wx`: only where there is none). */
+export function writeTokenSecret(secretPath: string, flag: "w" | "wx" = "w"): void {
+  writeFileSync(secretPath, randomBytes(48).toString("base64url") + "\n", { mode: 0o600, flag });
+}
+
 /**
  * The token key lives in the data folder so every process (server and CLI) signs with the
  * same key; it is created once, readable by its owner only.
@@ -95,9 +100,7 @@ function loadOrCreateSecret(secretPath: string, environment: Environment): Uint8
     if (override.length < 32) throw new Error("SKRINING_SECRET harus minimal 32 karakter.");
     return new TextEncoder().encode(override);
   }
-  if (!existsSync(secretPath)) {
-    writeFileSync(secretPath, randomBytes(48).toString("base64url") + "\n", { mode: 0o600, flag: "wx" });
-  }
+  if (!existsSync(secretPath)) writeTokenSecret(secretPath, "wx");
   chmodSync(secretPath, 0o600);
   return new TextEncoder().encode(readFileSync(secretPath, "utf8").trim());
 }

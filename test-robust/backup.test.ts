@@ -8,6 +8,7 @@ import { ownerFileName } from "../src/backup/backup-folder";
 import { defaultQuestions } from "../src/screening/questions";
 import { canMount, mountTmpfs, remount, sh, unmountAll } from "../test/file-systems";
 import { spawnCli, temporaryDir } from "../test/helpers";
+import { decodeJwt, signJwt } from "../test/auth/support";
 import { constantModel } from "../test/models/support";
 import { pngSized } from "../test/photos/fixtures";
 import { started, startServer, stop, type Running } from "../test/server-process";
@@ -40,16 +41,21 @@ async function login(server: Running, username: string, password: string): Promi
 
 /** The database inside an archive, written to a file of its own for a look with SQLite. */
 async function databaseIn(archive: string): Promise<Database> {
+  const path = join(temporaryDir("skrining-backup-db-"), "skrining.db");
+  writeFileSync(path, await fileIn(archive, "skrining.db"));
+  return new Database(path, { readonly: true });
+}
+
+/** A data file of an archive, as bytes. */
+async function fileIn(archive: string, path: string): Promise<Buffer> {
   const parts: Buffer[] = [];
   await listTar({
     file: archive,
     onReadEntry: (entry) => {
-      if (entry.path === "skrining-backup/data/skrining.db") entry.on("data", (bytes: Buffer) => parts.push(bytes));
+      if (entry.path === `skrining-backup/data/${path}`) entry.on("data", (bytes: Buffer) => parts.push(bytes));
     },
   });
-  const path = join(temporaryDir("skrining-backup-db-"), "skrining.db");
-  writeFileSync(path, Buffer.concat(parts));
-  return new Database(path, { readonly: true });
+  return Buffer.concat(parts);
 }
 
 /** The folders a restore --force moved a data folder's contents to, beside it. */
@@ -65,7 +71,7 @@ function inputFile(name: string, text: string): string {
 /** Answers the thresholds would call low stress; the constant model says Tinggi. */
 const calmAnswers = Object.fromEntries([...Array.from({ length: 40 }, (_, i) => [`S${i + 1}`, 1]), ...Array.from({ length: 28 }, (_, i) => [`M${i + 1}`, 7])]);
 
-test("the restore drill: a backup taken under a write load, restored into an empty folder, serves the old passwords, tokens, photo, texts and model", async () => {
+test("the restore drill: a backup taken under a write load, restored into an empty folder, serves the old passwords (not the old tokens), photo, texts and model", async () => {
   const dataDir = await preparedDataDir();
   const cliOn = (folder: string, args: string[]) => spawnCli(["--data", folder, ...args]);
   expect((await cliOn(dataDir, ["model", "add", "--type", "stress", "--file", inputFile("model.json", JSON.stringify(constantModel("Tinggi", "Rendah"))), "--activate"])).exitCode).toBe(0);
@@ -75,8 +81,8 @@ test("the restore drill: a backup taken under a write load, restored into an emp
   expect((await cliOn(dataDir, ["contact", "import", inputFile("help.json", JSON.stringify(help))])).exitCode).toBe(0);
 
   const original = await startServer({ dataDir });
-  const admin = await login(original, "admin", "admin-pass-1");
-  const student = await login(original, "mhs1", "mhs-pass-1");
+  let admin = await login(original, "admin", "admin-pass-1");
+  let student = await login(original, "mhs1", "mhs-pass-1");
   const form = new FormData();
   form.append("foto", new File([pngSized(8, 8)], "foto.png", { type: "image/png" }));
   expect((await call(original, "PUT", "/api/mahasiswa/profil/foto", { token: student, form })).status).toBe(200);
@@ -106,7 +112,10 @@ test("the restore drill: a backup taken under a write load, restored into an emp
   // No new admin: the restored database is the old one.
   expect(server.stdout()).not.toContain("Akun admin pertama dibuat");
   await login(server, "mhs2", "mhs-pass-2");
-  // Tokens issued before the backup still work: the secret came back with the data.
+  // Decisions §21: the restore made a new token key; tokens of before the backup open nothing, the old passwords do.
+  expect(await (await call(server, "GET", "/api/auth/me", { token: student })).json()).toEqual({ error: "Token tidak valid." });
+  student = await login(server, "mhs1", "mhs-pass-1");
+  admin = await login(server, "admin", "admin-pass-1");
   expect(await (await call(server, "GET", "/api/auth/me", { token: student })).json()).toMatchObject({ username: "mhs1" });
   const photoAgain = await call(server, "GET", "/api/mahasiswa/profil/foto/N001", { token: student });
   expect(photoAgain.status).toBe(200);
@@ -128,6 +137,44 @@ test("the restore drill: a backup taken under a write load, restored into an emp
     db.close();
   }
 }, 120_000);
+
+test("decisions §21: a token signed with the secret in a backup, naming any session the backup holds, is refused by the running server", async () => {
+  const dataDir = await preparedDataDir();
+  const server = await startServer({ dataDir });
+  const admin = await login(server, "admin", "admin-pass-1");
+  const student = await login(server, "mhs1", "mhs-pass-1");
+  expect((await call(server, "POST", "/api/mahasiswa/diary", { token: student, body: { content: "isi buku harian", date: "2026-03-02" } })).status).toBe(201);
+  const archive = join(temporaryDir("skrining-backup-"), "cadangan.tar.gz");
+  const backup = await spawnCli(["--data", dataDir, "backup", archive]);
+  expect(backup.exitCode).toBe(0);
+
+  // What the holder of the copy has: the token key and every row of sessions.
+  const secret = (await fileIn(archive, "secret")).toString("utf8").trim();
+  const db = await databaseIn(archive);
+  // Each open session's key as stored (its first column, whatever a version names it) and its account.
+  const rows = db
+    .query<Record<string, string | number>, []>("SELECT s.*, u.role FROM sessions s JOIN users u USING (Id_User) WHERE s.ended_at IS NULL")
+    .all()
+    .map((row) => ({ stored: String(Object.values(row)[0]), userId: Number(row.Id_User), role: String(row.role) }));
+  db.close();
+  expect(rows.length).toBe(2);
+  const now = Math.floor(Date.now() / 1000);
+  const forge = (row: (typeof rows)[number], sid: string, type: "access" | "refresh") =>
+    signJwt({ sub: String(row.userId), sid, type, role: row.role, ...(row.role === "mahasiswa" ? { NIM: "N001" } : {}), jti: crypto.randomUUID(), iat: now, exp: now + 3600 }, secret);
+  for (const row of rows) {
+    for (const [method, path] of [["GET", "/api/auth/me"], ["GET", "/api/mahasiswa/diary/N001"]] as const) {
+      const answer = await call(server, method, path, { token: forge(row, row.stored, "access") });
+      expect({ path, status: answer.status, body: await answer.json() }).toEqual({ path, status: 401, body: { error: "Token sudah dicabut." } });
+    }
+    const refreshed = await call(server, "POST", "/api/auth/refresh", { token: forge(row, row.stored, "refresh") });
+    expect({ status: refreshed.status, body: await refreshed.json() }).toEqual({ status: 401, body: { error: "Token sudah dicabut." } });
+  }
+  // Control: the key in the copy is the server's; only the session ids, which the copy does not hold, open it.
+  const adminRow = rows.find((row) => row.role === "admin")!;
+  const real = decodeJwt(admin).payload.sid as string;
+  expect((await call(server, "GET", "/api/mahasiswa/diary/N001", { token: forge(adminRow, real, "access") })).status).toBe(200);
+  expect(await stop(server)).toBe(0);
+}, 60_000);
 
 test("a backup taken during a write load is intact and holds every write acknowledged before it began", async () => {
   const dataDir = await preparedDataDir();

@@ -37,7 +37,21 @@ export const encryptionMessages = {
   wrongPassphrase: (archive: string) => `Passphrase salah untuk ${archive}; tidak ada yang dipulihkan.`,
   damaged: (archive: string) => `${archive} terenkripsi tetapi tidak utuh: ada byte yang diubah, ditukar atau terpotong. Tidak ada yang dipulihkan.`,
   notEncryptedHeader: (archive: string) => `${archive}: kepala arsip terenkripsi tidak dapat dibaca.`,
+  plainWhereEncrypted: (archive: string, why: string) =>
+    `${archive} tidak terenkripsi, padahal ${why}: arsip polos dapat diubah siapa saja tanpa ketahuan (misalnya hash password seorang admin ditukar), jadi tidak ada yang dipulihkan. ` +
+    "Bila arsip polos ini memang yang dimaksud dan asalnya Anda ketahui, pulihkan dengan restore --allow-plain.",
 } as const;
+
+/**
+ * Why an encrypted archive is expected (decisions §21), or null: its name ends in `.enc`,
+ * or a passphrase was given for it. A plain archive there is refused unless allowed: it
+ * may be a forged one put where the encrypted one was.
+ */
+export function encryptionExpected(archive: string, passphraseGiven: boolean): string | null {
+  if (archive.toLowerCase().endsWith(".enc")) return "namanya berakhiran .enc";
+  if (passphraseGiven) return "passphrase diberikan untuknya";
+  return null;
+}
 
 interface Header {
   format: "skrining-backup-encrypted";

@@ -1,12 +1,13 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { databaseFileName } from "../config";
+import { databaseFileName, writeTokenSecret } from "../config";
 import { databaseFiles, processesHolding } from "../db/holders";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
 import { tlsFolderName } from "../tls/local";
 import { databaseSchema } from "./archive";
 import { openArchive, readContents, type PassphraseSource } from "./archive-reader";
+import { encryptionExpected, encryptionMessages } from "./encryption";
 import { extractWithinManifest } from "./extract";
 import { realPath, recordedIdentity, writeIdentity } from "./folder-identity";
 import { differencesFromManifest, differsFromManifest, manifestTotal, type BackupManifest } from "./manifest";
@@ -27,6 +28,25 @@ function keepIdentity(dataDir: string, aside: string | null, manifest: BackupMan
   else if (manifest.dataFolderId && realPath(manifest.dataDir) === here) writeIdentity(dataDir, { id: manifest.dataFolderId, path: here });
 }
 
+export const restoreMessages = {
+  keepSessionsElsewhere: (dataDir: string) =>
+    `--keep-sessions hanya berlaku saat memulihkan ke folder data tempat cadangan itu dibuat, di PC yang sama (restore --force ke ${dataDir} yang masih memegang identitasnya, file folder-id). ` +
+    "Tanpa --keep-sessions restore membuat kunci token baru dan semua pengguna login lagi. Tidak ada yang dipulihkan.",
+} as const;
+
+/**
+ * Whether a restore into `dataDir` is on the PC and into the folder the backup was taken
+ * from (decisions §21, `--keep-sessions`): the folder restored over still holds the
+ * identity the manifest names. That identity (folder-id) is in no backup, so a copy of an
+ * archive restored anywhere else, even at the same path, is not the same PC.
+ */
+function sameFolderAsBackup(dataDir: string, hasEarlierContents: boolean, manifest: BackupManifest): boolean {
+  if (!hasEarlierContents || !manifest.dataFolderId) return false;
+  const current = recordedIdentity(dataDir);
+  return current !== null && current.id === manifest.dataFolderId && current.path === realPath(dataDir);
+}
+
+
 export interface RestoreResult {
   manifest: BackupManifest;
   dataDir: string;
@@ -38,6 +58,8 @@ export interface RestoreResult {
   leftStagingRemoved: string[];
   /** Migrations the restored database has not had yet; they run, after a safety copy, when it is first opened. */
   pendingMigrations: number;
+  /** `keepSessions`: the backup's token secret was kept; otherwise a new one was written and every session of the restored database is to end. */
+  sessionsKept: boolean;
 }
 
 /**
@@ -81,13 +103,21 @@ function checkDataFolder(dataDir: string, force: boolean): { exists: boolean; ea
  * declares (extract.ts); then the database passes `quick_check` and its schema must not be
  * newer than this program. Nothing in the data folder changes until all of that passed.
  * A folder that is not empty is refused unless `force`; then its contents are first moved,
- * never deleted, to `<data>.before-restore-<time>` beside it.
+ * never deleted, to `<data>.before-restore-<time>` beside it. Decisions §21: a plain archive
+ * where an encrypted one is expected is refused unless `allowPlain`, and the restored folder
+ * gets a new token key unless `keepSessions` (only over the folder the backup is of).
  */
 export async function restoreBackup(options: {
   archive: string;
   dataDir: string;
   force: boolean;
   passphrase?: PassphraseSource;
+  /** Whether a passphrase was given for the archive (a file, the variable): an encrypted one is then expected. */
+  passphraseGiven?: boolean;
+  /** `--allow-plain`: a plain archive where an encrypted one is expected. */
+  allowPlain?: boolean;
+  /** `--keep-sessions`: keep the backup's token secret (and so its sessions); only into the folder it was taken from. */
+  keepSessions?: boolean;
   now?: Date;
   created?: (dataDir: string) => void;
 }): Promise<RestoreResult> {
@@ -95,6 +125,11 @@ export async function restoreBackup(options: {
   const dataDir = resolve(options.dataDir);
   const { exists, earlier, leftStagingRemoved } = checkDataFolder(dataDir, options.force);
   const opened = await openArchive(archive, options.passphrase);
+  const expected = encryptionExpected(archive, options.passphraseGiven === true);
+  if (!opened.encrypted && expected !== null && !options.allowPlain) {
+    await opened.close();
+    throw invalid(encryptionMessages.plainWhereEncrypted(archive, expected));
+  }
   const aside = earlier.length > 0 ? join(dirname(dataDir), `${basename(dataDir)}.before-restore-${fileTimestamp(options.now ?? new Date())}`) : null;
   const staging = stagingFolderOf(dataDir);
   let manifest: BackupManifest;
@@ -106,6 +141,7 @@ export async function restoreBackup(options: {
     manifest = contents.manifest;
     const problems = differencesFromManifest(manifest, contents.found);
     if (problems.length > 0) throw differsFromManifest(archive, problems);
+    if (options.keepSessions && !sameFolderAsBackup(dataDir, earlier.length > 0, manifest)) throw invalid(restoreMessages.keepSessionsElsewhere(dataDir));
     if (free !== null && roomNeeded(manifestTotal(manifest)) > free) throw noRoom(archive, dataDir, { total: manifestTotal(manifest) }, free);
     if (aside && existsSync(aside)) throw invalid(`${aside} sudah ada; ulangi restore sebentar lagi.`);
 
@@ -123,6 +159,9 @@ export async function restoreBackup(options: {
       }
       pendingMigrations = schema.pending;
       for (const folder of ["photos", "models"]) mkdirSync(join(staging, folder), { recursive: true, mode: 0o700 });
+      // Decisions §21: a new token key, so that no token of the backup's time opens the
+      // restored folder (a session ended since the backup is open again in its database).
+      if (!options.keepSessions) writeTokenSecret(join(staging, "secret"));
     } catch (error) {
       removeStaging(staging);
       if (!exists) rmdirSync(dataDir);
@@ -160,5 +199,5 @@ export async function restoreBackup(options: {
   syncFolder(dataDir);
   // Said once the folder holds the backup: a refused restore removes the folder it made.
   if (!exists) options.created?.(dataDir);
-  return { manifest, dataDir, encrypted: opened.encrypted, movedAsideTo: aside, leftStagingRemoved, pendingMigrations };
+  return { manifest, dataDir, encrypted: opened.encrypted, movedAsideTo: aside, leftStagingRemoved, pendingMigrations, sessionsKept: options.keepSessions === true };
 }

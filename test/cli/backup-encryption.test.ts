@@ -1,9 +1,12 @@
+import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { list as listTar } from "tar";
+import { hashPassword } from "../../src/accounts/passwords";
 import { standardAccounts, temporaryDir } from "../helpers";
-import { cli, cliProcess, csvFile, outputLines, withDatabase } from "./support";
+import { bytesFile, craftArchive, filesOf } from "../backup/crafted-archives";
+import { cli, cliProcess, csvFile, outputLines, serviceOn, withDatabase } from "./support";
 
 // Decisions §17: encrypted, authenticated backups. The passphrase comes from
 // --passphrase-file, SKRINING_BACKUP_PASSPHRASE or the terminal (twice when an archive is
@@ -21,6 +24,10 @@ function passphraseFile(text: string, fileMode = 0o600): string {
   writeFileSync(path, text, { mode: fileMode });
   return path;
 }
+
+/** How the refusal of a plain archive where an encrypted one is expected goes on. */
+const plainTail =
+  "arsip polos dapat diubah siapa saja tanpa ketahuan (misalnya hash password seorang admin ditukar), jadi tidak ada yang dipulihkan. Bila arsip polos ini memang yang dimaksud dan asalnya Anda ketahui, pulihkan dengan restore --allow-plain.";
 
 /** A fresh target in an empty folder of its own. */
 const newTarget = (name = "cadangan.tar.gz.enc") => join(temporaryDir("skrining-enc-backup-"), name);
@@ -144,8 +151,9 @@ describe("restore of an encrypted archive", () => {
     const result = await cli(restored, ["restore", encrypted], withPassphrase);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
-    expect(outputLines(result.stdout)).toHaveLength(2);
+    expect(outputLines(result.stdout)).toHaveLength(3);
     expect(outputLines(result.stdout)[1]).toEndWith(`dipulihkan ke ${restored}.`);
+    expect(outputLines(result.stdout)[2]).toStartWith("Kunci token baru dibuat");
     expect(usernames(restored)).toEqual(usernames(dataDir));
   });
 
@@ -274,5 +282,73 @@ describe("backup --check", () => {
     const result = await cli(dataDir, ["backup", "--check", encrypted, "--encrypt"], withPassphrase);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain("--check dan --encrypt tidak dipakai bersama");
+  });
+});
+
+describe("decisions §21: a plain archive where an encrypted one is expected", () => {
+  const forgedPassword = "sandi-palsu-2026";
+  let forged: string;
+  beforeAll(async () => {
+    // What the red team made: a plain backup unpacked, the admin's hash swapped in its
+    // database, the manifest computed again, and the result named as the encrypted one is.
+    const plain = newTarget("biasa.tar.gz");
+    expect((await cli(dataDir, ["backup", plain])).exitCode).toBe(0);
+    const { files, manifest } = await filesOf(plain);
+    const database = join(temporaryDir("skrining-forge-"), "skrining.db");
+    writeFileSync(database, Buffer.concat([...files.find((file) => file.path === "skrining.db")!.pieces()]));
+    const db = new Database(database);
+    db.query("UPDATE users SET password_hash = ? WHERE username = 'admin'").run(await hashPassword(forgedPassword, 4));
+    db.close();
+    forged = newTarget("cadangan.tar.gz.enc");
+    await craftArchive(forged, manifest, files.map((file) => (file.path === "skrining.db" ? bytesFile(file.path, readFileSync(database)) : file)));
+  });
+
+  const refusedCases: [string, () => string, { env?: Record<string, string> }][] = [
+    ["named .enc, restored with --passphrase-file", () => "--passphrase-file", {}],
+    ["named .enc, no passphrase given", () => "", {}],
+    ["named .enc, the passphrase in the environment", () => "", withPassphrase],
+  ];
+  test.each(refusedCases)("%s: refused before anything is written", async (_case, option, options) => {
+    const restored = join(temporaryDir("skrining-forged-restore-"), "data");
+    const args = ["restore", forged, ...(option() === "--passphrase-file" ? ["--passphrase-file", passphraseFile(passphrase)] : [])];
+    const result = await cli(restored, args, options);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(outputLines(result.stderr)).toEqual([`skrining: ${forged} tidak terenkripsi, padahal namanya berakhiran .enc: ${plainTail}`]);
+    expect(existsSync(restored)).toBe(false);
+  });
+
+  test("a plain name with a passphrase given is refused too; --force over a folder moves nothing", async () => {
+    const renamed = newTarget("cadangan.tar.gz");
+    writeFileSync(renamed, readFileSync(forged));
+    const target = join(temporaryDir("skrining-forged-restore-"), "data");
+    // A process of its own: a command run in this process leaves SQLite's file open until collected.
+    expect((await cliProcess(target, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+    const before = usernames(target);
+    const result = await cli(target, ["restore", renamed, "--force", "--passphrase-file", passphraseFile(passphrase)]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`${renamed} tidak terenkripsi, padahal passphrase diberikan untuknya`);
+    expect(readdirSync(dirname(target))).toEqual(["data"]);
+    expect(usernames(target)).toEqual(before);
+  });
+
+  test("backup --check calls it no whole backup", async () => {
+    const result = await cli(dataDir, ["backup", "--check", forged]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("tidak terenkripsi, padahal namanya berakhiran .enc");
+  });
+
+  test("with --allow-plain the admin who chose to restores it (and the forged password is then in force: why it is refused without)", async () => {
+    const restored = join(temporaryDir("skrining-forged-restore-"), "data");
+    const result = await cli(restored, ["restore", forged, "--allow-plain"]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("Arsip ini tidak terenkripsi");
+    const service = serviceOn(restored);
+    try {
+      expect((await service.login("admin", forgedPassword)).status).toBe(200);
+    } finally {
+      service.close();
+    }
   });
 });

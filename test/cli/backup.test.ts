@@ -7,7 +7,8 @@ import { create as createTar, extract as extractTar, list as listTar } from "tar
 import { writeBackup } from "../../src/backup/archive";
 import { standardAccounts, temporaryDir } from "../helpers";
 import { constantModel } from "../models/support";
-import { cli, cliProcess, csvFile, outputLines, withDatabase } from "./support";
+import { signJwt } from "../auth/support";
+import { addSession, cli, cliProcess, csvFile, outputLines, serviceOn, withDatabase } from "./support";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -218,14 +219,21 @@ describe("restore", () => {
    */
   const oldDataFolder = (target: string) => cliProcess(target, ["accounts", "add", "--role", "admin", "--username", "lama", "--password", "sandi-lama-1"]);
 
-  /** What a restored folder must hold: every carried file of the original, byte for byte (the database compared by rows). */
-  function expectRestored(restored: string): void {
+  /**
+   * What a restored folder must hold: every carried file of the original, byte for byte (the
+   * database compared by rows), but the token secret: a new one (decisions §21) unless kept.
+   */
+  function expectRestored(restored: string, secret: "new" | "kept" = "new"): void {
     const { files, modes } = folderContents(restored);
     const original = folderContents(dataDir).files;
     // Not carried: the WAL files, the copies before a migration, a person's own file, set-aside photos, and the folder's identity (a restore elsewhere is another folder).
     const carried = Object.keys(original).filter((path) => !/^(skrining\.db-|backups|catatan-admin|photos\/unreferenced|photos\/\.upload-|folder-id$)/.test(path) && path !== "skrining.db");
-    expect(Object.keys(files).sort()).toEqual([...carried, "skrining.db"].sort());
-    for (const path of carried) expect({ path, sha256: files[path] }).toEqual({ path, sha256: original[path]! });
+    // The restore's own audit row opens the database: a command run in this process leaves its WAL files until collected.
+    expect(Object.keys(files).filter((path) => !/^skrining\.db-(wal|shm)$/.test(path)).sort()).toEqual([...carried, "skrining.db"].sort());
+    for (const path of carried.filter((path) => path !== "secret")) expect({ path, sha256: files[path] }).toEqual({ path, sha256: original[path]! });
+    if (secret === "kept") expect(files.secret).toBe(original.secret!);
+    else expect(files.secret).not.toBe(original.secret!);
+    expect(readFileSync(join(restored, "secret"), "utf8")).toMatch(/^[A-Za-z0-9_-]{64}\n$/);
     expect(withDatabase(restored, (db) => db.query("SELECT * FROM users ORDER BY Id_User").all())).toEqual(withDatabase(dataDir, (db) => db.query("SELECT * FROM users ORDER BY Id_User").all()));
     for (const [path, found] of Object.entries(modes)) expect({ path, mode: found }).toEqual({ path, mode: lstatSync(join(restored, path)).isDirectory() ? "700" : "600" });
     expect(mode(restored)).toBe("700");
@@ -242,7 +250,8 @@ describe("restore", () => {
     expect(lines[1]).toEndWith(`7 file) dipulihkan ke ${restored}.`);
     // A plain archive's restore says what it could not show (decisions §17).
     expect(lines[2]).toStartWith("Arsip ini tidak terenkripsi: isinya cocok dengan manifestnya, tetapi siapa pun yang memegang salinannya dapat mengubah keduanya");
-    expect(lines).toHaveLength(3);
+    expect(lines[3]).toStartWith("Kunci token baru dibuat: semua sesi login berakhir");
+    expect(lines).toHaveLength(4);
     expectRestored(restored);
     const listed = await cli(restored, ["accounts", "list", "--json"]);
     expect(listed.exitCode).toBe(0);
@@ -395,5 +404,85 @@ describe("serve's automatic backup options", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(message);
     expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe("decisions §21: a restore makes a new token key unless --keep-sessions over the folder the backup is of", () => {
+  /** A data folder with the standard accounts and the admin signed in (a session and its tokens, as a login makes them), and a backup of it taken after. */
+  async function signedIn() {
+    const dataDir = join(temporaryDir("skrining-sessions-"), "data");
+    // Processes of their own: this process must not hold the database when a restore replaces it.
+    expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+    const sid = addSession(dataDir, "admin", "sesi-admin-sebelum-cadangan");
+    const sub = String(withDatabase(dataDir, (db) => db.query<{ id: number }, []>("SELECT Id_User AS id FROM users WHERE username = 'admin'").get()!.id));
+    const secret = readFileSync(join(dataDir, "secret"), "utf8").trim();
+    const now = Math.floor(Date.now() / 1000);
+    const token = (type: "access" | "refresh") => signJwt({ sub, sid, type, role: "admin", jti: `${type}-1`, iat: now, exp: now + 3600 }, secret);
+    const archive = join(temporaryDir("skrining-sessions-backup-"), "cadangan.tar.gz");
+    expect((await cliProcess(dataDir, ["backup", archive])).exitCode).toBe(0);
+    return { dataDir, archive, access: token("access"), refresh: token("refresh") };
+  }
+
+  /** The statuses of `/me` and refresh with the tokens, on the folder as a server would open it, and its sessions still open. */
+  async function onRestored(dataDir: string, tokens: { access: string; refresh: string }) {
+    const service = serviceOn(dataDir);
+    try {
+      const openSessions = withDatabase(dataDir, (db) => db.query<{ n: number }, []>("SELECT count(*) AS n FROM sessions WHERE ended_at IS NULL").get()!.n);
+      return { me: await service.me(tokens.access), refresh: await service.refresh(tokens.refresh), openSessions };
+    } finally {
+      service.close();
+    }
+  }
+
+  test("into another folder: the backup's tokens are refused, its sessions ended, and the restore's row says so", async () => {
+    const { archive, ...tokens } = await signedIn();
+    const restored = join(temporaryDir("skrining-sessions-restore-"), "data");
+    const result = await cli(restored, ["restore", archive]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("Kunci token baru dibuat: semua sesi login berakhir, setiap pengguna login lagi");
+    expect(await onRestored(restored, tokens)).toEqual({ me: 401, refresh: 401, openSessions: 0 });
+    const row = withDatabase(restored, (db) => db.query<{ detail: string }, []>("SELECT detail FROM audit_log ORDER BY id DESC LIMIT 1").get()!);
+    expect(row.detail).toEndWith("; kunci token baru, semua sesi login berakhir");
+  });
+
+  test("over the same folder without --keep-sessions: everyone signs in again", async () => {
+    const { dataDir, archive, ...tokens } = await signedIn();
+    const result = await cliProcess(dataDir, ["restore", archive, "--force"]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(await onRestored(dataDir, tokens)).toEqual({ me: 401, refresh: 401, openSessions: 0 });
+  });
+
+  test("over the same folder with --keep-sessions: the key and the sessions are kept, and the restore's row says so", async () => {
+    const { dataDir, archive, ...tokens } = await signedIn();
+    const secret = readFileSync(join(dataDir, "secret"), "utf8");
+    const result = await cliProcess(dataDir, ["restore", archive, "--force", "--keep-sessions"]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("Kunci token cadangan dipertahankan (--keep-sessions)");
+    expect(readFileSync(join(dataDir, "secret"), "utf8")).toBe(secret);
+    expect(await onRestored(dataDir, tokens)).toEqual({ me: 200, refresh: 200, openSessions: 1 });
+    const row = withDatabase(dataDir, (db) => db.query<{ detail: string }, []>("SELECT detail FROM audit_log ORDER BY id DESC LIMIT 1").get()!);
+    expect(row.detail).toEndWith("; sesi login dipertahankan (--keep-sessions)");
+  });
+
+  const elsewhere: [string, () => Promise<string>][] = [
+    ["an empty folder elsewhere", async () => join(temporaryDir("skrining-sessions-restore-"), "data")],
+    ["another data folder, with --force", async () => {
+      const other = join(temporaryDir("skrining-sessions-other-"), "data");
+      expect((await cliProcess(other, ["accounts", "add", "--role", "admin", "--username", "lain", "--password", "sandi-lain-1"])).exitCode).toBe(0);
+      expect((await cliProcess(other, ["backup", join(temporaryDir("skrining-sessions-other-backup-"), "x.tar.gz")])).exitCode).toBe(0);
+      return other;
+    }],
+  ];
+  test.each(elsewhere)("--keep-sessions into %s: refused, nothing written or moved", async (_case, make) => {
+    const { archive } = await signedIn();
+    const target = await make();
+    const before = [readdirSync(join(target, "..")), existsSync(target) ? readdirSync(target).sort() : null];
+    const result = await cli(target, ["restore", archive, "--force", "--keep-sessions"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("--keep-sessions hanya berlaku saat memulihkan ke folder data tempat cadangan itu dibuat, di PC yang sama");
+    expect([readdirSync(join(target, "..")), existsSync(target) ? readdirSync(target).sort() : null]).toEqual(before);
   });
 });

@@ -420,7 +420,8 @@ describe("migration 0015 (hashed sessions) on a populated database of the previo
         .all()
         .map((row) => row.name);
       // Every row of every table, in one order whatever the table's key (audit_subjects has no rowid).
-      const everything = () => Object.fromEntries(tables.map((table) => [table, sqlite.query(`SELECT * FROM ${table}`).all().sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))]));
+      const everything = (): Record<string, unknown[]> =>
+        Object.fromEntries(tables.map((table) => [table, sqlite.query(`SELECT * FROM ${table}`).all().sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))]));
       const before = everything();
 
       expect(applyMigrations(sqlite, migrations)).toEqual(migrations.slice(index).map((migration) => migration.tag));
@@ -432,7 +433,7 @@ describe("migration 0015 (hashed sessions) on a populated database of the previo
         return rest;
       });
       const after = everything();
-      expect({ ...after, users: withoutEnd(after.users!) }).toEqual(before);
+      expect({ ...after, users: withoutEnd(after.users!) } as Record<string, unknown[]>).toEqual(before);
       expect(sqlite.query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
       expect(sqlite.query<{ name: string }, []>("SELECT name FROM pragma_table_info('sessions')").all().map((row) => row.name)).toEqual(["id_hash", "Id_User", "created_at", "expires_at", "ended_at"]);
       expect(verifyAuditChain(sqlite)).toMatchObject({ problems: [] });

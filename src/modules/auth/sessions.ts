@@ -67,3 +67,8 @@ export class SessionStore {
 export function endAllSessions(db: DatabaseClient, userId: number): void {
   db.update(sessions).set({ endedAt: nowIso() }).where(and(eq(sessions.userId, userId), isNull(sessions.endedAt))).run();
 }
+
+/** Ends every session there is (a restore that made a new token key, decisions §21). */
+export function endEverySession(db: DatabaseClient): void {
+  db.update(sessions).set({ endedAt: nowIso() }).where(isNull(sessions.endedAt)).run();
+}
