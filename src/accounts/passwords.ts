@@ -82,13 +82,14 @@ async function verifyWerkzeug(password: string, stored: string): Promise<boolean
 
 /**
  * Stores a new password and ends every session of the user, in one write (decisions §9)
- * that also holds the change's audit row. `oneTime`: an admin's reset, which the owner
- * must replace at the next sign-in; any other new password lifts that.
+ * that also holds the change's audit row. `oneTimeUntil`: an admin's reset, which the
+ * owner must replace at the next sign-in and which opens nothing after that moment
+ * (decisions §21); any other new password lifts both.
  */
-export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number, audit: AuditEntry, oneTime = false): Promise<void> {
+export async function replacePassword(db: DatabaseClient, writes: WriteQueue, userId: number, password: string, cost: number, audit: AuditEntry, oneTimeUntil: string | null = null): Promise<void> {
   const passwordHash = await hashPassword(password, cost);
   await writes.run(() => {
-    db.update(users).set({ passwordHash, mustChangePassword: oneTime }).where(eq(users.id, userId)).run();
+    db.update(users).set({ passwordHash, mustChangePassword: oneTimeUntil !== null, passwordExpiresAt: oneTimeUntil }).where(eq(users.id, userId)).run();
     endAllSessions(db, userId);
     appendAuditRows(db.$client, [audit]);
   });

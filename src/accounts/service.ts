@@ -38,6 +38,9 @@ interface AccountSummary {
   under_18: boolean;
 }
 
+/** Decisions §21: how long a one-time password opens its account. */
+export const oneTimePasswordHours = 72;
+
 /** Letters and digits that are not mistaken for each other when read aloud or copied from a screen. */
 const oneTimeAlphabet = "abcdefghjkmnpqrstuvwxyz23456789";
 
@@ -109,7 +112,8 @@ export class AccountsService {
         }
         let changed = profiles.write(account, user.id);
         if (options.resetPasswords && hash !== undefined) {
-          this.db.update(users).set({ passwordHash: hash, mustChangePassword: false }).where(eq(users.id, user.id)).run();
+          // A password the roster's author knows: the owner replaces it at the next sign-in (decisions §21).
+          this.db.update(users).set({ passwordHash: hash, mustChangePassword: true, passwordExpiresAt: null }).where(eq(users.id, user.id)).run();
           endAllSessions(this.db, user.id);
           result.passwordsReset++;
           changed = true;
@@ -190,20 +194,27 @@ export class AccountsService {
 
   /**
    * An admin's reset: a random one-time password, shown once to the admin, which the owner
-   * must replace at the next sign-in (the login answer says so); every session of the
-   * account ends, as with any new password.
+   * must replace at the next sign-in (the login answer says so) and which opens nothing
+   * after `oneTimePasswordHours` (decisions §21); every session of the account ends, as
+   * with any new password.
    */
   async resetPassword(username: string, source: CommandAudit): Promise<string> {
     const userId = this.accountId(username);
     const password = oneTimePassword();
+    const until = new Date(Date.now() + oneTimePasswordHours * 3_600_000).toISOString();
     await replacePassword(
       this.db,
       this.writes,
       userId,
       password,
       this.bcryptCost,
-      { ...source, action: "password", nim: this.nimOf(userId), detail: `akun ${username}: password sekali pakai, harus diganti saat masuk; semua sesinya berakhir` },
-      true,
+      {
+        ...source,
+        action: "password",
+        nim: this.nimOf(userId),
+        detail: `akun ${username}: password sekali pakai, harus diganti saat masuk, berlaku ${oneTimePasswordHours} jam; semua sesinya berakhir`,
+      },
+      until,
     );
     return password;
   }
@@ -314,8 +325,10 @@ export class AccountsService {
 
   /**
    * On the first start there is no admin yet: create `admin`, activated, with the given
-   * password or a random one. Returns the password to show once, or null if nothing was
-   * done. `beforeCreating` runs just before the account is written (src/accounts/first-admin.ts).
+   * password (SKRINING_ADMIN_PASSWORD, by the password rule) or a random one, which the
+   * admin must replace at the first sign-in (decisions §21). Returns the password to show
+   * once, or null if nothing was done. `beforeCreating` runs just before the account is
+   * written (src/accounts/first-admin.ts).
    */
   async ensureAdmin(
     givenPassword: string | undefined,
@@ -323,13 +336,15 @@ export class AccountsService {
   ): Promise<{ username: string; password: string; generated: boolean } | null> {
     const hasAdmin = this.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
     if (hasAdmin) return null;
+    if (givenPassword && breaksPasswordRule(givenPassword)) throw invalid(`SKRINING_ADMIN_PASSWORD tidak dipakai: ${passwordRule}`);
+    const generated = !givenPassword;
     const password = givenPassword || randomBytes(12).toString("base64url");
     const passwordHash = await hashPassword(password, this.bcryptCost);
-    beforeCreating({ username: "admin", generated: !givenPassword });
+    beforeCreating({ username: "admin", generated });
     const inserted = await this.writes.run(() =>
-      this.db.insert(users).values({ username: "admin", passwordHash, role: "admin", isActivated: true }).onConflictDoNothing().returning({ id: users.id }).get(),
+      this.db.insert(users).values({ username: "admin", passwordHash, role: "admin", isActivated: true, mustChangePassword: generated }).onConflictDoNothing().returning({ id: users.id }).get(),
     );
     if (!inserted) throw conflict("belum ada admin, tetapi username admin sudah dipakai akun lain");
-    return { username: "admin", password, generated: !givenPassword };
+    return { username: "admin", password, generated };
   }
 }

@@ -14,10 +14,14 @@ import type { AuditRoutes } from "./audit";
 export interface AccessRule {
   roles: readonly Role[] | "any";
   denied: string;
+  /** Decisions §21: the route serves a session whose account must first replace its password (`/me`, the password change, logout). */
+  whilePasswordMustChange?: true;
 }
 
 export const access = {
   any: { roles: "any", denied: accessMessages.denied },
+  /** Any role, and a session whose password must be replaced too: the caller's own sign-in. */
+  ownSignIn: { roles: "any", denied: accessMessages.denied, whilePasswordMustChange: true },
   mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: accessMessages.denied },
   dosenOrAdmin: { roles: ["dosen", "admin"], denied: accessMessages.denied },
   adminOnly: { roles: ["admin"], denied: accessMessages.denied },
@@ -30,8 +34,10 @@ type Caller = { principal: Principal; params: Record<string, string> };
  * The route options that say who may call a route, so that a route reads like its row in
  * the interface table. They run in the order they are written in the route's options:
  *
- * - `access: rule`: an access token whose role fits (401, then 403 with the rule's text);
- *   puts the caller in the context as `principal`, with the token's `claims`.
+ * - `access: rule`: an access token (401); then, unless the rule says otherwise, an account
+ *   that need not replace its password first (403, decisions §21); a role that fits (403
+ *   with the rule's text). Puts the caller in the context as `principal`, with the token's
+ *   `claims`.
  * - `refreshToken: true`: the same for a refresh token.
  * - `studentWrite: true`: a student's write, counted against the fair-use limit (429).
  * - `ownNim: true`: the own-nim rule for the `:nim` of the path (403), before anything else
@@ -58,6 +64,7 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
       return {
         async resolve({ headers }): Promise<{ principal: Principal; claims: TokenClaims }> {
           const caller = await auth.authenticate(headers.authorization, "access");
+          if (!rule.whilePasswordMustChange) auth.refuseWhilePasswordMustChange(caller.principal);
           if (rule.roles !== "any" && !rule.roles.includes(caller.principal.role)) throw forbidden(rule.denied);
           return caller;
         },
@@ -114,7 +121,8 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
         async resolve({ headers }): Promise<{ principal: Principal | undefined }> {
           void enabled;
           const caller = headers.authorization ? await auth.authenticate(headers.authorization, "access").catch(() => null) : null;
-          return { principal: caller?.principal };
+          // A session that must replace its password first reads as a reader without a token (decisions §21).
+          return { principal: caller?.principal.mustChangePassword ? undefined : caller?.principal };
         },
         beforeHandle(context) {
           const { principal, params, request } = context as unknown as { principal: Principal | undefined; params: Record<string, string>; request: Request };

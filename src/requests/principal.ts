@@ -17,8 +17,10 @@ export interface Principal {
   nip: string | null;
   /** The student's or lecturer's name from the profile. */
   nama: string | null;
-  /** The account signs in with a one-time password an admin set: the owner must replace it (decisions: Admin console). */
+  /** The account signs in with a password someone else set (a one-time password, a roster's reset, the first admin's): the owner must replace it, and until then its sessions may do nothing else (decisions §21). */
   mustChangePassword: boolean;
+  /** When a one-time password stops opening the account (decisions §21); null for any other password. */
+  passwordExpiresAt: string | null;
 }
 
 const anonymous: AuditActor = Object.freeze({ userId: null, username: null, role: "anonim" });

@@ -141,7 +141,7 @@ describe("a one-time password", () => {
     expect(reset.status).toBe(200);
     const password = reset.body.password as string;
     expect(password).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
-    expect(opened.auditAfter(before).map(what)).toEqual([{ action: "password", nim: "N001", detail: "akun mhs1: password sekali pakai, harus diganti saat masuk; semua sesinya berakhir" }]);
+    expect(opened.auditAfter(before).map(what)).toEqual([{ action: "password", nim: "N001", detail: "akun mhs1: password sekali pakai, harus diganti saat masuk, berlaku 72 jam; semua sesinya berakhir" }]);
     // Every session of the account ended; the old password no longer works.
     expect((await opened.service.request("GET", "/api/auth/me", { token: old })).status).toBe(401);
     expect((await opened.service.request("POST", "/api/auth/login", { body: { username: "mhs1", password: passwords.mhs1 } })).status).toBe(401);
@@ -162,7 +162,7 @@ describe("a one-time password", () => {
     const result = await cli("accounts", "passwd", "mhs2", "--one-time");
     expect(result.exitCode).toBe(0);
     const password = /: (\S+)\n/.exec(result.stdout)![1]!;
-    expect(opened.auditAfter(before).map(what)).toEqual([{ action: "password", nim: "N002", detail: "akun mhs2: password sekali pakai, harus diganti saat masuk; semua sesinya berakhir" }]);
+    expect(opened.auditAfter(before).map(what)).toEqual([{ action: "password", nim: "N002", detail: "akun mhs2: password sekali pakai, harus diganti saat masuk, berlaku 72 jam; semua sesinya berakhir" }]);
     const login = await opened.service.request("POST", "/api/auth/login", { body: { username: "mhs2", password } });
     expect(login.body.user.must_change_password).toBe(true);
     // A password the admin chooses is no one-time password.

@@ -41,6 +41,8 @@ describe("refused changes leave the password as it was", () => {
     ["new password of 8 spaces", { old_password: "mhs-pass-2", new_password: " ".repeat(8) }, 400, texts.passwordRule],
     ["new password of tabs and line breaks", { old_password: "mhs-pass-2", new_password: "\t\n\t\n\t\n\t\n\r\n" }, 400, texts.passwordRule],
     ["new password of 10 no-break spaces", { old_password: "mhs-pass-2", new_password: "\u00a0".repeat(10) }, 400, texts.passwordRule],
+    // Decisions §21: a new password is a new one (a one-time password is not kept under the owner's name).
+    ["new password the same as the old one", { old_password: "mhs-pass-2", new_password: "mhs-pass-2" }, 400, texts.sameAsOld],
   ];
   test.each(cases)("%s → %i", async (_name, body, status, error) => {
     const response = await change(token, body);

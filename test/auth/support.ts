@@ -17,6 +17,10 @@ export const texts = {
   wrongActivationPassword: "Password salah. Periksa kembali.",
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
+  sameAsOld: "Password baru harus berbeda dari password lama.",
+  // Decisions §21: a one-time password.
+  changeFirst: "Ganti password sementara Anda dahulu.",
+  oneTimePasswordEnded: "Password sekali pakai ini sudah tidak berlaku. Minta password baru kepada admin fakultas.",
   // decisions §10: one text for the one password rule, wherever a password is set.
   passwordRule: "Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.",
   tokenMissing: "Token akses diperlukan.",

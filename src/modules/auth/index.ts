@@ -38,7 +38,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
         200: LoginResponse,
         ...refusals(
           { status: 400, when: "`username` or `password` is empty" },
-          { status: 401, when: "unknown username or wrong password (one text for both)" },
+          { status: 401, when: "unknown username or wrong password (one text for both); a one-time password past its end (its own text, decisions §21)" },
           { status: 403, when: "the account is not activated yet" },
           refusal.bodyTooLarge,
           refusal.loginThrottle,
@@ -53,12 +53,12 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       detail: { summary: "A new access token from a refresh token", security: bearer },
     })
     .post("/logout", ({ claims }) => auth.logout(claims), {
-      access: access.any,
+      access: access.ownSignIn,
       response: { 200: MessageResponse, ...refusals(refusal.accessToken, writing) },
       detail: { summary: "End the session of the presented token", security: bearer },
     })
     .get("/me", ({ principal, set }) => userAnswer(serializedUser(principal), set), {
-      access: access.any,
+      access: access.ownSignIn,
       response: { 200: UserResponse, ...refusals(refusal.accessToken, reading) },
       detail: { summary: "The current user", security: bearer },
     })
@@ -67,7 +67,7 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
         200: ActivationResponse,
         ...refusals(
           { status: 400, when: "`username` or `password` is empty, or the account is already activated, or `password_baru` breaks the password rule or repeats the initial one (nothing is activated)" },
-          { status: 401, when: "wrong password" },
+          { status: 401, when: "wrong password; a one-time password past its end (decisions §21)" },
           { status: 404, when: "unknown username" },
           refusal.bodyTooLarge,
           refusal.loginThrottle,
@@ -78,13 +78,13 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       detail: { summary: "Activate a pre-created account once, optionally setting one's own password", requestBody: jsonBody(ActivationBody) },
     })
     .post("/password", ({ principal, body, request, route }) => auth.changePassword(principal, body as JsonObject, origin(request, route)), {
-      access: access.any,
+      access: access.ownSignIn,
       response: {
         200: MessageResponse,
         ...refusals(
-          { status: 400, when: "a password is missing, or the new one breaks the password rule" },
+          { status: 400, when: "a password is missing, or the new one breaks the password rule or repeats the old one" },
           refusal.accessToken,
-          { status: 401, when: "wrong old password" },
+          { status: 401, when: "wrong old password, or a one-time password past its end (decisions §21)" },
           refusal.bodyTooLarge,
           refusal.loginThrottle,
           writing,

@@ -30,6 +30,8 @@ const authMessages = {
   passwordsRequired: "Password lama dan password baru wajib diisi.",
   wrongOldPassword: "Password lama salah.",
   samePassword: "Password baru harus berbeda dari password awal.",
+  sameAsOld: "Password baru harus berbeda dari password lama.",
+  oneTimePasswordEnded: "Password sekali pakai ini sudah tidak berlaku. Minta password baru kepada admin fakultas.",
   confirmationRequired: "Ketik password Anda untuk mengonfirmasi.",
   wrongConfirmation: "Password salah.",
 } as const;
@@ -49,6 +51,7 @@ const principalColumns = {
   nip: dosen.nip,
   nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
   mustChangePassword: users.mustChangePassword,
+  passwordExpiresAt: users.passwordExpiresAt,
 };
 
 /** Where a request came from, for its audit row: the client's address and the route (`POST /api/auth/login`). */
@@ -64,6 +67,14 @@ function accountActor(account: Pick<Principal, "id" | "username" | "role">): Aud
 
 /** An unknown username is not written down: it may be a password typed in the wrong field. */
 const unknownActor: AuditActor = { userId: null, username: null, role: "anonim" };
+
+/** Decisions §21: a one-time password whose end has passed opens nothing, right as it may be. */
+function oneTimePasswordEnded(account: Pick<Principal, "passwordExpiresAt">): boolean {
+  return account.passwordExpiresAt !== null && Date.parse(account.passwordExpiresAt) <= Date.now();
+}
+
+/** Decisions §21: what a session may still do while its account must replace a password someone else set. */
+export const oneTimePasswordMessages = { changeFirst: "Ganti password sementara Anda dahulu." } as const;
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -181,6 +192,10 @@ export class AuthService {
       attempt.release();
       return this.refuseCredentials(origin, accountActor(account), account.nim, "akun belum diaktivasi", forbidden(authMessages.notActivated));
     }
+    if (oneTimePasswordEnded(account)) {
+      attempt.release();
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "password sekali pakai sudah tidak berlaku", unauthenticated(authMessages.oneTimePasswordEnded));
+    }
 
     attempt.succeed();
     const passwordHash = check.needsRehash ? await hashPassword(password, this.config.bcryptCost) : null;
@@ -228,6 +243,10 @@ export class AuthService {
     }
     const check = await verifyPassword(password, account.passwordHash);
     if (!check.ok) return this.refuseCredentials(origin, accountActor(account), account.nim, "aktivasi: password salah", unauthenticated(authMessages.wrongActivationPassword));
+    if (oneTimePasswordEnded(account)) {
+      attempt.release();
+      return this.refuseCredentials(origin, accountActor(account), account.nim, "aktivasi: password sekali pakai sudah tidak berlaku", unauthenticated(authMessages.oneTimePasswordEnded));
+    }
     attempt.succeed();
     // Decisions §14: the owner may set their own password in the same step; a bad one activates nothing.
     const newPassword = readNewPassword(body.password_baru, password);
@@ -237,7 +256,7 @@ export class AuthService {
     try {
       const summary = await this.writes.run(() => {
         // The owner's own password replaces a one-time one; the initial password kept as it is keeps the flag.
-        this.db.update(users).set({ isActivated: true, passwordHash, ...(newPassword !== null ? { mustChangePassword: false } : {}) }).where(eq(users.id, account.id)).run();
+        this.db.update(users).set({ isActivated: true, passwordHash, ...(newPassword !== null ? { mustChangePassword: false, passwordExpiresAt: null } : {}) }).where(eq(users.id, account.id)).run();
         if (newPassword !== null) endAllSessions(this.db, account.id);
         appendAuditRows(this.db.$client, [this.auditEntry(origin, account, "activate"), ...(newPassword !== null ? [this.auditEntry(origin, account, "password")] : [])]);
         const profile =
@@ -284,7 +303,10 @@ export class AuthService {
       return this.refuseCredentials(origin, accountActor(principal), principal.nim, "ganti password: password lama salah", unauthenticated(authMessages.wrongOldPassword));
     }
     attempt.release();
+    if (oneTimePasswordEnded(account)) throw unauthenticated(authMessages.oneTimePasswordEnded);
     if (breaksPasswordRule(newPassword)) throw invalid(passwordRule);
+    // Decisions §21: a one-time password (or any) is replaced, not kept under a new name.
+    if (newPassword === oldPassword) throw invalid(authMessages.sameAsOld);
     await replacePassword(this.db, this.writes, principal.id, newPassword, this.config.bcryptCost, this.auditEntry(origin, principal, "password"));
     return { message: "Password berhasil diubah. Silakan login kembali." };
   }
@@ -304,6 +326,15 @@ export class AuthService {
       return this.refuseCredentials(origin, accountActor(principal), principal.nim, "konfirmasi konsol admin: password salah", unauthenticated(authMessages.wrongConfirmation));
     }
     attempt.release();
+  }
+
+  /**
+   * Decisions §21: while an account must replace a password someone else set, its sessions
+   * may only change it, read `/api/auth/me` and sign out; anything else is 403 (after the
+   * token's own checks, which say more).
+   */
+  refuseWhilePasswordMustChange(principal: Principal): void {
+    if (principal.mustChangePassword) throw forbidden(oneTimePasswordMessages.changeFirst);
   }
 
   /** A new access token for the session of a refresh token. */

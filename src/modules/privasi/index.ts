@@ -19,12 +19,17 @@ export const privasiController = (guards: RouteGuards, auth: AuthService, privas
       async ({ headers }) => {
         // A token that is given must be valid: a client that sent one expects an answer about its account.
         const caller = headers.authorization === undefined ? null : await auth.authenticate(headers.authorization, "access");
+        if (caller) auth.refuseWhilePasswordMustChange(caller.principal);
         return privasi.current(caller?.principal ?? null);
       },
       {
         response: {
           200: PrivacyNoticeResponse,
-          ...refusals({ status: 401, when: "a token is given but it is invalid, expired or of an ended session" }, reading),
+          ...refusals(
+            { status: 401, when: "a token is given but it is invalid, expired or of an ended session" },
+            { status: 403, when: "a token is given of an account that must first replace its password (decisions §21)" },
+            reading,
+          ),
         },
         detail: {
           summary: "The privacy notice in force; with a student's token, whether they have acknowledged this version (no token needed)",
