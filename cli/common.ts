@@ -21,6 +21,11 @@ export interface CommandIo {
   readSecret(prompt: string): Promise<string>;
   /** Whether standard error is a terminal (a progress bar is drawn only there). */
   errIsTerminal: boolean;
+  /**
+   * Whether standard output is a terminal: only there does `serve` show the first admin's
+   * generated password (a pipe, a file or the journal may be a log; decisions §21).
+   */
+  outIsTerminal: boolean;
   /** The width of the terminal standard output is, when it is one; tables fit it (100 columns otherwise). */
   outColumns?: number;
   environment: Record<string, string | undefined>;
@@ -43,6 +48,7 @@ export const processIo: CommandIo = {
   inIsTerminal: process.stdin.isTTY === true,
   readSecret: readSecretFromTerminal,
   errIsTerminal: process.stderr.isTTY === true,
+  outIsTerminal: process.stdout.isTTY === true,
   outColumns: process.stdout.isTTY ? process.stdout.columns : undefined,
   environment: process.env,
 };

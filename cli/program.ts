@@ -95,7 +95,9 @@ export function buildProgram(io: CommandIo): Command {
         const givenNames = [...readHostNames([io.environment.SKRINING_HOSTNAMES ?? ""]), ...hostnames];
         const tls = await openServedTls(dataDir, options, { host: options.host, givenNames, logger: log.logger });
         const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
-        await serve(config, { ...options, tls, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten }, log.logger, io.environment);
+        // The terminal alone, never the log file: where the first admin's generated password may be shown.
+        const terminal = io.outIsTerminal ? (line: string) => io.out(`${line}\n`) : null;
+        await serve(config, { ...options, tls, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten, terminal }, log.logger, io.environment);
       } finally {
         log.close();
       }

@@ -88,6 +88,8 @@ export interface StartFacts {
   /** With TLS: the served certificate, the plain port's URLs and `--http-api`. */
   tls: { served: ServedTls; plainUrls: string[]; httpApi: "refuse" | "allow" } | null;
   newInstallation: boolean;
+  /** Whether a terminal shows the generated password (ServeOptions.terminal). */
+  terminal: boolean;
 }
 
 export function banner(start: StartFacts): string[] {
@@ -110,9 +112,12 @@ export function banner(start: StartFacts): string[] {
   ];
   if (admin) {
     lines.push(
-      admin.generated
-        ? `Akun admin pertama dibuat: username "${admin.username}", password "${admin.password}" (hanya ditampilkan sekali; ganti dengan 'skrining accounts passwd admin').`
-        : `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`,
+      !admin.generated
+        ? `Akun admin pertama dibuat: username "${admin.username}" dengan password dari SKRINING_ADMIN_PASSWORD.`
+        : start.terminal
+          ? `Akun admin pertama dibuat: username "${admin.username}"; passwordnya ditampilkan sekali di bawah, di terminal ini saja (tidak di log), dan harus diganti saat masuk pertama.`
+          : `Akun admin pertama dibuat: username "${admin.username}"; passwordnya tidak ditampilkan karena keluaran ini bukan terminal (bisa tersimpan di log). ` +
+            `Tetapkan password: skrining --data ${config.dataDir} accounts passwd ${admin.username}`,
     );
   }
   if (start.reminder) lines.push(start.reminder);

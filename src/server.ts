@@ -38,6 +38,12 @@ interface ServeOptions {
   outputWritten?: () => Promise<boolean>;
   /** `--hostname` (checked: readHostNames): more names of the PC a browser may use (decisions §15), besides SKRINING_HOSTNAMES. */
   hostnames?: string[];
+  /**
+   * Writes a line to the terminal the server was started from, and nowhere else (not the
+   * log file); null or absent when standard output is no terminal (a service's journal, a
+   * pipe, a file). Only there is the first admin's generated password shown (decisions §21).
+   */
+  terminal?: ((line: string) => void) | null;
 }
 
 /**
@@ -162,14 +168,19 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const integrity = checkAfterListening(config.databasePath, context.health, logger);
   // Photos are tidied against a database that passed the check, never a damaged one.
   void integrity.done.then((verdict) => verdict === "sound" && !stopping && tidyPhotos(context, photosBefore, logger));
+  const terminal = options.terminal ?? null;
   const urls = lanUrls(options.host, listeners.servicePort, tls ? "https" : "http");
   const plain = tls && { served: tls, plainUrls: lanUrls(options.host, listeners.plainPort, "http"), httpApi: options.httpApi ?? "refuse" };
-  for (const line of banner({ config, host: options.host, backups: options.backups, admin, reminder, bcrypt, urls, tls: plain, newInstallation: !context.accounts.hasAccounts("mahasiswa") })) {
+  for (const line of banner({ config, host: options.host, backups: options.backups, admin, reminder, bcrypt, urls, tls: plain, newInstallation: !context.accounts.hasAccounts("mahasiswa"), terminal: terminal !== null })) {
     logger.info(line);
   }
   // Renewed without a restart (decisions §18); each new pair replaces the HTTPS listener.
   tls?.start(config.tlsCheckSeconds, (pair) => listeners!.serveCertificate(pair, logger));
-  if (admin?.generated && (await (options.outputWritten?.() ?? true))) clearUnshownPassword(config.dataDir, admin.username);
+  // Decisions §21: the generated password on the terminal only; without one it stays unshown, and every start says how to set one.
+  if (admin?.generated && terminal) {
+    terminal(`Password admin pertama: ${admin.password}`);
+    if (await (options.outputWritten?.() ?? true)) clearUnshownPassword(config.dataDir, admin.username);
+  }
   backups?.start();
   // Started by the first submission, not on the way to the first answer (its thread loading
   // took 10–40 ms from it); until it is ready, submissions are written on this thread.

@@ -313,6 +313,8 @@ export interface InProcessCliOptions extends CliOptions {
    * (written to stderr, as the real terminal does) takes the next line.
    */
   terminal?: string[];
+  /** Standard output is a terminal (where serve shows the first admin's generated password). */
+  outputIsTerminal?: boolean;
 }
 
 /**
@@ -356,6 +358,7 @@ export function startCli(args: readonly string[], options: InProcessCliOptions &
       return line;
     },
     errIsTerminal: false,
+    outIsTerminal: options.outputIsTerminal === true,
     environment: cliEnvironment(options.env),
     onOutputClosed: options.onOutputClosed,
   };

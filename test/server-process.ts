@@ -54,6 +54,8 @@ export interface ServeOptions {
   env?: Record<string, string>;
   port?: number;
   serveOptions?: string[];
+  /** In this process only: standard output is a terminal (the first admin's generated password is shown there). */
+  terminal?: boolean;
 }
 
 const serveArgs = (options: ServeOptions, port: number) => [
@@ -109,7 +111,7 @@ export async function serveInProcess(options: ServeOptions): Promise<Running> {
 export async function launchInProcess(options: ServeOptions): Promise<Running> {
   const port = options.port ?? (await freePort());
   let closeOutput: (() => void) | undefined;
-  const program = startCli(serveArgs(options, port), { env: options.env, onOutputClosed: (stop) => void (closeOutput = stop) });
+  const program = startCli(serveArgs(options, port), { env: options.env, outputIsTerminal: options.terminal, onOutputClosed: (stop) => void (closeOutput = stop) });
   let exitCode: number | null = null;
   const exited = program.exited.then((code) => (exitCode = code));
   const stop = () => {

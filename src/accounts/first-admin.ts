@@ -2,10 +2,12 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AccountsService } from "./service";
 
-// The first admin's random password is shown once, in the start-up lines of the start that
-// created it. A start that ends before those lines reach their reader (killed, its output
-// closed) would leave an admin nobody knows the password of; this file, beside the
-// database, says so until the password was shown or set, and every start says how to set one.
+// The first admin's random password is shown once, on the terminal of the start that
+// created it, and never in a log (decisions §21): a start whose output is no terminal (a
+// service's journal, a pipe, a file) does not show it. Such a start, or one that ends before
+// the password reaches its reader (killed, its output closed), leaves an admin nobody knows
+// the password of; this file, beside the database, says so until the password was shown or
+// set, and every start says how to set one. The password must be replaced at the first sign-in.
 
 /** The file's name in the data folder; it holds the admin's username. */
 export const unshownPasswordFile = "admin-password-unshown";
@@ -55,5 +57,5 @@ export function unshownPasswordReminder(accounts: AccountsService, dataDir: stri
     clearUnshownPassword(dataDir);
     return null;
   }
-  return `Password akun admin "${username}" belum pernah ditampilkan (start pertamanya berhenti sebelum mencetaknya); tetapkan password: skrining --data ${dataDir} accounts passwd ${username}`;
+  return `Password akun admin "${username}" belum pernah ditampilkan (start pertamanya tidak di terminal, atau berhenti sebelum mencetaknya); tetapkan password: skrining --data ${dataDir} accounts passwd ${username}`;
 }

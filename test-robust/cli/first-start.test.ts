@@ -1,29 +1,38 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { unshownPasswordFile } from "../../src/accounts/first-admin";
 import { cliEnvironment, repositoryRoot, temporaryDir } from "../../test/helpers";
 import { freePort, launchInProcess, serveInProcess, stop, stopStarted } from "../../test/server-process";
 import { cli, outputLines, withDatabase } from "../../test/cli/support";
 
-// The first admin's random password is printed once, by the start that creates the admin.
-// A first start that fails never loses it: the admin is created only once the server
-// listens, and an admin whose password never reached the start-up lines' reader is
-// named at every start with the command that sets one. The servers run in this process
-// (serveInProcess); the start whose output meets a closed pipe is a real process.
+// The first admin's random password is shown once, by the start that creates the admin, on
+// its terminal only: never in a log file, its rotations or a service's journal (decisions
+// §21), and it must be replaced at the first sign-in. A first start that fails never loses
+// it: the admin is created only once the server listens, and an admin whose password never
+// reached a terminal is named at every start with the command that sets one. The servers
+// run in this process (serveInProcess, its standard output a terminal when the test says
+// so); the start whose output meets a closed pipe is a real process.
 
 afterEach(stopStarted);
 
 const admins = (dataDir: string) => withDatabase(dataDir, (db) => db.query<{ username: string }, []>("SELECT username FROM users WHERE role = 'admin'").all().map((row) => row.username));
-const passwordLine = /Akun admin pertama dibuat: username "admin", password "([A-Za-z0-9_-]{12,})"/;
+const passwordLine = /^Password admin pertama: ([A-Za-z0-9_-]{12,})$/m;
 const reminder = (dataDir: string) =>
-  `Password akun admin "admin" belum pernah ditampilkan (start pertamanya berhenti sebelum mencetaknya); tetapkan password: skrining --data ${dataDir} accounts passwd admin`;
+  `Password akun admin "admin" belum pernah ditampilkan (start pertamanya tidak di terminal, atau berhenti sebelum mencetaknya); tetapkan password: skrining --data ${dataDir} accounts passwd admin`;
 
-async function login(port: number, password: string): Promise<number> {
+async function signIn(port: number, password: string): Promise<{ status: number; body: any }> {
   const response = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) });
-  await response.arrayBuffer();
-  return response.status;
+  return { status: response.status, body: await response.json() };
 }
+
+const login = async (port: number, password: string) => (await signIn(port, password)).status;
+
+/** A log file and every rotation of it, as text. */
+const logFiles = (file: string) =>
+  readdirSync(dirname(file))
+    .filter((name) => name.startsWith(basename(file)))
+    .map((name) => readFileSync(join(dirname(file), name), "utf8"));
 
 describe("the first start", () => {
   test("refused because the port is in use: no admin is created, and the next start prints the password", async () => {
@@ -40,7 +49,7 @@ describe("the first start", () => {
     expect(admins(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, unshownPasswordFile))).toBe(false);
 
-    const server = await serveInProcess({ dataDir });
+    const server = await serveInProcess({ dataDir, terminal: true });
     const password = passwordLine.exec(server.stdout())?.[1];
     expect(password).toBeDefined();
     expect(await login(server.port, password!)).toBe(200);
@@ -119,6 +128,62 @@ describe("the first start", () => {
     } finally {
       await stop(server);
     }
+  }, 30_000);
+
+  test("on a terminal with --log-file: the password is on the terminal, in no log file or rotation, and must be replaced at the first sign-in", async () => {
+    const dataDir = join(temporaryDir("skrining-first-"), "data");
+    const log = join(temporaryDir("skrining-first-log-"), "skrining.log");
+    // 1 KB: the start-up lines alone fill the file, so it is set aside at least once.
+    const server = await serveInProcess({ dataDir, terminal: true, serveOptions: ["--log-file", log, "--log-max-size", "1KB"] });
+    const password = passwordLine.exec(server.stdout())?.[1];
+    expect(password).toBeDefined();
+    expect(outputLines(server.stdout())).toContain('Akun admin pertama dibuat: username "admin"; passwordnya ditampilkan sekali di bawah, di terminal ini saja (tidak di log), dan harus diganti saat masuk pertama.');
+    const logged = logFiles(log);
+    expect(logged.length).toBeGreaterThan(1);
+    expect(logged.join("\n")).toContain('Akun admin pertama dibuat: username "admin"');
+    for (const text of logged) expect(text).not.toContain(password!);
+
+    // The first sign-in may only replace it (decisions §21).
+    const first = await signIn(server.port, password!);
+    expect(first.body.user.must_change_password).toBe(true);
+    const consoleAnswer = await fetch(`http://127.0.0.1:${server.port}/api/admin/akun`, { headers: { authorization: `Bearer ${first.body.access_token}` } });
+    expect({ status: consoleAnswer.status, body: await consoleAnswer.json() }).toEqual({ status: 403, body: { error: "Ganti password sementara Anda dahulu." } });
+    const changed = await fetch(`http://127.0.0.1:${server.port}/api/auth/password`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${first.body.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ old_password: password, new_password: "sandi-admin-sendiri" }),
+    });
+    expect(changed.status).toBe(200);
+    expect((await signIn(server.port, "sandi-admin-sendiri")).body.user).not.toHaveProperty("must_change_password");
+    expect(await stop(server)).toBe(0);
+    for (const text of logFiles(log)) expect(text).not.toContain(password!);
+  }, 30_000);
+
+  test("without a terminal (a service's journal, a pipe, a file) the password is shown nowhere; the start and every later one say how to set one", async () => {
+    const dataDir = join(temporaryDir("skrining-first-"), "data");
+    const log = join(temporaryDir("skrining-first-log-"), "skrining.log");
+    const server = await serveInProcess({ dataDir, serveOptions: ["--log-file", log] });
+    expect(server.stdout()).not.toMatch(passwordLine);
+    expect(outputLines(server.stdout())).toContain(
+      `Akun admin pertama dibuat: username "admin"; passwordnya tidak ditampilkan karena keluaran ini bukan terminal (bisa tersimpan di log). Tetapkan password: skrining --data ${dataDir} accounts passwd admin`,
+    );
+    expect(await stop(server)).toBe(0);
+    expect(logFiles(log).join("\n")).not.toMatch(/Password admin pertama/);
+    expect(readFileSync(join(dataDir, unshownPasswordFile), "utf8")).toBe("admin\n");
+    const next = await serveInProcess({ dataDir });
+    expect(outputLines(next.stdout())).toContain(reminder(dataDir));
+    expect(await stop(next)).toBe(0);
+    expect((await cli(dataDir, ["accounts", "passwd", "admin"], { stdin: "sandi-admin-baru-1\n" })).exitCode).toBe(0);
+    expect(existsSync(join(dataDir, unshownPasswordFile))).toBe(false);
+  }, 30_000);
+
+  test("SKRINING_ADMIN_PASSWORD obeys the password rule: a short one stops the first start in one line, and no admin is made", async () => {
+    const dataDir = join(temporaryDir("skrining-first-"), "data");
+    const result = await cli(dataDir, ["serve", "--host", "127.0.0.1", "--port", String(await freePort())], { env: { SKRINING_ADMIN_PASSWORD: "abc" } });
+    expect(result.exitCode).toBe(1);
+    expect(outputLines(result.stderr)).toContain("skrining: SKRINING_ADMIN_PASSWORD tidak dipakai: Password harus minimal 8 karakter, maksimal 72 byte, dan tidak boleh hanya berisi spasi.");
+    expect(admins(dataDir)).toEqual([]);
+    expect(existsSync(join(dataDir, unshownPasswordFile))).toBe(false);
   }, 30_000);
 
   test("with SKRINING_ADMIN_PASSWORD the admin knows the password: nothing is marked", async () => {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import packageJson from "../../package.json";
-import { runCli, temporaryDir } from "../../test/helpers";
-import { serveInProcess, startServer, stop, stopStarted } from "../../test/server-process";
+import { cliEnvironment, repositoryRoot, runCli, temporaryDir } from "../../test/helpers";
+import { freePort, serveInProcess, startServer, stop, stopStarted } from "../../test/server-process";
 
 async function login(port: number, username: string, password: string) {
   const response = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
@@ -16,6 +16,35 @@ async function login(port: number, username: string, password: string) {
 
 // Only the servers this file started, by their own handle.
 afterEach(stopStarted);
+
+/**
+ * `skrining serve` with a terminal for its output (a pseudo-terminal made by `script`), as an
+ * admin starts it by hand: what it printed there, and how to stop it (SIGTERM to serve itself).
+ */
+async function onTerminal(env: Record<string, string>) {
+  const port = await freePort();
+  const command = `echo "pid $$"; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(repositoryRoot, "cli", "main.ts"))} serve --host 127.0.0.1 --port ${port}`;
+  const child = Bun.spawn(["script", "-qfec", command, "/dev/null"], { cwd: repositoryRoot, env: cliEnvironment(env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  let text = "";
+  void (async () => {
+    for await (const chunk of child.stdout as ReadableStream<Uint8Array>) text += new TextDecoder().decode(chunk);
+  })();
+  const deadline = Date.now() + 20_000;
+  while (!text.includes(`:${port}/`) || !/Akun admin pertama|Password akun admin/.test(text)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve on a terminal did not start: ${text}`);
+    await Bun.sleep(25);
+  }
+  const pid = Number(/^pid (\d+)/m.exec(text)![1]);
+  return {
+    port,
+    output: () => text,
+    stop: async () => {
+      process.kill(pid, "SIGTERM");
+      // script -e ends with the code serve ended with.
+      return await child.exited;
+    },
+  };
+}
 
 describe("serve", () => {
   test("first start with SKRINING_ADMIN_PASSWORD: prints its URL, creates admin, lays out the data folder, stops on SIGTERM with 0", async () => {
@@ -44,19 +73,16 @@ describe("serve", () => {
     expect(await stop(server, "SIGTERM")).toBe(0);
   });
 
-  test("first start without it prints a random admin password once (via SKRINING_DATA); a second start prints none", async () => {
+  test("first start without it, on a terminal (a pty): a random admin password once (via SKRINING_DATA); a second start shows none", async () => {
     const dataDir = temporaryDir();
-    const first = await startServer({ env: { SKRINING_DATA: dataDir } });
-    const output = first.stdout();
-    expect(output).toContain(`http://127.0.0.1:${first.port}`);
-    // The password is quoted: base64url may begin with "-", which a \W+ prefix would swallow.
-    const match = /password "([A-Za-z0-9_-]{12,})"/.exec(output);
+    const first = await onTerminal({ SKRINING_DATA: dataDir });
+    const output = first.output();
+    const match = /^Password admin pertama: ([A-Za-z0-9_-]{12,})\r?$/m.exec(output);
     expect(match).not.toBeNull();
     const password = match![1]!;
     expect(output.split(password).length - 1).toBe(1);
-
-    expect((await login(first.port, "admin", password)).status).toBe(200);
-    expect(await stop(first, "SIGTERM")).toBe(0);
+    expect((await login(first.port, "admin", password)).body.user).toMatchObject({ username: "admin", must_change_password: true });
+    expect(await first.stop()).toBe(0);
     // The data folder came from SKRINING_DATA.
     expect(statSync(join(dataDir, "skrining.db")).isFile()).toBe(true);
 
@@ -65,7 +91,15 @@ describe("serve", () => {
     expect((await login(second.port, "admin", password)).status).toBe(200);
     expect(await stop(second, "SIGINT")).toBe(0);
     expect(second.stdout()).not.toContain(password);
-    expect(second.stdout()).not.toMatch(/password "[A-Za-z0-9_-]{12,}"/);
+    expect(second.stdout()).not.toMatch(/Password admin pertama/);
+  });
+
+  test("first start without it, its output a pipe (as a service's journal is): no password anywhere, and how to set one", async () => {
+    const dataDir = temporaryDir();
+    const server = await startServer({ env: { SKRINING_DATA: dataDir } });
+    expect(server.stdout()).not.toMatch(/Password admin pertama/);
+    expect(server.stdout()).toContain(`Tetapkan password: skrining --data ${dataDir} accounts passwd admin`);
+    expect(await stop(server)).toBe(0);
   });
 });
 

@@ -28,6 +28,7 @@ async function parse(args: string[]): Promise<Parsed> {
     inIsTerminal: false,
     readSecret: async () => "",
     errIsTerminal: false,
+    outIsTerminal: false,
     environment: cliEnvironment(),
   };
   const program = buildProgram(io);
