@@ -9,6 +9,7 @@ import { databaseStamp } from "./db/read-cache";
 import { bodyParser } from "./http/body";
 import { corsPolicy } from "./http/cors";
 import { auditRoutes } from "./http/audit";
+import { adminApiPrefix } from "./http/admin-web";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { openApiPage } from "./http/openapi/page";
 import { requestLog } from "./http/request-log";
@@ -124,7 +125,7 @@ function adminDependencies(context: AppContext, clientAddress: (request: Request
   return {
     context,
     clientAddress,
-    confirmations: new AdminConfirmations(context.auth),
+    confirmations: new AdminConfirmations(context.auth, adminApiPrefix),
     backups: options.backups ?? null,
     tls: options.tls ?? null,
     registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),

@@ -11,8 +11,16 @@ export interface ImportOptions {
   resetPasswords?: boolean;
   /** Progress of the hashing: first (0, total) when there is any password to hash, then after each. */
   onHashed?: (done: number, total: number) => void;
-  /** The audit rows of the import, written in its transaction from what it did. */
-  audit?: (result: ImportResult) => AuditEntry[];
+  /** The audit rows of the import, written in its transaction from what it did and the accounts it opened (decisions §21). */
+  audit?: (result: ImportResult, opened: OpenedAccounts) => AuditEntry[];
+}
+
+/** The accounts an import gave a way in (decisions §21): named in the trail, one row each. */
+export interface OpenedAccounts {
+  /** Existing accounts that got the row's password (`resetPasswords`). */
+  passwordsReset: { username: string; nim: string | null }[];
+  /** New admin accounts. */
+  adminsCreated: { username: string; activated: boolean }[];
 }
 
 export interface ImportResult {
@@ -58,9 +66,25 @@ export interface ImportPreview {
   counts: ImportResult;
 }
 
-/** The counts an import's audit row keeps (no names: the file is not copied into the trail). */
+/**
+ * The counts an import's audit row keeps (no names: the file is not copied into the trail;
+ * the accounts it opened have rows of their own, openedAccountRows).
+ */
 export function importCounts(result: ImportResult): string {
   return `dibuat ${result.created}, diperbarui ${result.updated}, tidak berubah ${result.unchanged}, password diganti ${result.passwordsReset}`;
+}
+
+/** One row per account an import opened: a password reset (`password`), a new admin (`create`), as the one-account acts write them. */
+export function openedAccountRows(source: { actor: AuditEntry["actor"]; target: string; clientAddress?: string | null }, opened: OpenedAccounts): AuditEntry[] {
+  return [
+    ...opened.passwordsReset.map(({ username, nim }): AuditEntry => ({
+      ...source,
+      action: "password",
+      nim,
+      detail: `akun ${username}: password dari daftar akun, harus diganti saat masuk; semua sesinya berakhir`,
+    })),
+    ...opened.adminsCreated.map(({ username, activated }): AuditEntry => ({ ...source, action: "create", detail: `akun ${username} (admin) dari daftar akun${activated ? ", aktif" : ""}` })),
+  ];
 }
 
 /** Rows refused by the checks: every problem on its own line (`baris N: ...`), then how many rows, and that nothing was written. */

@@ -12,7 +12,7 @@ import { breaksPasswordRule, passwordRule } from "./password-rule";
 import { hashPassword, replacePassword } from "./passwords";
 import { findConflicts } from "./conflicts";
 import { RosterProfiles } from "./profiles";
-import { importCounts, rowsRefused, type ImportOptions, type ImportPreview, type ImportResult, type MinorStudent, type ParsedRoster, type PreviewRow } from "./import-result";
+import { importCounts, openedAccountRows, rowsRefused, type ImportOptions, type OpenedAccounts, type ImportPreview, type ImportResult, type MinorStudent, type ParsedRoster, type PreviewRow } from "./import-result";
 import { validateAccountRow, type AccountColumn, type AccountInput, type RowError } from "./validation";
 import { adultAge, isMinor } from "../profile-fields";
 import { conflict, invalid, notFound } from "../errors";
@@ -88,6 +88,7 @@ export class AccountsService {
       const lateConflicts = this.findConflicts(accounts);
       if (lateConflicts.length > 0) throw rowsRefused(lateConflicts);
       const result: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
+      const opened: OpenedAccounts = { passwordsReset: [], adminsCreated: [] };
       const profiles = new RosterProfiles(this.db);
       // One read of every account instead of one lookup per row: a faculty has thousands, not millions.
       const current = new Map(
@@ -108,6 +109,7 @@ export class AccountsService {
             .get().id;
           profiles.write(account, userId);
           result.created++;
+          if (account.role === "admin") opened.adminsCreated.push({ username: account.username, activated: account.activated ?? false });
           continue;
         }
         let changed = profiles.write(account, user.id);
@@ -116,13 +118,14 @@ export class AccountsService {
           this.db.update(users).set({ passwordHash: hash, mustChangePassword: true, passwordExpiresAt: null }).where(eq(users.id, user.id)).run();
           endAllSessions(this.db, user.id);
           result.passwordsReset++;
+          opened.passwordsReset.push({ username: account.username, nim: account.nim ?? null });
           changed = true;
         }
         if (account.activated && !user.activated) result.leftInactive++;
         if (changed) result.updated++;
         else result.unchanged++;
       }
-      if (options.audit) appendAuditRows(this.db.$client, options.audit(result));
+      if (options.audit) appendAuditRows(this.db.$client, options.audit(result, opened));
       return result;
     });
   }
@@ -130,8 +133,9 @@ export class AccountsService {
   /**
    * `accounts import` and the console's roster import: every bad row of the file and every
    * conflict with the accounts there are is refused at once, nothing written; otherwise
-   * the upsert, with one `accounts_import` audit row holding the counts (names stay out of
-   * the trail: the file may hold thousands of students).
+   * the upsert, with one `accounts_import` audit row holding the counts (the file may hold
+   * thousands of students), and a row naming each account it opened: a password reset, a
+   * new admin (decisions §21).
    */
   async importRoster(roster: ParsedRoster, options: { resetPasswords?: boolean; source: CommandAudit; onHashed?: ImportOptions["onHashed"] }): Promise<ImportResult> {
     const problems = [...roster.errors, ...this.findConflicts(roster.accounts)];
@@ -139,8 +143,20 @@ export class AccountsService {
     return this.upsert(roster.accounts, {
       resetPasswords: options.resetPasswords === true,
       onHashed: options.onHashed,
-      audit: (done) => [{ ...options.source, action: "accounts_import", detail: importCounts(done) }],
+      audit: (done, opened) => [{ ...options.source, action: "accounts_import", detail: importCounts(done) }, ...openedAccountRows(options.source, opened)],
     });
+  }
+
+  /**
+   * Decisions §21: whether importing the roster would open a way in, which the console
+   * confirms with the admin's password: an existing account's password reset, or a new
+   * admin. The same comparison as the preview's (`passwordReset`, a new row's `dibuat`).
+   */
+  importGivesAccess(roster: ParsedRoster, resetPasswords: boolean): boolean {
+    const existing = new Set(this.db.select({ username: users.username }).from(users).all().map((row) => row.username));
+    return roster.accounts.some((account) =>
+      existing.has(account.username) ? resetPasswords && account.password !== undefined : account.role === "admin",
+    );
   }
 
   /**

@@ -38,6 +38,9 @@ export type AccountColumn = (typeof accountColumns)[number];
 const roles: readonly Role[] = ["mahasiswa", "dosen", "admin"];
 const shortText = 50;
 
+/** Decisions §21: whether the cells of one new account make an admin (the row's role, as the check below reads it). */
+export const createsAdmin = (cells: Partial<Record<AccountColumn, string>>) => cells.role?.trim() === "admin";
+
 /**
  * Checks one row on its own (the cross-row and database checks come later) and returns
  * either the account or every problem found in the row. Cells are trimmed here, except

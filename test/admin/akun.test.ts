@@ -137,7 +137,7 @@ describe("a one-time password", () => {
   test("is shown once, signs its owner in with must_change_password, and is replaced by the owner's own", async () => {
     const old = (await opened.service.login("mhs1", passwords.mhs1)).access;
     const before = opened.lastAuditId();
-    const reset = await opened.call("POST", "/api/admin/akun/mhs1/reset-password", { headers: await opened.confirmed() });
+    const reset = await opened.confirmedCall("POST", "/api/admin/akun/mhs1/reset-password");
     expect(reset.status).toBe(200);
     const password = reset.body.password as string;
     expect(password).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
@@ -172,7 +172,7 @@ describe("a one-time password", () => {
   });
 
   test("an account that is not activated yet activates with it and sets its own password there", async () => {
-    const reset = await opened.call("POST", "/api/admin/akun/mhs3/reset-password", { headers: await opened.confirmed() });
+    const reset = await opened.confirmedCall("POST", "/api/admin/akun/mhs3/reset-password");
     const activation = await opened.service.request("POST", "/api/auth/activation", { body: { username: "mhs3", password: reset.body.password, password_baru: passwords.mhs3 } });
     expect(activation.status).toBe(200);
     expect((await opened.service.request("POST", "/api/auth/login", { body: { username: "mhs3", password: passwords.mhs3 } })).body.user).not.toHaveProperty("must_change_password");
@@ -180,17 +180,17 @@ describe("a one-time password", () => {
 
   test("an unknown account is 404 and nothing is written", async () => {
     const before = opened.lastAuditId();
-    expect(await opened.call("POST", "/api/admin/akun/tidak-ada/reset-password", { headers: await opened.confirmed() })).toMatchObject({ status: 404, body: { error: "akun tidak-ada tidak ditemukan" } });
+    expect(await opened.confirmedCall("POST", "/api/admin/akun/tidak-ada/reset-password")).toMatchObject({ status: 404, body: { error: "akun tidak-ada tidak ditemukan" } });
     expect(opened.auditAfter(before)).toEqual([]);
   });
 });
 
 describe("activation and deactivation", () => {
-  test("deactivation needs the confirmation and ends the sessions; activation does not; both leave the command's rows", async () => {
+  test("deactivation and reactivation need the confirmation (decisions §21); deactivation ends the sessions; both leave the command's rows", async () => {
     const session = (await opened.service.login("dosen2", passwords.dosen2)).access;
     const before = opened.lastAuditId();
     expect((await opened.call("POST", "/api/admin/akun/dosen2/nonaktifkan")).status).toBe(403);
-    const off = await opened.call("POST", "/api/admin/akun/dosen2/nonaktifkan", { headers: await opened.confirmed() });
+    const off = await opened.confirmedCall("POST", "/api/admin/akun/dosen2/nonaktifkan");
     expect(off).toMatchObject({ status: 200, body: { message: "Akun dosen2 dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai akun diaktifkan lagi." } });
     expect((await opened.service.request("GET", "/api/auth/me", { token: session })).status).toBe(401);
     expect(await opened.service.request("POST", "/api/auth/login", { body: { username: "dosen2", password: passwords.dosen2 } })).toMatchObject({
@@ -201,9 +201,11 @@ describe("activation and deactivation", () => {
     const disabled = await opened.call("GET", "/api/admin/akun?status=dinonaktifkan");
     expect(disabled.body.data.map((account: { username: string; disabled: boolean }) => [account.username, account.disabled])).toEqual([["dosen2", true]]);
     expect((await opened.call("GET", "/api/admin/akun?status=aktif")).body.data.map((account: { username: string }) => account.username)).not.toContain("dosen2");
-    const on = await opened.call("POST", "/api/admin/akun/dosen2/aktifkan");
+    expect(await opened.call("POST", "/api/admin/akun/dosen2/aktifkan")).toMatchObject({ status: 403, body: { konfirmasi_diperlukan: true } });
+    expect(await opened.service.request("POST", "/api/auth/login", { body: { username: "dosen2", password: passwords.dosen2 } })).toMatchObject({ status: 403 });
+    const on = await opened.confirmedCall("POST", "/api/admin/akun/dosen2/aktifkan");
     expect(on).toMatchObject({ status: 200, body: { message: "Akun dosen2 diaktifkan." } });
-    expect(await opened.call("POST", "/api/admin/akun/dosen2/aktifkan")).toMatchObject({ status: 200, body: { message: "Akun dosen2 sudah aktif." } });
+    expect(await opened.confirmedCall("POST", "/api/admin/akun/dosen2/aktifkan")).toMatchObject({ status: 200, body: { message: "Akun dosen2 sudah aktif." } });
     await cli("accounts", "deactivate", "dosen2");
     // (The refused login between them leaves its own login_failed row.)
     expect(opened.auditAfter(before).filter((row) => row.action === "activate").map(what)).toEqual([
@@ -215,7 +217,7 @@ describe("activation and deactivation", () => {
   });
 
   test("the admin's own account cannot be deactivated from the console", async () => {
-    expect(await opened.call("POST", "/api/admin/akun/admin/nonaktifkan", { headers: await opened.confirmed() })).toMatchObject({
+    expect(await opened.confirmedCall("POST", "/api/admin/akun/admin/nonaktifkan")).toMatchObject({
       status: 400,
       body: { error: "Akun Anda sendiri tidak dapat dinonaktifkan dari konsol." },
     });

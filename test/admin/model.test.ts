@@ -38,7 +38,7 @@ describe("an upload", () => {
     const files = modelFiles();
     expect((await opened.call("POST", "/api/admin/model", { rawBody: upload("tinggi.json", constant("Tinggi", "Tinggi"), fields) })).status).toBe(403);
     expect(modelFiles()).toEqual(files);
-    const answer = await opened.call("POST", "/api/admin/model", { rawBody: upload("tinggi.json", constant("Tinggi", "Tinggi"), fields), headers: await opened.confirmed() });
+    const answer = await opened.confirmedCall("POST", "/api/admin/model", { rawBody: upload("tinggi.json", constant("Tinggi", "Tinggi"), fields) });
     expect(answer).toMatchObject({ status: 201, body: { model: { type: "motivasi", is_active: true } } });
   });
 
@@ -84,13 +84,13 @@ describe("activation, deactivation, removal", () => {
     const id = (await opened.call("POST", "/api/admin/model", { rawBody: upload("rendah.json", constant("Rendah", "Rendah"), { jenis: "stress" }) })).body.model.id as number;
     const before = opened.lastAuditId();
     expect((await opened.call("POST", `/api/admin/model/${id}/aktifkan`)).status).toBe(403);
-    expect(await opened.call("POST", `/api/admin/model/${id}/aktifkan`, { headers: await opened.confirmed() })).toMatchObject({ status: 200 });
+    expect(await opened.confirmedCall("POST", `/api/admin/model/${id}/aktifkan`)).toMatchObject({ status: 200 });
     const active = (await opened.call("GET", "/api/admin/model")).body.filter((model: { is_active: boolean; type: string }) => model.is_active && model.type === "stress");
     expect(active.map((model: { id: number }) => model.id)).toEqual([id]);
-    expect((await opened.call("DELETE", `/api/admin/model/${id}`, { headers: await opened.confirmed() })).body.error).toContain("sedang aktif");
+    expect((await opened.confirmedCall("DELETE", `/api/admin/model/${id}`)).body.error).toContain("sedang aktif");
     expect(await opened.call("POST", `/api/admin/model/${id}/nonaktifkan`)).toMatchObject({ status: 200 });
     expect((await opened.call("DELETE", `/api/admin/model/${id}`)).status).toBe(403);
-    expect(await opened.call("DELETE", `/api/admin/model/${id}`, { headers: await opened.confirmed() })).toMatchObject({ status: 200 });
+    expect(await opened.confirmedCall("DELETE", `/api/admin/model/${id}`)).toMatchObject({ status: 200 });
     expect(opened.auditAfter(before).map(what)).toEqual([
       { action: "model", detail: `model ${id} (stress) diaktifkan` },
       { action: "model", detail: `model ${id} (stress) dinonaktifkan` },
@@ -107,9 +107,8 @@ describe("activation, deactivation, removal", () => {
   });
 
   test("an id that names no model is 400 with the command's words", async () => {
-    const headers = await opened.confirmed();
     for (const [method, path] of [["POST", "/api/admin/model/4242/aktifkan"], ["POST", "/api/admin/model/abc/nonaktifkan"], ["DELETE", "/api/admin/model/4242"]] as const) {
-      const answer = await opened.call(method, path, { headers });
+      const answer = await opened.confirmedCall(method, path);
       expect({ path, status: answer.status, error: answer.body.error }).toEqual({ path, status: 400, error: `model ${path.split("/")[4]} tidak ditemukan` });
     }
   });

@@ -43,14 +43,16 @@ describe("one student", () => {
     expect(opened.auditAfter(before)[0]).toMatchObject({ actor_role: "admin", target: "GET /api/admin/privasi/:nim/ekspor" });
   });
 
-  test("restriction and its end, refused when there is nothing to change, with the command's rows", async () => {
+  test("restriction and its end (confirmed with the password: decisions §21), refused when there is nothing to change, with the command's rows", async () => {
     const before = opened.lastAuditId();
     const restricted = await opened.call("POST", "/api/admin/privasi/N002/batasi");
     expect(restricted.status).toBe(200);
     expect((await opened.call("GET", "/api/admin/privasi/N002")).body.dibatasi_sejak).toBeString();
     expect((await opened.call("POST", "/api/admin/privasi/N002/batasi")).status).toBe(400);
-    expect((await opened.call("POST", "/api/admin/privasi/N002/akhiri-pembatasan")).status).toBe(200);
-    expect(await opened.call("POST", "/api/admin/privasi/N002/akhiri-pembatasan")).toMatchObject({ status: 400, body: { error: "Pemrosesan data mahasiswa N002 tidak sedang dibatasi; tidak ada yang diubah." } });
+    expect(await opened.call("POST", "/api/admin/privasi/N002/akhiri-pembatasan")).toMatchObject({ status: 403, body: { konfirmasi_diperlukan: true } });
+    expect((await opened.call("GET", "/api/admin/privasi/N002")).body.dibatasi_sejak).toBeString();
+    expect((await opened.confirmedCall("POST", "/api/admin/privasi/N002/akhiri-pembatasan")).status).toBe(200);
+    expect(await opened.confirmedCall("POST", "/api/admin/privasi/N002/akhiri-pembatasan")).toMatchObject({ status: 400, body: { error: "Pemrosesan data mahasiswa N002 tidak sedang dibatasi; tidak ada yang diubah." } });
     const rows = opened.auditAfter(before);
     expect(rows.map((row) => row.action)).toEqual(["privacy", "privacy"]);
     expect(rows[0]!.detail).toStartWith("dibatasi_sejak=");
@@ -61,7 +63,7 @@ describe("one student", () => {
 describe("erasure", () => {
   test("needs the NIM typed again, then the confirmation; a wrong NIM or none changes nothing", async () => {
     const before = opened.lastAuditId();
-    const headers = await opened.confirmed();
+    const headers = await opened.confirmed("POST /api/admin/privasi/N001/hapus");
     expect(await opened.call("POST", "/api/admin/privasi/N001/hapus", { body: {}, headers })).toMatchObject({ status: 400, body: { error: "Ketik NIM N001 sekali lagi untuk mengonfirmasi penghapusan." } });
     expect((await opened.call("POST", "/api/admin/privasi/N001/hapus", { body: { nim_konfirmasi: "N002" }, headers })).status).toBe(400);
     expect(await opened.call("POST", "/api/admin/privasi/N001/hapus", { body: { nim_konfirmasi: "N001" } })).toMatchObject({ status: 403, body: { konfirmasi_diperlukan: true } });
@@ -72,7 +74,7 @@ describe("erasure", () => {
   test("confirmed, it removes what the dry run listed, with the command's row; the student is gone", async () => {
     const plan = (await opened.call("GET", "/api/admin/privasi/N001")).body.hapus;
     const before = opened.lastAuditId();
-    const erased = await opened.call("POST", "/api/admin/privasi/N001/hapus", { body: { nim_konfirmasi: " N001 " }, headers: await opened.confirmed() });
+    const erased = await opened.confirmedCall("POST", "/api/admin/privasi/N001/hapus", { body: { nim_konfirmasi: " N001 " } });
     expect(erased.status).toBe(200);
     expect(erased.body).toMatchObject({ baris: plan.rows, file: plan.files, file_gagal_dihapus: [] });
     const [row] = opened.auditAfter(before);

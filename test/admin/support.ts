@@ -7,8 +7,9 @@ export const lanAddress = "192.168.10.31";
 
 /**
  * A service with the standard accounts, whose requests come from the PC itself (where the
- * console answers by default), the admin signed in; `confirmed()` gives a fresh
- * confirmation of the admin's password for a destructive act.
+ * console answers by default), the admin signed in; `confirmed(act)` gives a fresh
+ * confirmation of the admin's password for one act that can give access, `confirmedCall`
+ * makes the act with one.
  */
 export async function consoleService(environment: Record<string, string> = {}, appOptions?: ConstructorParameters<typeof TestService>[2]) {
   const open = async () => {
@@ -21,11 +22,15 @@ export async function consoleService(environment: Record<string, string> = {}, a
   const { service, admin } = appOptions ? await open() : await snapshotFixture(`console ${JSON.stringify(environment)}`, open, environment);
   service.address = loopback;
   const call = (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => service.request(method, path, { token: admin, ...options });
-  const confirmed = async (token = admin): Promise<Record<string, string>> => {
-    const answer = await service.request("POST", "/api/admin/konfirmasi", { token, body: { password: passwords.admin } });
+  /** A confirmation of the admin's password for one act (`POST /api/admin/akun/mhs1/aktifkan`), as its header. */
+  const confirmed = async (act: string, token = admin): Promise<Record<string, string>> => {
+    const answer = await service.request("POST", "/api/admin/konfirmasi", { token, body: { password: passwords.admin, tindakan: act } });
     if (answer.status !== 200) throw new Error(`confirmation: ${answer.status} ${JSON.stringify(answer.body)}`);
     return { "x-konfirmasi": answer.body.konfirmasi };
   };
+  /** An act confirmed for itself first, then called. */
+  const confirmedCall = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> =>
+    call(method, path, { ...options, headers: { ...options.headers, ...(await confirmed(`${method} ${path}`)) } });
   /** The audit rows after `id`, as the trail keeps them; `nim` the row's students (audit_subjects), space-separated. */
   const auditAfter = (id: number) =>
     service.context.db.$client
@@ -36,7 +41,7 @@ export async function consoleService(environment: Record<string, string> = {}, a
       )
       .all(id);
   const lastAuditId = () => service.context.db.$client.query<{ id: number }, []>("SELECT coalesce(max(id), 0) AS id FROM audit_log").get()!.id;
-  return { service, admin, call, confirmed, auditAfter, lastAuditId };
+  return { service, admin, call, confirmed, confirmedCall, auditAfter, lastAuditId };
 }
 
 /** A multipart form with one file and text fields. */

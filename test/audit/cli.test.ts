@@ -15,10 +15,13 @@ const actor = commandActor();
 
 const rowsOf = (dataDir: string) => withDatabase(dataDir, (db) => db.query<AuditRow, []>("SELECT * FROM audit_log ORDER BY id").all());
 
-/** A folder with the standard accounts imported, then four more commands: six rows. */
+/** The standard accounts but the admin, whose creation by a roster has a row of its own (decisions §21). */
+const withoutAdmin = standardAccounts.split("\n").filter((line) => !line.startsWith("admin,")).join("\n");
+
+/** A folder with the standard accounts (no admin) imported, then four more commands: six rows. */
 async function folderWithRows(): Promise<string> {
   const dataDir = join(temporaryDir("skrining-audit-"), "data");
-  expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+  expect((await cli(dataDir, ["accounts", "import", csvFile(withoutAdmin)])).exitCode).toBe(0);
   expect((await cli(dataDir, ["accounts", "import", csvFile(fourthStudent)])).exitCode).toBe(0);
   for (const args of [["activate", "mhs3"], ["deactivate", "mhs3"], ["activate", "mhs3"], ["deactivate", "mhs2"]]) {
     expect((await cli(dataDir, ["accounts", ...args])).exitCode).toBe(0);
@@ -421,10 +424,25 @@ describe("commands leave their rows", () => {
     expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
   });
 
-  test("accounts import: one accounts_import row with the counts, none of the file's names", async () => {
-    const imported = (detail: string) => [{ actor: by, action: "accounts_import", nim: null, target: "skrining accounts import", detail }];
-    expect(await run(["accounts", "import", csvFile(fourthStudent)])).toEqual(imported("dibuat 1, diperbarui 0, tidak berubah 0, password diganti 0"));
-    expect(await run(["accounts", "import", csvFile(standardAccounts), "--reset-passwords"])).toEqual(imported("dibuat 0, diperbarui 6, tidak berubah 0, password diganti 6"));
+  test("accounts import: one accounts_import row with the counts; besides, a row naming each account it opened (decisions §21)", async () => {
+    const imported = (detail: string) => ({ actor: by, action: "accounts_import", nim: null, target: "skrining accounts import", detail });
+    expect(await run(["accounts", "import", csvFile(fourthStudent)])).toEqual([imported("dibuat 1, diperbarui 0, tidak berubah 0, password diganti 0")]);
+    const reset = (username: string, nim: string | null) => ({
+      actor: by,
+      action: "password",
+      nim,
+      target: "skrining accounts import",
+      detail: `akun ${username}: password dari daftar akun, harus diganti saat masuk; semua sesinya berakhir`,
+    });
+    expect(await run(["accounts", "import", csvFile(standardAccounts), "--reset-passwords"])).toEqual([
+      imported("dibuat 0, diperbarui 6, tidak berubah 0, password diganti 6"),
+      reset("admin", null),
+      reset("dosen1", null),
+      reset("dosen2", null),
+      reset("mhs1", "N001"),
+      reset("mhs2", "N002"),
+      reset("mhs3", "N003"),
+    ]);
   });
 
   test("accounts add, passwd, activate, deactivate", async () => {

@@ -1,5 +1,5 @@
 import { readAccountState, readRole, searchAccounts } from "../../accounts/search";
-import { accountColumns, type AccountColumn } from "../../accounts/validation";
+import { accountColumns, createsAdmin, type AccountColumn } from "../../accounts/validation";
 import { InvalidInput, ServiceError, invalid } from "../../errors";
 import { readPagination } from "../../requests/pagination";
 import type { RouteGuards } from "../../http/guards";
@@ -61,8 +61,11 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
     )
     .post(
       "",
-      async ({ principal, body, request, route, set }) => {
-        const account = await accounts.addOne(cellsOf(body as JsonObject), consoleSource(dependencies, principal, request, route));
+      async ({ principal, claims, headers, body, request, route, set }) => {
+        const cells = cellsOf(body as JsonObject);
+        // Decisions §21: a new admin is a way in.
+        if (createsAdmin(cells)) assertConfirmed(dependencies, { principal, claims, headers, request });
+        const account = await accounts.addOne(cells, consoleSource(dependencies, principal, request, route));
         set.status = 201;
         return { message: accountMessages.added(account.username, account.activated === true), username: account.username };
       },
@@ -71,10 +74,13 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
     .post("/impor/pratinjau", async ({ body }) => accounts.previewImport(await rosterOf(body, dependencies.context.config.rosterLimitBytes), ticked(body, "reset_password")), { access: adminOnly, response: { 200: ImportPreview } })
     .post(
       "/impor",
-      async ({ principal, body, request, route }) => {
+      async ({ principal, claims, headers, body, request, route }) => {
         const roster = await rosterOf(body, dependencies.context.config.rosterLimitBytes);
+        const resetPasswords = ticked(body, "reset_password");
+        // Decisions §21: passwords reset, or an admin made, are ways in.
+        if (accounts.importGivesAccess(roster, resetPasswords)) assertConfirmed(dependencies, { principal, claims, headers, request });
         try {
-          const counts = await accounts.importRoster(roster, { resetPasswords: ticked(body, "reset_password"), source: consoleSource(dependencies, principal, request, route) });
+          const counts = await accounts.importRoster(roster, { resetPasswords, source: consoleSource(dependencies, principal, request, route) });
           const minors = accounts.minorsAmong(roster.accounts.flatMap((row) => (row.nim === undefined ? [] : [row.nim])));
           return { counts, di_bawah_18: minors };
         } catch (error) {
@@ -88,7 +94,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
     .post(
       "/:username/reset-password",
       async ({ principal, claims, headers, params, request, route }) => {
-        assertConfirmed(dependencies, { principal, claims, headers });
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const password = await accounts.resetPassword(params.username, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.reset(params.username), password };
       },
@@ -96,7 +102,9 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
     )
     .post(
       "/:username/aktifkan",
-      async ({ principal, params, request, route }) => {
+      async ({ principal, claims, headers, params, request, route }) => {
+        // Decisions §21: activation and reactivation let an account in.
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const changed = await accounts.setActivated(params.username, true, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.activated(params.username, changed) };
       },
@@ -107,7 +115,7 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
       async ({ principal, claims, headers, params, request, route }) => {
         // The console stays usable: an admin's own account is deactivated from the command line, if at all.
         if (params.username === principal.username) throw invalid(accountMessages.notYourself);
-        assertConfirmed(dependencies, { principal, claims, headers });
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const changed = await accounts.setActivated(params.username, false, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.deactivated(params.username, changed) };
       },

@@ -53,9 +53,15 @@ export function consoleSource(dependencies: AdminDependencies, principal: Princi
   return { actor: principalActor(principal), target: `${request.method} ${route}`, clientAddress: dependencies.clientAddress(request) };
 }
 
-/** A destructive act goes ahead only with this session's fresh confirmation (403 `konfirmasi_diperlukan` otherwise). */
-export function assertConfirmed(dependencies: AdminDependencies, caller: { principal: Principal; claims: TokenClaims; headers: Record<string, string | undefined> }): void {
-  dependencies.confirmations.assert(caller.principal, caller.claims, caller.headers[confirmationHeader]);
+/**
+ * An act that can give access goes ahead only with this session's fresh confirmation of
+ * this very act (decisions §21), which it uses up (403 `konfirmasi_diperlukan` otherwise).
+ */
+export function assertConfirmed(
+  dependencies: AdminDependencies,
+  caller: { principal: Principal; claims: TokenClaims; headers: Record<string, string | undefined>; request: Request },
+): void {
+  dependencies.confirmations.use(caller.principal, caller.claims, caller.headers[confirmationHeader], caller.request);
 }
 
 /** A file the console hands out: no cache, never shown inline, named for saving. */

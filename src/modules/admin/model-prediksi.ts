@@ -65,7 +65,7 @@ export const modelController = (guards: RouteGuards, dependencies: AdminDependen
         if (!file || file.size === 0) throw invalid(modelMessages.noFile);
         const type = typeOf(body);
         const activate = formText(body, "aktifkan") === "ya";
-        if (activate) assertConfirmed(dependencies, { principal, claims, headers });
+        if (activate) assertConfirmed(dependencies, { principal, claims, headers, request });
         const source = readModelBytes(new Uint8Array(await file.arrayBuffer()), file.name);
         const { record } = await registry.addSource(source, { type, activate, audit: consoleSource(dependencies, principal, request, route) });
         set.status = 201;
@@ -91,7 +91,7 @@ export const modelController = (guards: RouteGuards, dependencies: AdminDependen
     .post(
       "/:id/aktifkan",
       async ({ principal, claims, headers, params, request, route }) => {
-        assertConfirmed(dependencies, { principal, claims, headers });
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const record = await registry.activate(modelIdOf(params.id), consoleSource(dependencies, principal, request, route));
         return { message: modelMessages.activated(record) };
       },
@@ -108,7 +108,7 @@ export const modelController = (guards: RouteGuards, dependencies: AdminDependen
     .delete(
       "/:id",
       async ({ principal, claims, headers, params, query, request, route }) => {
-        assertConfirmed(dependencies, { principal, claims, headers });
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const { record, screenings } = await registry.remove(modelIdOf(params.id), { force: query.paksa === "ya", audit: consoleSource(dependencies, principal, request, route) });
         return { message: modelMessages.removed(record, screenings) };
       },

@@ -17,8 +17,9 @@ export const privacyConsoleMessages = {
 
 /**
  * "Permintaan data pribadi" (UU PDP): for one NIM, what erasure would remove (the dry
- * run, shown first), the export as a download, restriction and its end, and the erasure
- * itself, confirmed by typing the NIM again and the admin's password. `skrining privacy
+ * run, shown first), the export as a download, restriction and its end (confirmed with the
+ * admin's password), and the erasure itself, confirmed by typing the NIM again and the
+ * admin's password. `skrining privacy
  * ...`'s service, with its audit rows.
  */
 export const privasiController = (guards: RouteGuards, dependencies: AdminDependencies) => {
@@ -56,7 +57,9 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
     )
     .post(
       "/:nim/akhiri-pembatasan",
-      async ({ principal, params, request, route }) => {
+      async ({ principal, claims, headers, params, request, route }) => {
+        // Ending a restriction lets the staff read the student's data again: a way in (decisions §21).
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const { screeningsCountedAgain } = await privacy.unrestrict(params.nim, consoleSource(dependencies, principal, request, route), false);
         return { message: privacyConsoleMessages.unrestricted(params.nim), skrining_dihitung_lagi: screeningsCountedAgain };
       },
@@ -67,7 +70,7 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
       async ({ principal, claims, headers, params, body, request, route }) => {
         // The NIM typed again first: a slip of the mouse on the wrong student stops here.
         if (formText(body as JsonObject, "nim_konfirmasi").trim() !== params.nim) throw invalid(privacyConsoleMessages.typeNim(params.nim));
-        assertConfirmed(dependencies, { principal, claims, headers });
+        assertConfirmed(dependencies, { principal, claims, headers, request });
         const erased = await privacy.erase(params.nim, consoleSource(dependencies, principal, request, route));
         return {
           message: privacyConsoleMessages.erased(params.nim),
