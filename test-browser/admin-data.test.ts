@@ -93,7 +93,11 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
 
     await page.getByRole("button", { name: "Batasi pemrosesan" }).click();
     await page.getByText(`Pemrosesan data mahasiswa ${student.nim} dibatasi sejak`, { exact: false }).waitFor();
+    // Its end lets the staff read again: confirmed with the password (decisions §21).
     await page.getByRole("button", { name: "Akhiri pembatasan" }).click();
+    await page.getByText(`Akhiri pembatasan data mahasiswa ${student.nim}?`, { exact: false }).waitFor();
+    await page.getByLabel("Password Anda").fill(demo.admin.password);
+    await page.getByRole("button", { name: "Ya, akhiri pembatasan" }).click();
     await page.getByText(`Pembatasan pemrosesan data mahasiswa ${student.nim} diakhiri.`).waitFor();
 
     await page.getByRole("button", { name: "Hapus data mahasiswa ini…" }).click();

@@ -44,9 +44,9 @@ async function signInAdmin(page: Page): Promise<void> {
 }
 
 /** Each viewport's own accounts, so the two runs do not meet. */
-const runs: Record<ViewportName, { reset: { username: string; nama: string }; roster: string[]; added: string }> = {
-  phone: { reset: { username: "2301003", nama: "Rizky Maulana" }, roster: ["2501101", "2501102"], added: "2501199" },
-  desktop: { reset: { username: "2201008", nama: "Nadia Rahma" }, roster: ["2501201", "2501202"], added: "2501299" },
+const runs: Record<ViewportName, { reset: { username: string; nama: string }; roster: string[]; added: string; admin: string }> = {
+  phone: { reset: { username: "2301003", nama: "Rizky Maulana" }, roster: ["2501101", "2501102"], added: "2501199", admin: "admin-ponsel" },
+  desktop: { reset: { username: "2201008", nama: "Nadia Rahma" }, roster: ["2501201", "2501202"], added: "2501299", admin: "admin-meja" },
 };
 
 const row = (page: Page, username: string) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: username, exact: true }) });
@@ -54,7 +54,7 @@ const row = (page: Page, username: string) => page.getByRole("row").filter({ has
 describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport) => {
   const run = runs[viewport];
 
-  test("Akun: the list by role and state, a roster with bad lines, one new account", async () => {
+  test("Akun: the list by role and state, a roster with bad lines, one new account; a roster reset and a new admin, each confirmed", async () => {
     const page = await openConsole(viewport);
     await signInAdmin(page);
     expect(new URL(page.url()).pathname).toBe("/admin/akun");
@@ -106,10 +106,31 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByLabel("Nama", { exact: true }).fill("Mahasiswa Dari Formulir");
     await page.getByRole("button", { name: "Tambah akun" }).click();
     await page.getByText(`Akun ${run.added} dibuat, belum aktif`, { exact: false }).waitFor();
+
+    // Decisions §21: the same roster again, its passwords given to the accounts it made: confirmed with the password.
+    await page.getByLabel("Akun yang sudah ada juga mendapat password dari file", { exact: false }).check();
+    await page.getByRole("button", { name: "Pratinjau" }).click();
+    await page.getByText("0 akun akan dibuat, 2 diperbarui, 1 tidak berubah.").waitFor();
+    await page.getByRole("button", { name: "Impor", exact: true }).click();
+    await page.getByText("Impor daftar ini? 2 akun yang ada mendapat password dari file", { exact: false }).waitFor();
+    await page.getByLabel("Password Anda").fill(demo.admin.password);
+    await checkPage(page, "admin-akun-impor-konfirmasi", viewport);
+    await page.getByRole("button", { name: "Ya, impor" }).click();
+    await page.getByText("Impor selesai: 0 akun dibuat, 2 diperbarui, 1 tidak berubah.").waitFor();
+
+    // A new admin by the form: confirmed with the password too.
+    await page.getByLabel("Peran", { exact: true }).last().selectOption("admin");
+    await page.getByLabel("Username", { exact: true }).fill(run.admin);
+    await page.getByLabel("Password awal").fill("awal-admin-baru");
+    await page.getByRole("button", { name: "Tambah akun" }).click();
+    await page.getByText(`Buat akun admin ${run.admin}?`, { exact: false }).waitFor();
+    await page.getByLabel("Password Anda").fill(demo.admin.password);
+    await page.getByRole("button", { name: "Ya, buat akun admin" }).click();
+    await page.getByText(`Akun ${run.admin} dibuat, belum aktif`, { exact: false }).waitFor();
     await closePage(page);
   });
 
-  test("Akun: a one-time password, confirmed with the admin's password, used at the student's next sign-in; deactivation", async () => {
+  test("Akun: a one-time password, confirmed with the admin's password, used at the student's next sign-in; deactivation and reactivation, each confirmed", async () => {
     const page = await openConsole(viewport);
     await signInAdmin(page);
     await page.getByLabel("Cari").fill(run.reset.username);
@@ -151,13 +172,17 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await heading(student, "Beranda").waitFor();
     await closePage(student);
 
-    // Deactivation: the confirmation given a moment ago still holds, so no password is asked.
+    // Deactivation and reactivation: a confirmation serves one act (decisions §21), so each asks for the password again.
     await row(page, run.reset.username).getByRole("button", { name: "Nonaktifkan" }).click();
     await page.getByText(`Nonaktifkan ${run.reset.username}?`, { exact: false }).waitFor();
-    expect(await page.getByLabel("Password Anda").count()).toBe(0);
+    await page.getByLabel("Password Anda").fill(demo.admin.password);
     await page.getByRole("button", { name: "Ya, nonaktifkan" }).click();
     await page.getByText(`Akun ${run.reset.username} dinonaktifkan; semua sesinya berakhir.`).waitFor();
     await row(page, run.reset.username).getByRole("button", { name: "Aktifkan" }).click();
+    await page.getByText(`Aktifkan ${run.reset.username}?`, { exact: false }).waitFor();
+    expect(await page.getByLabel("Password Anda").inputValue()).toBe("");
+    await page.getByLabel("Password Anda").fill(demo.admin.password);
+    await page.getByRole("button", { name: "Ya, aktifkan" }).click();
     await page.getByText(`Akun ${run.reset.username} diaktifkan.`).waitFor();
 
     // The console is in the admin's menu, beside the lecturer pages.

@@ -19,7 +19,7 @@ export const admin = {
   commandLine: "Perintah yang sama di PC server:",
   confirm: {
     password: "Password Anda",
-    passwordHint: "Tindakan ini perlu konfirmasi. Konfirmasi berlaku beberapa menit untuk tindakan berikutnya juga.",
+    passwordHint: "Tindakan ini dapat membuka akses, jadi perlu password Anda lagi. Konfirmasinya hanya untuk tindakan ini, sekali.",
     busy: "Memproses…",
   },
   download: {
@@ -57,6 +57,8 @@ export const admin = {
     resetOnce: "Catat atau berikan sekarang: password ini hanya ditampilkan sekali. Pemiliknya harus menggantinya saat masuk berikutnya.",
     deactivateQuestion: (username: string) => `Nonaktifkan ${username}? Semua sesinya berakhir; login dan aktivasi ditolak sampai akunnya diaktifkan lagi dari sini atau dengan accounts activate.`,
     deactivateYes: "Ya, nonaktifkan",
+    activateQuestion: (username: string) => `Aktifkan ${username}? Pemiliknya dapat masuk dengan password akunnya tanpa langkah aktivasi.`,
+    activateYes: "Ya, aktifkan",
   },
   tambah: {
     heading: "Tambah satu akun",
@@ -74,6 +76,8 @@ export const admin = {
     kelas: "Kelas",
     nipDoswal: "NIP dosen wali",
     activated: "Langsung aktif (tanpa aktivasi oleh pemiliknya)",
+    adminQuestion: (username: string) => `Buat akun admin ${username || "baru"}? Admin dapat membaca seluruh data mahasiswa dan mengelola akun.`,
+    adminYes: "Ya, buat akun admin",
   },
   impor: {
     heading: "Impor daftar akun (CSV)",
@@ -98,6 +102,15 @@ export const admin = {
     passwordReset: ", password diganti",
     submit: "Impor",
     importing: "Mengimpor…",
+    confirmQuestion: (passwords: number, admins: number) =>
+      [
+        "Impor daftar ini?",
+        passwords > 0 ? `${number(passwords)} akun yang ada mendapat password dari file (pemiliknya harus menggantinya saat masuk).` : "",
+        admins > 0 ? `${number(admins)} akun admin baru dibuat.` : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    confirmYes: "Ya, impor",
     done: (created: number, updated: number, unchanged: number) =>
       `Impor selesai: ${number(created)} akun dibuat, ${number(updated)} diperbarui, ${number(unchanged)} tidak berubah.`,
     leftInactive: (accounts: number) => `${number(accounts)} akun lama tetap belum aktif walau kolom activated bernilai ya; aktifkan dari daftar bila memang perlu.`,
@@ -199,6 +212,8 @@ export const admin = {
     restrictHint: "Selama dibatasi, dosen dan admin hanya melihat bahwa mahasiswa ini dibatasi; statistik tidak menghitungnya. Mahasiswa tetap memakai layanan seperti biasa.",
     restrict: "Batasi pemrosesan",
     unrestrict: "Akhiri pembatasan",
+    unrestrictQuestion: (nim: string) => `Akhiri pembatasan data mahasiswa ${nim}? Dosen walinya dan admin dapat membaca datanya lagi.`,
+    unrestrictYes: "Ya, akhiri pembatasan",
     eraseHeading: "Hapus seluruh data",
     erasePlan: "Yang akan dihapus (uji coba, belum ada yang dihapus):",
     eraseTable: "Baris per tabel yang akan dihapus",

@@ -15,8 +15,14 @@ import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, useAct, use
 
 const text = admin.akun;
 
-/** What the page is asking about one account: a one-time password, or its deactivation. */
-type Pending = { kind: "reset" | "deactivate"; username: string } | null;
+/** What the page is asking about one account: a one-time password, its deactivation or its activation (each confirmed, decisions §21). */
+type Pending = { kind: "reset" | "deactivate" | "activate"; username: string } | null;
+
+const pendingActs = {
+  reset: { route: "reset-password", question: text.resetQuestion, yes: text.resetYes },
+  deactivate: { route: "nonaktifkan", question: text.deactivateQuestion, yes: text.deactivateYes },
+  activate: { route: "aktifkan", question: text.activateQuestion, yes: text.activateYes },
+} as const;
 
 /**
  * Akun: the accounts by role, state and a search text (in the URL, so that a reload or
@@ -34,20 +40,18 @@ export function Akun(props: PageProps) {
   const accounts = useResource(() => api.get<AccountPage>(withQuery("/api/admin/akun", { q, peran: role, status: state, page })), [q, role, state, page]);
   const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("adminAkun"), { q, peran: role, status: state, page: page > 1 ? page : "", ...changes });
   const [pending, setPending] = useState<Pending>(null);
-  const { outcome, setOutcome, run } = useAct();
+  const { outcome, setOutcome } = useAct();
   const [oneTime, setOneTime] = useState<{ username: string; password: string } | null>(null);
 
   const result = accounts.data;
   const summary = accounts.loading ? common.loading : result ? (result.total === 0 ? text.none : `${text.found(result.total)} · ${common.page(result.page, result.total_pages)}`) : "";
 
-  const activate = (username: string) => {
+  const ask = (kind: NonNullable<Pending>["kind"], username: string) => {
+    setOutcome(null);
     setOneTime(null);
-    return run(async () => {
-      const answer = await api.post<{ message: string }>(`/api/admin/akun/${encodeURIComponent(username)}/aktifkan`);
-      accounts.reload();
-      return answer.message;
-    });
+    setPending({ kind, username });
   };
+  const pendingPath = pending && `/api/admin/akun/${encodeURIComponent(pending.username)}/${pendingActs[pending.kind].route}`;
 
   return (
     <ConsolePage current="adminAkun" intro={text.intro}>
@@ -80,14 +84,16 @@ export function Akun(props: PageProps) {
           <p>{text.resetOnce}</p>
         </Notice>
       )}
-      {pending && (
+      {pending && pendingPath && (
         <ConfirmAct
-          question={pending.kind === "reset" ? text.resetQuestion(pending.username) : text.deactivateQuestion(pending.username)}
-          yes={pending.kind === "reset" ? text.resetYes : text.deactivateYes}
+          key={pendingPath}
+          question={pendingActs[pending.kind].question(pending.username)}
+          yes={pendingActs[pending.kind].yes}
+          method="POST"
+          path={pendingPath}
           onCancel={() => setPending(null)}
           act={async (headers) => {
-            const path = `/api/admin/akun/${encodeURIComponent(pending.username)}/${pending.kind === "reset" ? "reset-password" : "nonaktifkan"}`;
-            const answer = await request<{ message: string; password?: string }>("POST", path, { json: {}, headers });
+            const answer = await request<{ message: string; password?: string }>("POST", pendingPath, { json: {}, headers });
             setPending(null);
             setOutcome({ kind: "success", text: answer.message });
             setOneTime(answer.password ? { username: pending.username, password: answer.password } : null);
@@ -108,17 +114,9 @@ export function Akun(props: PageProps) {
             <AccountActions
               account={account}
               self={account.username === props.user.username}
-              onReset={() => {
-                setOutcome(null);
-                setOneTime(null);
-                setPending({ kind: "reset", username: account.username });
-              }}
-              onDeactivate={() => {
-                setOutcome(null);
-                setOneTime(null);
-                setPending({ kind: "deactivate", username: account.username });
-              }}
-              onActivate={() => void activate(account.username)}
+              onReset={() => ask("reset", account.username)}
+              onDeactivate={() => ask("deactivate", account.username)}
+              onActivate={() => ask("activate", account.username)}
             />,
           ])}
         />

@@ -4,14 +4,16 @@ import { DataTable } from "../../components/charts";
 import { Button, ErrorNotice, Field, Notice } from "../../components/ui";
 import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
-import { CommandHint, formOf, megabytes, uploadLimits, type ImportAnswer, type ImportPreview } from "./shared";
+import { CommandHint, ConfirmAct, formOf, megabytes, needsConfirmation, uploadLimits, type ImportAnswer, type ImportPreview } from "./shared";
 
 const text = admin.impor;
 
 /**
  * A roster's import: the file is checked first and every bad line shown with its number,
  * with what each good row would do; only then may it be imported, and the server checks
- * the very same file again (it writes nothing on any bad row).
+ * the very same file again (it writes nothing on any bad row). An import that resets an
+ * existing account's password or makes an admin is confirmed with the password (decisions
+ * §21), as the preview shows it will be.
  */
 export function AkunImpor(props: { onImported: () => void }) {
   const limits = useResource(uploadLimits);
@@ -21,6 +23,7 @@ export function AkunImpor(props: { onImported: () => void }) {
   const [busy, setBusy] = useState<"preview" | "import" | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<ImportAnswer | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const result = useRef<HTMLHeadingElement>(null);
   const fields = (): Record<string, string> => (reset ? { reset_password: "ya" } : {});
 
@@ -40,22 +43,35 @@ export function AkunImpor(props: { onImported: () => void }) {
     }
   }
 
+  async function send(headers: Record<string, string> = {}) {
+    setDone(await request<ImportAnswer>("POST", "/api/admin/akun/impor", { form: formOf(file, fields()), headers }));
+    setPreview(null);
+    setConfirming(false);
+    props.onImported();
+    setTimeout(() => result.current?.focus(), 0);
+  }
+
   async function importRoster() {
-    setBusy("import");
     setError(null);
+    if (opens.passwords > 0 || opens.admins > 0) return setConfirming(true);
+    setBusy("import");
     try {
-      setDone(await request<ImportAnswer>("POST", "/api/admin/akun/impor", { form: formOf(file, fields()) }));
-      setPreview(null);
-      props.onImported();
-      setTimeout(() => result.current?.focus(), 0);
+      await send();
     } catch (caught) {
-      setError(caught);
+      // The accounts changed since the preview: the server asks for the confirmation after all.
+      if (needsConfirmation(caught)) setConfirming(true);
+      else setError(caught);
     } finally {
       setBusy(null);
     }
   }
 
   const badLines = preview ? new Set(preview.problems.map((problem) => problem.line)).size : 0;
+  // What the server confirms (AccountsService.importGivesAccess): passwords reset, admins made.
+  const opens = {
+    passwords: preview?.rows.filter((row) => row.passwordReset).length ?? 0,
+    admins: preview?.rows.filter((row) => row.role === "admin" && row.outcome === "dibuat").length ?? 0,
+  };
   return (
     <section aria-labelledby="akun-impor">
       <h2 id="akun-impor">{text.heading}</h2>
@@ -124,11 +140,22 @@ export function AkunImpor(props: { onImported: () => void }) {
                   `${text.outcomes[row.outcome]}${text.fields(row.fields)}${row.passwordReset ? text.passwordReset : ""}`,
                 ])}
               />
-              <div class="button-row">
-                <Button busy={busy === "import"} onClick={() => void importRoster()}>
-                  {busy === "import" ? text.importing : text.submit}
-                </Button>
-              </div>
+              {confirming ? (
+                <ConfirmAct
+                  question={text.confirmQuestion(opens.passwords, opens.admins)}
+                  yes={text.confirmYes}
+                  method="POST"
+                  path="/api/admin/akun/impor"
+                  onCancel={() => setConfirming(false)}
+                  act={send}
+                />
+              ) : (
+                <div class="button-row">
+                  <Button busy={busy === "import"} onClick={() => void importRoster()}>
+                    {busy === "import" ? text.importing : text.submit}
+                  </Button>
+                </div>
+              )}
             </>
           )}
         </div>

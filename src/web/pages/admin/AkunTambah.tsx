@@ -2,17 +2,18 @@ import { useState } from "preact/hooks";
 import { request } from "../../api";
 import { Button, Field } from "../../components/ui";
 import { admin } from "../../strings/admin";
-import { CommandHint, Outcome, SelectField, useAct } from "./shared";
+import { CommandHint, ConfirmAct, Outcome, SelectField, useAct } from "./shared";
 
 const text = admin.tambah;
 
 const emptyForm = { role: "mahasiswa", username: "", password: "", nim: "", nip: "", nama: "", jurusan: "", angkatan: "", kelas: "", nip_doswal: "", activated: false };
 type Form = typeof emptyForm;
 
-/** One new account, with the fields of a roster row that fit its role (`accounts add`). */
+/** One new account, with the fields of a roster row that fit its role (`accounts add`); a new admin is confirmed with the password (decisions §21). */
 export function AkunTambah(props: { onAdded: () => void }) {
   const [form, setForm] = useState<Form>(emptyForm);
-  const { busy, outcome, run } = useAct();
+  const { busy, outcome, setOutcome, run } = useAct();
+  const [confirming, setConfirming] = useState(false);
   const student = form.role === "mahasiswa";
   const field = (name: keyof Form, label: string, options: { hint?: string; type?: string; autocomplete?: string } = {}) => (
     <Field label={label} hint={options.hint}>
@@ -29,18 +30,27 @@ export function AkunTambah(props: { onAdded: () => void }) {
     </Field>
   );
 
+  /** Only the fields of the chosen role: a student's NIM is no lecturer's. */
+  function body(): Record<string, string | boolean> {
+    const fields: Record<string, string | boolean> = { role: form.role, username: form.username, password: form.password, nama: form.nama, activated: form.activated };
+    if (student) Object.assign(fields, { nim: form.nim, jurusan: form.jurusan, angkatan: form.angkatan, kelas: form.kelas, nip_doswal: form.nip_doswal });
+    if (form.role === "dosen") fields.nip = form.nip;
+    return fields;
+  }
+
+  async function add(headers: Record<string, string> = {}): Promise<string> {
+    const answer = await request<{ message: string }>("POST", "/api/admin/akun", { json: body(), headers });
+    setForm(emptyForm);
+    setConfirming(false);
+    props.onAdded();
+    return answer.message;
+  }
+
   function submit(event: Event) {
     event.preventDefault();
-    // Only the fields of the chosen role: a student's NIM is no lecturer's.
-    const body: Record<string, string | boolean> = { role: form.role, username: form.username, password: form.password, nama: form.nama, activated: form.activated };
-    if (student) Object.assign(body, { nim: form.nim, jurusan: form.jurusan, angkatan: form.angkatan, kelas: form.kelas, nip_doswal: form.nip_doswal });
-    if (form.role === "dosen") body.nip = form.nip;
-    void run(async () => {
-      const answer = await request<{ message: string }>("POST", "/api/admin/akun", { json: body });
-      setForm(emptyForm);
-      props.onAdded();
-      return answer.message;
-    });
+    setOutcome(null);
+    if (form.role === "admin") return setConfirming(true);
+    void run(add);
   }
 
   return (
@@ -66,12 +76,24 @@ export function AkunTambah(props: { onAdded: () => void }) {
           {text.activated}
         </label>
         <Outcome outcome={outcome} />
-        <div class="button-row">
-          <Button type="submit" busy={busy}>
-            {text.submit}
-          </Button>
-        </div>
+        {!confirming && (
+          <div class="button-row">
+            <Button type="submit" busy={busy}>
+              {text.submit}
+            </Button>
+          </div>
+        )}
       </form>
+      {confirming && (
+        <ConfirmAct
+          question={text.adminQuestion(form.username.trim())}
+          yes={text.adminYes}
+          method="POST"
+          path="/api/admin/akun"
+          onCancel={() => setConfirming(false)}
+          act={async (headers) => setOutcome({ kind: "success", text: await add(headers) })}
+        />
+      )}
       <CommandHint command="skrining accounts add --role mahasiswa --username 2301011 --password … --nim 2301011" />
     </section>
   );

@@ -47,17 +47,18 @@ export function DataPribadi(props: PageProps) {
 
 function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
   const student = useResource(() => api.get<StudentRequest>(`/api/admin/privasi/${encodeURIComponent(props.nim)}`), [props.nim]);
-  const { busy, outcome, run } = useAct();
+  const { busy, outcome, setOutcome, run } = useAct();
   const [erasing, setErasing] = useState(false);
+  const [unrestricting, setUnrestricting] = useState(false);
   const [typed, setTyped] = useState("");
   const data = student.data;
   if (student.error !== undefined) return <ResourceError resource={student} />;
   if (!data) return <Loading />;
   const path = `/api/admin/privasi/${encodeURIComponent(data.nim)}`;
 
-  const restriction = () =>
+  const restrict = () =>
     run(async () => {
-      const answer = await api.post<{ message: string }>(`${path}/${data.dibatasi_sejak ? "akhiri-pembatasan" : "batasi"}`);
+      const answer = await api.post<{ message: string }>(`${path}/batasi`);
       student.reload();
       return answer.message;
     });
@@ -76,9 +77,34 @@ function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
 
       <h3>{text.restrictHeading}</h3>
       <p class="aside">{text.restrictHint}</p>
-      <Button variant="secondary" busy={busy} onClick={() => void restriction()}>
-        {data.dibatasi_sejak ? text.unrestrict : text.restrict}
-      </Button>
+      {/* Ending a restriction lets the staff read the student's data again: confirmed (decisions §21). */}
+      {data.dibatasi_sejak && unrestricting ? (
+        <ConfirmAct
+          question={text.unrestrictQuestion(data.nim)}
+          yes={text.unrestrictYes}
+          method="POST"
+          path={`${path}/akhiri-pembatasan`}
+          onCancel={() => setUnrestricting(false)}
+          act={async (headers) => {
+            const answer = await request<{ message: string }>("POST", `${path}/akhiri-pembatasan`, { json: {}, headers });
+            setUnrestricting(false);
+            setOutcome({ kind: "success", text: answer.message });
+            student.reload();
+          }}
+        />
+      ) : (
+        <Button
+          variant="secondary"
+          busy={busy}
+          onClick={() => {
+            setOutcome(null);
+            if (data.dibatasi_sejak) setUnrestricting(true);
+            else void restrict();
+          }}
+        >
+          {data.dibatasi_sejak ? text.unrestrict : text.restrict}
+        </Button>
+      )}
 
       <h3>{text.eraseHeading}</h3>
       <p>{text.erasePlan}</p>
@@ -98,6 +124,8 @@ function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
         <ConfirmAct
           question={text.eraseQuestion(data.nim)}
           yes={text.eraseYes}
+          method="POST"
+          path={`${path}/hapus`}
           ready={typed.trim() === data.nim}
           onCancel={() => {
             setErasing(false);

@@ -43,8 +43,11 @@ export function Model(_props: PageProps) {
       <Outcome outcome={outcome} />
       {pending && (
         <ConfirmAct
+          key={`${pending.kind} ${pending.model.id}`}
           question={pending.kind === "activate" ? text.activateQuestion(pending.model.id, text.types[pending.model.type]!) : text.removeQuestion(pending.model.id)}
           yes={pending.kind === "activate" ? text.activateYes : text.removeYes}
+          method={pending.kind === "activate" ? "POST" : "DELETE"}
+          path={pending.kind === "activate" ? `/api/admin/model/${pending.model.id}/aktifkan` : `/api/admin/model/${pending.model.id}`}
           onCancel={() => setPending(null)}
           act={async (headers) => {
             const answer =
@@ -156,7 +159,9 @@ function Upload(props: { onAdded: () => void }) {
           </div>
         )}
       </form>
-      {confirming && <ConfirmAct question={text.activateNewQuestion(text.types[type]!)} yes={text.activateYes} onCancel={() => setConfirming(false)} act={upload} />}
+      {confirming && (
+        <ConfirmAct question={text.activateNewQuestion(text.types[type]!)} yes={text.activateYes} method="POST" path="/api/admin/model" onCancel={() => setConfirming(false)} act={upload} />
+      )}
       <CommandHint command="skrining model add --type stress --file model.joblib" />
     </section>
   );

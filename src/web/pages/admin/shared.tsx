@@ -73,29 +73,26 @@ export function CommandHint(props: { command: string }) {
   );
 }
 
-/** A confirmation of this tab: given by the server for a few minutes, kept in memory only. */
-let held: { token: string; until: number } | null = null;
-
-const heldHeaders = (): Record<string, string> => (held && held.until > Date.now() + 5_000 ? { "x-konfirmasi": held.token } : {});
-
-/** Whether the server refused an act for want of a (fresh) confirmation. */
-const needsConfirmation = (error: unknown) => error instanceof ApiError && error.status === 403 && error.body.konfirmasi_diperlukan === true;
+/** Whether the server refused an act for want of a confirmation of it (a page that did not ask, a race with another change). */
+export const needsConfirmation = (error: unknown) => error instanceof ApiError && error.status === 403 && error.body.konfirmasi_diperlukan === true;
 
 /**
- * A destructive act asked for in the page: the question, the admin's password when no
- * fresh confirmation is held, and the act itself with the confirmation's header. A lapsed
- * confirmation asks for the password again instead of failing. `ready` holds the button
- * back until the page's own condition (the NIM typed again) is met.
+ * An act that can give access, asked for in the page (decisions §21): the question, the
+ * admin's password, and the act itself (`method` on `path`) with the confirmation the
+ * password gave for that act alone: it serves no other act and only once, so every act
+ * asks again. `ready` holds the button back until the page's own condition (the NIM typed
+ * again) is met.
  */
 export function ConfirmAct(props: {
   question: string;
   yes: string;
+  method: "POST" | "PUT" | "DELETE";
+  path: string;
   act: (headers: Record<string, string>) => Promise<void>;
   onCancel: () => void;
   ready?: boolean;
   children?: ComponentChildren;
 }) {
-  const [askPassword, setAskPassword] = useState(Object.keys(heldHeaders()).length === 0);
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -111,16 +108,9 @@ export function ConfirmAct(props: {
     setBusy(true);
     setError(null);
     try {
-      if (askPassword) {
-        const given = await request<{ konfirmasi: string; berlaku_sampai: string }>("POST", "/api/admin/konfirmasi", { json: { password }, checksPassword: true });
-        held = { token: given.konfirmasi, until: Date.parse(given.berlaku_sampai) };
-      }
-      await props.act(heldHeaders());
+      const given = await request<{ konfirmasi: string }>("POST", "/api/admin/konfirmasi", { json: { password, tindakan: `${props.method} ${props.path}` }, checksPassword: true });
+      await props.act({ "x-konfirmasi": given.konfirmasi });
     } catch (caught) {
-      if (needsConfirmation(caught)) {
-        held = null;
-        setAskPassword(true);
-      }
       setError(caught);
       setBusy(false);
     }
@@ -130,16 +120,14 @@ export function ConfirmAct(props: {
     <form class="confirm" ref={first} role="group" aria-labelledby={questionId} onSubmit={submit} noValidate>
       <p id={questionId}>{props.question}</p>
       {props.children}
-      {askPassword && (
-        <Field label={admin.confirm.password} hint={admin.confirm.passwordHint}>
-          {({ id, describedBy }) => (
-            <input id={id} type="password" autocomplete="current-password" value={password} aria-describedby={describedBy} onInput={(event) => setPassword(event.currentTarget.value)} />
-          )}
-        </Field>
-      )}
+      <Field label={admin.confirm.password} hint={admin.confirm.passwordHint}>
+        {({ id, describedBy }) => (
+          <input id={id} type="password" autocomplete="current-password" value={password} aria-describedby={describedBy} onInput={(event) => setPassword(event.currentTarget.value)} />
+        )}
+      </Field>
       {error !== null && <ErrorNotice error={error} />}
       <div class="button-row">
-        <Button type="submit" variant="danger" busy={busy} disabled={props.ready === false || (askPassword && password === "")}>
+        <Button type="submit" variant="danger" busy={busy} disabled={props.ready === false || password === ""}>
           {busy ? admin.confirm.busy : props.yes}
         </Button>
         <Button variant="secondary" onClick={props.onCancel}>
