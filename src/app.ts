@@ -7,6 +7,7 @@ import type { AppContext } from "./context";
 import { withChangeRow } from "./audit/change-row";
 import { databaseStamp } from "./db/read-cache";
 import { bodyParser } from "./http/body";
+import { bodyChecks, type BodylessContext } from "./http/body-gate";
 import { corsPolicy } from "./http/cors";
 import { auditRoutes } from "./http/audit";
 import { adminApiPrefix } from "./http/admin-web";
@@ -70,6 +71,8 @@ export interface AppOptions {
  */
 export function createApp(context: AppContext, clientAddress: (request: Request) => string = () => "local", options: AppOptions = {}) {
   let allowedMethods: AllowedMethods = () => [];
+  // Each route's checks that need no body, found on the routes once they are all there (src/http/body-gate.ts).
+  let checksBeforeBody = new Map<string, (context: BodylessContext) => Promise<void>>();
   const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
   // The read caches ask SQLite whether another process wrote once per turn of the event loop.
   databaseStamp(context.db.$client).askOncePerTurn();
@@ -81,7 +84,11 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(requestLog(context.config.logRequests ? context.logger : null, new Set([healthPath])))
     .use(corsPolicy(context.config.corsOrigins))
     .use(
-      bodyParser({ jsonLimitBytes: context.config.jsonBodyLimitBytes, multipartRoutes: multipartRoutes(context.config) }),
+      bodyParser({
+        jsonLimitBytes: context.config.jsonBodyLimitBytes,
+        multipartRoutes: multipartRoutes(context.config),
+        checksBeforeBody: (request, route) => checksBeforeBody.get(`${request.method} ${route}`)?.({ request }),
+      }),
     )
     .use(
       openapi({
@@ -112,6 +119,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(privasiController(guards, context.auth, context.privasi, clientAddress))
     .use(adminConsole(guards, adminDependencies(context, clientAddress, options)));
   allowedMethods = routeMethodIndex(app.routes);
+  checksBeforeBody = bodyChecks(app.routes);
   // Every request has the audit row of its change at hand (src/audit/change-row.ts);
   // `handle` is what the server and the tests call.
   const handle = app.handle;

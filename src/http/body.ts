@@ -7,10 +7,17 @@ import type { JsonObject } from "../requests/values";
  * object (missing, malformed, an array, a form, plain text) becomes `{}`, and the route's
  * own rules then answer with their usual texts. Only the routes named in
  * `multipartRoutes` read multipart forms, each up to its own limit (a photo, a roster, a
- * model file). Oversized bodies answer 413.
+ * model file). Oversized bodies answer 413. First, `checksBeforeBody` runs the route's
+ * checks that need no body (decisions §21, src/http/body-gate.ts): a refused request is
+ * answered without its body ever being read.
  */
-export const bodyParser = (options: { jsonLimitBytes: number; multipartRoutes: ReadonlyMap<string, number> }) =>
+export const bodyParser = (options: {
+  jsonLimitBytes: number;
+  multipartRoutes: ReadonlyMap<string, number>;
+  checksBeforeBody: (request: Request, route: string) => Promise<void> | undefined;
+}) =>
   new Elysia({ name: "body-parser" }).onParse({ as: "global" }, async ({ request, route }) => {
+    await options.checksBeforeBody(request, route);
     const multipartLimit = options.multipartRoutes.get(route);
     const multipart = multipartLimit !== undefined;
     const limit = multipartLimit ?? options.jsonLimitBytes;

@@ -9,6 +9,7 @@ import { ProcessingRestriction, restrictionMessages } from "../privacy/restricti
 import { accessMessages, assertOwnNim } from "../requests/ownership";
 import type { Principal } from "../requests/principal";
 import type { AuditRoutes } from "./audit";
+import { beforeBody, type BodylessContext } from "./body-gate";
 
 /** Who may call a route, and what a caller of another role is told. */
 export interface AccessRule {
@@ -37,7 +38,8 @@ type Caller = { principal: Principal; params: Record<string, string> };
  * - `access: rule`: an access token (401); then, unless the rule says otherwise, an account
  *   that need not replace its password first (403, decisions §21); a role that fits (403
  *   with the rule's text). Puts the caller in the context as `principal`, with the token's
- *   `claims`.
+ *   `claims`. It needs no body, so it runs before the body is read (src/http/body-gate.ts),
+ *   once per request.
  * - `refreshToken: true`: the same for a refresh token.
  * - `studentWrite: true`: a student's write, counted against the fair-use limit (429).
  * - `ownNim: true`: the own-nim rule for the `:nim` of the path (403), before anything else
@@ -59,15 +61,24 @@ type Caller = { principal: Principal; params: Record<string, string> };
 export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
   const scope = new AdvisorScope(db.$client);
   const restriction = new ProcessingRestriction(db);
+  // The caller of a request, checked once: before its body when it has one, then found again by the route.
+  const callers = new WeakMap<Request, Promise<{ principal: Principal; claims: TokenClaims }>>();
+  const callerOf = (request: Request, rule: AccessRule) => {
+    let caller = callers.get(request);
+    if (!caller) {
+      caller = auth.authenticate(request.headers.get("authorization") ?? undefined, "access").then((found) => {
+        if (!rule.whilePasswordMustChange) auth.refuseWhilePasswordMustChange(found.principal);
+        if (rule.roles !== "any" && !rule.roles.includes(found.principal.role)) throw forbidden(rule.denied);
+        return found;
+      });
+      callers.set(request, caller);
+    }
+    return caller;
+  };
   return new Elysia({ name: "route-guards", seed: auth.instanceId }).use(audit).macro({
     access(rule: AccessRule) {
       return {
-        async resolve({ headers }): Promise<{ principal: Principal; claims: TokenClaims }> {
-          const caller = await auth.authenticate(headers.authorization, "access");
-          if (!rule.whilePasswordMustChange) auth.refuseWhilePasswordMustChange(caller.principal);
-          if (rule.roles !== "any" && !rule.roles.includes(caller.principal.role)) throw forbidden(rule.denied);
-          return caller;
-        },
+        resolve: beforeBody(({ request }: BodylessContext): Promise<{ principal: Principal; claims: TokenClaims }> => callerOf(request, rule)),
       };
     },
     refreshToken(enabled: true) {

@@ -5,6 +5,7 @@ import type { AutomaticBackups } from "../../backup/automatic";
 import type { ServedTls } from "../../tls/served";
 import type { AppContext } from "../../context";
 import { adminApiPrefix, assertAdminWeb } from "../../http/admin-web";
+import { beforeBody } from "../../http/body-gate";
 import { principalActor, type Principal } from "../../requests/principal";
 import { access, type RouteGuards } from "../../http/guards";
 import type { ModelRegistry } from "../../models/registry";
@@ -38,11 +39,15 @@ export const adminOnly = access.adminOnly;
 
 /**
  * The `--admin-web` rule for every console route, checked before anything else (before
- * the token): a request from elsewhere learns only which option keeps it out. A new
- * instance per controller, unnamed, so that Elysia's de-duplication never drops it.
+ * the token, and before a body is read): a request from elsewhere learns only which option
+ * keeps it out. A new instance per controller, unnamed, so that Elysia's de-duplication
+ * never drops it.
  */
 const adminWebGuard = (dependencies: AdminDependencies) =>
-  new Elysia().onTransform({ as: "scoped" }, ({ request }) => assertAdminWeb(dependencies.context.config.adminWeb, dependencies.clientAddress(request)));
+  new Elysia().onTransform(
+    { as: "scoped" },
+    beforeBody(({ request }) => assertAdminWeb(dependencies.context.config.adminWeb, dependencies.clientAddress(request))),
+  );
 
 /** A controller of the console under `/api/admin<prefix>`: the `--admin-web` rule, then the usual route guards. */
 export const adminController = (guards: RouteGuards, dependencies: AdminDependencies, prefix: string) =>
