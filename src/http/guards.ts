@@ -40,7 +40,7 @@ type Caller = { principal: Principal; params: Record<string, string> };
  *   with the rule's text). Puts the caller in the context as `principal`, with the token's
  *   `claims`. It needs no body, so it runs before the body is read (src/http/body-gate.ts),
  *   once per request.
- * - `refreshToken: true`: the same for a refresh token.
+ * - `refreshToken: true`: the same for a refresh token (before the body too).
  * - `studentWrite: true`: a student's write, counted against the fair-use limit (429).
  * - `ownNim: true`: the own-nim rule for the `:nim` of the path (403), before anything else
  *   about that student, so a student naming an unknown NIM learns nothing.
@@ -63,30 +63,35 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
   const restriction = new ProcessingRestriction(db);
   // The caller of a request, checked once: before its body when it has one, then found again by the route.
   const callers = new WeakMap<Request, Promise<{ principal: Principal; claims: TokenClaims }>>();
-  const callerOf = (request: Request, rule: AccessRule) => {
+  const callerOf = (request: Request, check: () => Promise<{ principal: Principal; claims: TokenClaims }>) => {
     let caller = callers.get(request);
     if (!caller) {
-      caller = auth.authenticate(request.headers.get("authorization") ?? undefined, "access").then((found) => {
-        if (!rule.whilePasswordMustChange) auth.refuseWhilePasswordMustChange(found.principal);
-        if (rule.roles !== "any" && !rule.roles.includes(found.principal.role)) throw forbidden(rule.denied);
-        return found;
-      });
+      caller = check();
       callers.set(request, caller);
     }
     return caller;
   };
+  const bearerOf = (request: Request) => request.headers.get("authorization") ?? undefined;
   return new Elysia({ name: "route-guards", seed: auth.instanceId }).use(audit).macro({
     access(rule: AccessRule) {
       return {
-        resolve: beforeBody(({ request }: BodylessContext): Promise<{ principal: Principal; claims: TokenClaims }> => callerOf(request, rule)),
+        resolve: beforeBody(
+          ({ request }: BodylessContext): Promise<{ principal: Principal; claims: TokenClaims }> =>
+            callerOf(request, async () => {
+              const found = await auth.authenticate(bearerOf(request), "access");
+              if (!rule.whilePasswordMustChange) auth.refuseWhilePasswordMustChange(found.principal);
+              if (rule.roles !== "any" && !rule.roles.includes(found.principal.role)) throw forbidden(rule.denied);
+              return found;
+            }),
+        ),
       };
     },
     refreshToken(enabled: true) {
+      void enabled;
       return {
-        async resolve({ headers }): Promise<{ principal: Principal; claims: TokenClaims }> {
-          void enabled;
-          return auth.authenticate(headers.authorization, "refresh");
-        },
+        resolve: beforeBody(
+          ({ request }: BodylessContext): Promise<{ principal: Principal; claims: TokenClaims }> => callerOf(request, () => auth.authenticate(bearerOf(request), "refresh")),
+        ),
       };
     },
     studentWrite(enabled: true) {

@@ -45,6 +45,7 @@ describe("refused before the body is read", () => {
     ["a photo without a token", "PUT", "/api/mahasiswa/profil/foto", () => ({}), 401, "Token akses diperlukan."],
     ["a photo by an admin", "PUT", "/api/mahasiswa/profil/foto", () => bearer(tokens.admin), 403, "Hanya mahasiswa yang dapat mengakses."],
     ["a JSON body without a token", "POST", "/api/mahasiswa/diary", () => ({ "content-type": "application/json" }), 401, "Token akses diperlukan."],
+    ["a refresh with an access token", "POST", "/api/auth/refresh", () => bearer(tokens.admin), 401, "Jenis token tidak sesuai."],
   ];
   test.each(cases)("%s: %s %s answers at once", async (_case, method, path, headers, status, error) => {
     expect(await endlessBody(method, path, headers())).toEqual({ status, body: { error } });
