@@ -143,6 +143,47 @@ describe("the banner", () => {
   });
 });
 
+// Issue 43, finding 7 (plain HTTP on the LAN, silently), as the red team met it: serve as a
+// process of its own, bound to the LAN (`--host 0.0.0.0`, the default), without TLS.
+describe("serve without TLS on the LAN", () => {
+  const plainHttpWarning =
+    "PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. " +
+    "Jalankan 'skrining tls init', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).";
+  const env = { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" };
+
+  /** The start-up lines of a serve process, once all of them are out (the "Data:" line follows the warning). */
+  async function startUpLines(options: Parameters<typeof startServer>[0]): Promise<{ lines: string[]; stop: () => Promise<number> }> {
+    const server = await startServer(options);
+    for (const deadline = Date.now() + 10_000; !/^Konsol admin/m.test(server.stdout()); await Bun.sleep(25)) {
+      if (Date.now() > deadline) throw new Error(`no start-up lines: ${server.stdout()}`);
+    }
+    return { lines: server.stdout().trimEnd().split("\n"), stop: () => stop(server) };
+  }
+
+  test("every start warns, right after the addresses, that passwords cross the network unencrypted, naming skrining tls init; on loopback and with TLS it does not", async () => {
+    const dataDir = temporaryDir();
+    for (const start of ["first", "second"]) {
+      const { lines, stop: stopped } = await startUpLines({ dataDir, env, serveOptions: ["--host", "0.0.0.0"] });
+      const warning = lines.indexOf(plainHttpWarning);
+      expect({ start, warned: warning > 0 }).toEqual({ start, warned: true });
+      // After the addresses to open (the loopback one last), before the data folder's line.
+      expect(lines[warning - 1]).toMatch(/^ {2}http:\/\/127\.0\.0\.1:\d+\/ {2}\(hanya dari PC ini\)$/);
+      expect(lines[warning + 1]).toStartWith(`Data: ${dataDir};`);
+      expect(await stopped()).toBe(0);
+    }
+
+    const loopback = await startUpLines({ dataDir, env });
+    expect(loopback.lines.join("\n")).not.toContain("tanpa TLS");
+    expect(await loopback.stop()).toBe(0);
+
+    expect((await runCli(["--data", dataDir, "tls", "init"])).exitCode).toBe(0);
+    const secure = await startUpLines({ dataDir, env, serveOptions: ["--host", "0.0.0.0", "--https-port", String(await freePort())] });
+    expect(secure.lines[0]).toContain("berjalan dengan HTTPS");
+    expect(secure.lines.join("\n")).not.toContain("tanpa TLS");
+    expect(await secure.stop()).toBe(0);
+  }, 60_000);
+});
+
 test("a port already in use: exit 1 with a sentence naming the port, no stack trace", async () => {
   const occupant = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
   try {
