@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { started, startServer, type ServerProcess } from "../test/server-process";
-import { preparedDataDir } from "./support";
+import { preparedDataDir, sendHeadFirst } from "./support";
 
 // Attacks one student or one stranger on the campus LAN could make against the others,
 // each against the real server on a real port. The sizes are bounded so that each runs in
@@ -168,27 +168,11 @@ describe("bodies read only after the checks that need none (decisions §21)", ()
   // token was looked at; four of them took the server from 87 to 374 MiB.
   const declared = 40 * 1024 * 1024;
 
-  /** Sends a request's head over a raw socket; the first line of the answer, or null when none came within 3 s of the head. Then the whole body is sent. */
-  async function headFirst(path: string, headers: string[]): Promise<{ statusLine: string | null; bodySent: Promise<void> }> {
+  const headFirst = async (path: string, headers: string[]) => {
     const socket = connect(server.port, "127.0.0.1");
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-    let answer = "";
-    socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
-    socket.on("error", () => {});
-    socket.write([`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: multipart/form-data; boundary=x", `Content-Length: ${declared}`, ...headers, "", ""].join("\r\n"));
-    const deadline = Date.now() + 3000;
-    while (!answer.includes("\r\n") && Date.now() < deadline) await Bun.sleep(20);
-    const statusLine = answer.includes("\r\n") ? answer.slice(0, answer.indexOf("\r\n")) : null;
-    // Then the body the attacker sends anyway: a megabyte at a time, as far as the server takes it.
-    const bodySent = (async () => {
-      const megabyte = Buffer.alloc(1024 * 1024, 0x61);
-      for (let sent = 0; sent < declared && !socket.destroyed; sent += megabyte.length) {
-        if (!socket.write(megabyte)) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), Bun.sleep(2000)]);
-      }
-      socket.destroy();
-    })();
-    return { statusLine, bodySent };
-  }
+    return await sendHeadFirst(socket, { path, headers, declared });
+  };
 
   test("4 model uploads of 40 MiB without a token: each answered 401 before its body, and the memory does not grow", async () => {
     const before = residentMiB();

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import { join } from "node:path";
 import { spawnCli, temporaryDir } from "../test/helpers";
 
@@ -86,3 +87,27 @@ export async function writeLoad(port: number, token: string, workers: number, un
 }
 
 export const emptyAcknowledged = (): Acknowledged => ({ diary: new Set(), screenings: new Set(), moods: new Map() });
+
+/**
+ * A multipart POST's head, declaring `declared` bytes, sent over a connected socket (plain or
+ * TLS): the first line of the answer, or null when none came within 3 s of the head (decisions
+ * §21: a refusal comes before the body). Then the body an attacker sends anyway, a megabyte at
+ * a time, as far as the server takes it; `bodySent` resolves once it is sent or refused.
+ */
+export async function sendHeadFirst(socket: Socket, request: { path: string; headers: string[]; declared: number }): Promise<{ statusLine: string | null; bodySent: Promise<void> }> {
+  let answer = "";
+  socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+  socket.on("error", () => {});
+  socket.write([`POST ${request.path} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: multipart/form-data; boundary=x", `Content-Length: ${request.declared}`, ...request.headers, "", ""].join("\r\n"));
+  const deadline = Date.now() + 3000;
+  while (!answer.includes("\r\n") && Date.now() < deadline) await Bun.sleep(20);
+  const statusLine = answer.includes("\r\n") ? answer.slice(0, answer.indexOf("\r\n")) : null;
+  const bodySent = (async () => {
+    const megabyte = Buffer.alloc(1024 * 1024, 0x61);
+    for (let sent = 0; sent < request.declared && !socket.destroyed; sent += megabyte.length) {
+      if (!socket.write(megabyte)) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), Bun.sleep(2000)]);
+    }
+    socket.destroy();
+  })();
+  return { statusLine, bodySent };
+}
