@@ -5,6 +5,7 @@ import { unshownPasswordFile } from "../../src/accounts/first-admin";
 import { cliEnvironment, repositoryRoot, temporaryDir } from "../../test/helpers";
 import { freePort, launchInProcess, serveInProcess, stop, stopStarted } from "../../test/server-process";
 import { cli, outputLines, withDatabase } from "../../test/cli/support";
+import { httpsFetch, tlsInit } from "../../test/tls/support";
 
 // The first admin's random password is shown once, by the start that creates the admin, on
 // its terminal only: never in a log file, its rotations or a service's journal (decisions
@@ -157,6 +158,26 @@ describe("the first start", () => {
     expect((await signIn(server.port, "sandi-admin-sendiri")).body.user).not.toHaveProperty("must_change_password");
     expect(await stop(server)).toBe(0);
     for (const text of logFiles(log)) expect(text).not.toContain(password!);
+  }, 30_000);
+
+  test("with HTTPS (tls/ made first, as the service files do): the password comes last, after the certificate's lines, on the terminal only; it signs in over HTTPS, held", async () => {
+    const dataDir = join(temporaryDir("skrining-first-"), "data");
+    await tlsInit(dataDir);
+    const log = join(temporaryDir("skrining-first-log-"), "skrining.log");
+    const httpsPort = await freePort();
+    const server = await serveInProcess({ dataDir, terminal: true, serveOptions: ["--https-port", String(httpsPort), "--log-file", log] });
+    const lines = outputLines(server.stdout());
+    const password = passwordLine.exec(server.stdout())?.[1];
+    expect(password).toBeDefined();
+    const started = lines.findIndex((line) => line.includes("berjalan dengan HTTPS"));
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(lines.findIndex((line) => line.startsWith("Sertifikat CA lokal untuk ponsel"))).toBeGreaterThan(started);
+    expect(lines.at(-1)).toBe(`Password admin pertama: ${password}`);
+    expect(logFiles(log).join("\n")).toContain("berjalan dengan HTTPS");
+    expect(logFiles(log).join("\n")).not.toContain(password!);
+    const signedIn = await httpsFetch(dataDir)(`https://127.0.0.1:${httpsPort}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password }) });
+    expect(((await signedIn.json()) as { user: { must_change_password?: boolean } }).user.must_change_password).toBe(true);
+    expect(await stop(server)).toBe(0);
   }, 30_000);
 
   test("without a terminal (a service's journal, a pipe, a file) the password is shown nowhere; the start and every later one say how to set one", async () => {
