@@ -153,6 +153,7 @@ describe("serve with the data folder's tls/", () => {
     expect(answer.qr.path).toMatch(/^M\d+ \d+h\d+v1h-\d+z/);
 
     const before = await servedCertificate("127.0.0.1", server.httpsPort, ca);
+    // Without a confirmation (no X-Konfirmasi): a renewal gives no one access (decisions §21).
     const renewed = await secure(`${https}/api/admin/sertifikat/perbarui`, { method: "POST", headers });
     expect(renewed.status).toBe(200);
     expect(((await renewed.json()) as { message: string }).message).toContain("Sertifikat server baru dari CA lokal sudah dipakai");

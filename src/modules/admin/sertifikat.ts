@@ -16,7 +16,8 @@ export const certificateMessages = {
  * the CA a phone installs, the days left, the names and addresses it covers, what is
  * wrong), the HTTPS address with its QR code for phones to scan off the PC's screen, the
  * certificate page's address, and a renewal from the local CA now. A renewal gives no one
- * access (the CA stays), so it needs no password again; the trail records who asked.
+ * access (the CA stays), so it needs no password again (decisions §21) and, as `tls init`,
+ * leaves no audit row; serve's log line names the admin who asked.
  */
 export const sertifikatController = (guards: RouteGuards, dependencies: AdminDependencies) =>
   adminController(guards, dependencies, "/sertifikat")
