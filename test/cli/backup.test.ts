@@ -235,7 +235,9 @@ describe("restore", () => {
     else expect(files.secret).not.toBe(original.secret!);
     expect(readFileSync(join(restored, "secret"), "utf8")).toMatch(/^[A-Za-z0-9_-]{64}\n$/);
     expect(withDatabase(restored, (db) => db.query("SELECT * FROM users ORDER BY Id_User").all())).toEqual(withDatabase(dataDir, (db) => db.query("SELECT * FROM users ORDER BY Id_User").all()));
-    for (const [path, found] of Object.entries(modes)) expect({ path, mode: found }).toEqual({ path, mode: lstatSync(join(restored, path)).isDirectory() ? "700" : "600" });
+    // The restored files; not the WAL files of the audit row's write, which the reads above may have removed by closing the database last.
+    const restoredModes = Object.entries(modes).filter(([path]) => !/^skrining\.db-(wal|shm)$/.test(path));
+    for (const [path, found] of restoredModes) expect({ path, mode: found }).toEqual({ path, mode: lstatSync(join(restored, path)).isDirectory() ? "700" : "600" });
     expect(mode(restored)).toBe("700");
   }
 
