@@ -178,17 +178,18 @@ export function summariesCurrent(sqlite: Database): boolean {
 /**
  * Whether the migrations that create what the triggers write and read have run: the time
  * zone's offsets, the restriction, the follow-up cases, the latest score and the level
- * counts with the latest row's lecturer (issue 28, the newest of them).
+ * counts with the latest row's lecturer (issue 28), the record of advisor changes (decisions
+ * §19, the newest of them).
  */
 export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
     .query<{ tables: number; columns: number }, []>(
-      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut', 'lecturer_latest_levels')) AS tables,
+      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut', 'lecturer_latest_levels', 'pergantian_dosen_wali')) AS tables,
         (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak')
           + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name IN ('score_stress', 'NIP')) AS columns`,
     )
     .get();
-  return found?.tables === 5 && found.columns === 3;
+  return found?.tables === 6 && found.columns === 3;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */

@@ -28,7 +28,9 @@ export const privacyMessages = {
 const studentTables = [
   // A follow-up case's timeline names the student through the case.
   { table: "tindak_lanjut_riwayat", where: "Id_tindak_lanjut IN (SELECT Id_tindak_lanjut FROM tindak_lanjut WHERE NIM = ?)", key: "nim" },
+  { table: "permintaan_kontak", where: "NIM = ?", key: "nim" },
   { table: "tindak_lanjut", where: "NIM = ?", key: "nim" },
+  { table: "pergantian_dosen_wali", where: "NIM = ?", key: "nim" },
   { table: "riwayat_skrining", where: "NIM = ?", key: "nim" },
   // Derived from riwayat_skrining by the triggers, which already removed the row; named here so the count shows it.
   { table: "latest_skrining", where: "NIM = ?", key: "nim" },

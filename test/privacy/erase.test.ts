@@ -47,7 +47,7 @@ describe("skrining privacy erase", () => {
     const result = await privacyCli(service, ["erase", "--nim", "N001"]);
     expect(result).toMatchObject({ exitCode: 0, stderr: "" });
     expect(result.stdout).toContain("Data mahasiswa N001 dihapus (baris per tabel):");
-    for (const line of [/tindak_lanjut_riwayat\s+1\n/, /tindak_lanjut\s+1\n/, /riwayat_skrining\s+1\n/, /latest_skrining\s+1\n/, /mood_entries\s+2\n/, /diary_entries\s+2\n/, /catatan_konseling\s+1\n/, /privacy_acknowledgements\s+1\n/, /sessions\s+1\n/, /mahasiswa\s+1\n/, /users\s+1\n/]) {
+    for (const line of [/tindak_lanjut_riwayat\s+1\n/, /permintaan_kontak\s+1\n/, /tindak_lanjut\s+1\n/, /pergantian_dosen_wali\s+1\n/, /riwayat_skrining\s+1\n/, /latest_skrining\s+1\n/, /mood_entries\s+2\n/, /diary_entries\s+2\n/, /catatan_konseling\s+1\n/, /privacy_acknowledgements\s+1\n/, /sessions\s+1\n/, /mahasiswa\s+1\n/, /users\s+1\n/]) {
       expect(result.stdout).toMatch(line);
     }
     expect(result.stdout).toContain(`file foto: ${photo}`);
@@ -92,7 +92,7 @@ describe("skrining privacy erase", () => {
         nim: "N001",
         target: "skrining privacy erase",
         actor_role: "cli",
-        detail: "tindak_lanjut_riwayat=1 tindak_lanjut=1 riwayat_skrining=1 latest_skrining=1 mood_entries=2 diary_entries=2 catatan_konseling=1 privacy_acknowledgements=1 sessions=1 mahasiswa=1 users=1 foto=1",
+        detail: "tindak_lanjut_riwayat=1 permintaan_kontak=1 tindak_lanjut=1 pergantian_dosen_wali=1 riwayat_skrining=1 latest_skrining=1 mood_entries=2 diary_entries=2 catatan_konseling=1 privacy_acknowledgements=1 sessions=1 mahasiswa=1 users=1 foto=1",
       },
     ]);
   });

@@ -88,7 +88,7 @@ describe("skrining privacy purge --angkatan", () => {
     const result = await privacyCli(service, ["purge", "--before", "2024-01-01", "--angkatan", "2019"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("Dihapus: 1 mahasiswa angkatan 2019 yang tidak aktif sejak 2024-01-01.\nN019:\n");
-    expect(result.stdout).toMatch(/N019:\n\s+tindak_lanjut_riwayat\s+0\n\s+tindak_lanjut\s+0\n\s+riwayat_skrining\s+1\n/);
+    expect(result.stdout).toMatch(/N019:\n\s+tindak_lanjut_riwayat\s+0\n\s+permintaan_kontak\s+0\n\s+tindak_lanjut\s+0\n\s+pergantian_dosen_wali\s+0\n\s+riwayat_skrining\s+1\n/);
     const tables = everyTableButAudit(sqlite());
     expect(tables).not.toContain("N019");
     expect(tables).not.toContain("Lulus Lama");

@@ -23,6 +23,7 @@ export function textsOf(nim: string) {
     reply: `Balasan ${nim}: baik, Pak`,
     answerExtra: `jawaban-tambahan-${nim}`,
     caseNote: `Catatan tindak lanjut ${nim}: sudah ditelepon, cemas soal beasiswa`,
+    contactRequest: `Permintaan kontak ${nim}: boleh ketemu minggu ini?`,
   };
 }
 
@@ -79,6 +80,12 @@ export async function addDataOfEveryKind(service: TestService, nim: string, stud
     )
     .get(nim)!;
   sqlite.run("INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, nama, waktu) VALUES (?, 'baru', 'dihubungi', ?, 'Dosen', '2026-03-02T00:00:00.000Z')", [opened.id, texts.caseNote]);
+  // The student's request for contact on that case, and an earlier change of advisor (decisions §19).
+  sqlite.run("INSERT INTO permintaan_kontak (NIM, Id_tindak_lanjut, pesan, waktu) VALUES (?, ?, ?, '2026-03-01T12:00:00.000Z')", [nim, opened.id, texts.contactRequest]);
+  sqlite.run(
+    "INSERT INTO pergantian_dosen_wali (NIM, NIP_sebelumnya, NIP_baru, nama_sebelumnya, nama_baru, waktu) SELECT NIM, NULL, NIP_doswal, NULL, 'Dosen', '2026-02-01T00:00:00.000Z' FROM mahasiswa WHERE NIM = ?",
+    [nim],
+  );
   sqlite.run("INSERT INTO privacy_acknowledgements (Id_User, notice_version, acknowledged_at) SELECT Id_User, '2026-01', '2026-02-01T03:00:00.000Z' FROM mahasiswa WHERE NIM = ?", [nim]);
 }
 

@@ -41,6 +41,8 @@ export const dosen = sqliteTable("dosen", {
     .notNull()
     .unique()
     .references(() => users.id, { onDelete: "restrict" }),
+  /** A telephone/WhatsApp number the lecturer gives their advisees (decisions §19); null when none. */
+  telepon: text("telepon"),
 });
 
 export const mahasiswa = sqliteTable(

@@ -21,6 +21,12 @@ export const catatanKonseling = sqliteTable(
     dibacaMahasiswaPada: text("dibaca_mahasiswa_pada"),
     /** When the note's lecturer first saw the reply as it stands; null while unseen, and again after the student edits it. */
     balasanDibacaDosenPada: text("balasan_dibaca_dosen_pada"),
+    /**
+     * Decisions §19: the advisor (NIP) who saw the reply as it stands, when the note is
+     * another lecturer's; a reply is new for the student's current advisor until this names
+     * them. Null again after the student edits the reply.
+     */
+    balasanDilihatDoswal: text("balasan_dilihat_doswal"),
   },
   (table) => [
     index("catatan_nim_index").on(table.nim, table.tanggalCatat),
@@ -58,6 +64,8 @@ export const diaryEntries = sqliteTable(
     content: text("content").notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** Decisions §19: the student shared the entry with her advisor (and the handler of her open case); private by default. */
+    dibagikan: integer("dibagikan", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [index("diary_nim_date_index").on(table.nim, table.date, table.createdAt)],
 );

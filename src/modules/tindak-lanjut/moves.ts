@@ -1,15 +1,41 @@
-// The moves a follow-up case may make and the longest note. Kept apart from the service
-// because the web interface's status form offers the same choices: this file imports
-// nothing of the server, so the browser's bundle can take it as it is.
+// The moves a follow-up case may make, what a contact and a closing record, and the longest
+// note. Kept apart from the service because the web interface's status form offers the same
+// choices: this file imports nothing of the server, so the browser's bundle can take it as
+// it is (the tables take their value lists from here too).
 import type { FollowUpStatus } from "../../db/schema";
 
 /** A case note holds at most this many characters. */
 export const caseNoteMaxLength = 2000;
 
-/** The moves a case may make (decisions: Follow-up cases); `selesai` → `baru` reopens it. */
+/**
+ * The moves a case may make (decisions: Follow-up cases, §19); `selesai` → `baru` reopens
+ * it, `dihubungi` → `dihubungi` records one more contact attempt.
+ */
 export const allowedMoves: Readonly<Record<FollowUpStatus, readonly FollowUpStatus[]>> = {
   baru: ["dihubungi", "dirujuk", "selesai"],
-  dihubungi: ["dirujuk", "selesai"],
+  dihubungi: ["dihubungi", "dirujuk", "selesai"],
   dirujuk: ["selesai"],
   selesai: ["baru"],
 };
+
+/** How a contact attempt went (decisions §19, `hasil_kontak`): required for every move to `dihubungi`. */
+export const contactOutcomes = ["berhasil", "tidak_merespons", "dijadwalkan"] as const;
+export type ContactOutcome = (typeof contactOutcomes)[number];
+
+/** The outcomes that count as the first contact (`pertama_dihubungi_pada`): the student was reached. */
+export const reachingOutcomes: readonly ContactOutcome[] = ["berhasil", "dijadwalkan"];
+
+/** Why a case was closed (decisions §19, `alasan_selesai`): required for every move to `selesai`. */
+export const closingReasons = ["teratasi", "dirujuk_layanan_konseling", "tidak_merespons", "mahasiswa_menolak", "lainnya"] as const;
+export type ClosingReason = (typeof closingReasons)[number];
+
+/** Closing as `tidak_merespons` needs at least this many contact attempts recorded in the episode. */
+export const attemptsBeforeNoResponse = 3;
+
+/** The handler's judgement at closing (`perlu_dukungan`): whether the student needed support. */
+export const supportJudgements = ["ya", "tidak"] as const;
+export type SupportJudgement = (typeof supportJudgements)[number];
+
+/** Everything that can open a case; `permintaan_mahasiswa` is the student's own request (POST /api/mahasiswa/minta-kontak). */
+export const caseReasons = ["early_warning", "perubahan_mendadak", "stres_sangat_tinggi", "permintaan_mahasiswa"] as const;
+export type CaseReason = (typeof caseReasons)[number];
