@@ -64,10 +64,11 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
     .option("--angkatan <tahun>", "tahun angkatan (4 angka)")
     .option("--kelas <kelas>", "kelas")
     .option("--nip-doswal <nip>", "NIP dosen wali")
+    .option("--telepon <nomor>", "nomor telepon/WhatsApp dosen, ditampilkan kepada mahasiswa bimbingannya")
     .option("--activated", "langsung aktif")
     .action(async (options: Record<string, string | boolean | undefined>, command: Command) => {
       const cells: Partial<Record<AccountColumn, string>> = {};
-      for (const column of ["role", "username", "password", "nim", "nip", "nama", "jurusan", "angkatan", "kelas"] as const) {
+      for (const column of ["role", "username", "password", "nim", "nip", "nama", "jurusan", "angkatan", "kelas", "telepon"] as const) {
         if (typeof options[column] === "string") cells[column] = options[column] as string;
       }
       if (typeof options.nipDoswal === "string") cells.nip_doswal = options.nipDoswal;

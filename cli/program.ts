@@ -76,6 +76,10 @@ export function buildProgram(io: CommandIo): Command {
     .addOption(backupPassphraseFileOption())
     .option("--hostname <nama>", "nama lain PC ini yang boleh dipakai peramban, mis. skrining.fakultas.ac.id (boleh berulang; juga SKRINING_HOSTNAMES)", (name: string, names: string[] = []) => [...names, name])
     .option("--follow-up-stress-min <skor>", "skor stres yang selalu membuka tindak lanjut, 121–200 (bawaan: 160, atau SKRINING_FOLLOW_UP_STRESS_MIN)")
+    .option(
+      "--follow-up-contact-days <hari>",
+      "tindak lanjut yang belum berhasil dihubungi sekian hari setelah dibuka ditandai terlambat, 1–30 (bawaan: 3, atau SKRINING_FOLLOW_UP_CONTACT_DAYS)",
+    )
     .addOption(
       choiceOption(
         "--admin-web <tempat>",
@@ -94,7 +98,11 @@ export function buildProgram(io: CommandIo): Command {
         // Before the data folder is touched: a certificate refused (exit 1) leaves no half-made folder behind (decisions §18).
         const givenNames = [...readHostNames([io.environment.SKRINING_HOSTNAMES ?? ""]), ...hostnames];
         const tls = await openServedTls(dataDir, options, { host: options.host, givenNames, logger: log.logger });
-        const config = configOf(command, io, "may-create", { SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin, SKRINING_ADMIN_WEB: options.adminWeb });
+        const config = configOf(command, io, "may-create", {
+          SKRINING_FOLLOW_UP_STRESS_MIN: options.followUpStressMin,
+          SKRINING_FOLLOW_UP_CONTACT_DAYS: options.followUpContactDays,
+          SKRINING_ADMIN_WEB: options.adminWeb,
+        });
         // The terminal alone, never the log file: where the first admin's generated password may be shown.
         const terminal = io.outIsTerminal ? (line: string) => io.out(`${line}\n`) : null;
         await serve(config, { ...options, tls, hostnames, backups, stop: outputClosed.signal, outputWritten: io.outputWritten, terminal }, log.logger, io.environment);
@@ -125,6 +133,7 @@ type ServeFlags = {
   tlsCert?: string;
   tlsKey?: string;
   followUpStressMin?: string;
+  followUpContactDays?: string;
   hostname?: string[];
   adminWeb?: AdminWeb;
 } & LogFileFlags &

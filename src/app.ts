@@ -28,6 +28,7 @@ import { contentController } from "./modules/content";
 import { dataSayaController } from "./modules/data-saya";
 import { diaryController } from "./modules/diary";
 import { dosenController } from "./modules/dosen";
+import { DosenProfilService } from "./modules/dosen/profil";
 import { healthController, healthPath } from "./modules/health";
 import { HealthService } from "./modules/health/service";
 import { moodController } from "./modules/mood";
@@ -113,7 +114,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(moodController(guards, context.mood))
     .use(diaryController(guards, context.diary))
     .use(notesController(guards, context.notes))
-    .use(dosenController(guards, context.dosen))
+    .use(dosenController(guards, context.dosen, new DosenProfilService(context.db, context.writes)))
     .use(tindakLanjutController(guards, new TindakLanjutService(context.db, context.writes)))
     .use(dataSayaController(guards, context.dataSaya))
     .use(privasiController(guards, context.auth, context.privasi, clientAddress))

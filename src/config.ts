@@ -41,6 +41,8 @@ export interface Config {
   csvDialect: CsvDialect;
   /** A score_stress at or above this opens a follow-up case whatever the motivation (decisions §13, `stres_sangat_tinggi`). */
   followUpStressMin: number;
+  /** An open case without a first contact this many days after it opened is `terlambat` (decisions §19). */
+  followUpContactDays: number;
   /** Names of the PC a browser may use besides its IP addresses and own names (decisions §15, `SKRINING_HOSTNAMES`, `serve --hostname`). */
   hostNames: string[];
   /** Where the admin console answers (`serve --admin-web`): this PC only, the LAN too, or nowhere. */
@@ -80,6 +82,9 @@ function integerFrom(environment: Environment, name: string, fallback: number, m
 
 /** The default of decisions §13: an average answer of "cukup sering" (4) over the 40 stress items. */
 export const defaultFollowUpStressMin = 160;
+
+/** Decisions §19: the contact target, in days after a case opens. */
+export const defaultFollowUpContactDays = 3;
 
 export function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
   return resolve(option ?? environment.SKRINING_DATA ?? "./data");
@@ -188,6 +193,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
   const csvDialect = readCsvDialect(environment.SKRINING_CSV || "excel-id");
   // Above the fallback's Sedang band (up to 120), at most the highest score.
   const followUpStressMin = integerFrom(environment, "SKRINING_FOLLOW_UP_STRESS_MIN", defaultFollowUpStressMin, 121, 200);
+  const followUpContactDays = integerFrom(environment, "SKRINING_FOLLOW_UP_CONTACT_DAYS", defaultFollowUpContactDays, 1, 30);
   const hostNames = readHostNames([environment.SKRINING_HOSTNAMES ?? ""]);
   const adminWeb = adminWebFrom(environment);
   const rosterLimitBytes = integerFrom(environment, "SKRINING_ROSTER_LIMIT", 5 * 1024 * 1024, 1024);
@@ -230,6 +236,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     timeZone,
     csvDialect,
     followUpStressMin,
+    followUpContactDays,
     hostNames,
     adminWeb,
     rosterLimitBytes,

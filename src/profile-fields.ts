@@ -1,3 +1,4 @@
+import { phoneNumberPattern } from "./content/help-phone";
 import { parseDecimal, readInteger } from "./numbers";
 
 // The student profile's values (decisions §4 and §8), one rule for the profile route and
@@ -79,4 +80,18 @@ export function readAngkatan(text: string, now: Date = new Date()): FieldReading
     return { error: `angkatan harus tahun 4 angka, ${firstAngkatan} sampai ${last}` };
   }
   return { value: year };
+}
+
+export const teleponMessage = "telepon harus nomor telepon: angka, boleh diawali + dan berisi spasi, tanda kurung atau -, paling banyak 24 karakter.";
+
+/**
+ * A lecturer's `telepon` (decisions §19), from the profile route or a roster cell: trimmed;
+ * empty (or null) clears it; otherwise a number as the help contact's numbers are written.
+ */
+export function readTelepon(value: unknown): FieldReading<string | null> {
+  if (value === null || value === undefined) return { value: null };
+  if (typeof value !== "string") return { error: teleponMessage };
+  const text = value.trim();
+  if (text === "") return { value: null };
+  return phoneNumberPattern.test(text) ? { value: text } : { error: teleponMessage };
 }

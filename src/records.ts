@@ -102,6 +102,10 @@ export const CatatanRecord = t.Object(
       t.String({ description: "UTC; when the note's lecturer first saw the reply as it stands (the student's page); null while unseen, and again after the student edits it" }),
     ),
     nama_dosen: t.Nullable(t.String({ description: "the name of the lecturer who wrote the note (an addition); null when the lecturer has no name" })),
+    balasan_baru: t.Boolean({
+      description:
+        "decisions §19: the reply is new for the lecturer reading it: the note's author, or the student's current advisor, until each has seen it as it stands (false for students and admins)",
+    }),
   },
   { additionalProperties: false },
 );
@@ -109,7 +113,8 @@ export const CatatanRecord = t.Object(
 /** A note's row with the name of its lecturer (`dosen.nama_dosen`, empty or missing when unknown). */
 export type CatatanRow = typeof catatanKonseling.$inferSelect & { namaDosen: string | null };
 
-export function serializeCatatan(row: CatatanRow): Static<typeof CatatanRecord> {
+/** A note as the API answers it; `newForReader`: its reply is new for the lecturer reading it (decisions §19). */
+export function serializeCatatan(row: CatatanRow, newForReader = false): Static<typeof CatatanRecord> {
   return {
     Id_catatan: row.id,
     NIM: row.nim,
@@ -122,6 +127,7 @@ export function serializeCatatan(row: CatatanRow): Static<typeof CatatanRecord> 
     dibaca_mahasiswa_pada: row.dibacaMahasiswaPada,
     balasan_dibaca_dosen_pada: row.balasanDibacaDosenPada,
     nama_dosen: row.namaDosen || null,
+    balasan_baru: newForReader,
   };
 }
 
@@ -150,12 +156,13 @@ export const DiaryEntry = t.Object(
     content: t.String(),
     created_at: t.String(),
     updated_at: t.String(),
+    dibagikan: t.Boolean({ description: "decisions §19: shared with the student's advisor (and the handler of her open case); staff read only shared entries" }),
   },
   { additionalProperties: false },
 );
 
 export function serializeDiary(row: typeof diaryEntries.$inferSelect): Static<typeof DiaryEntry> {
-  return { id: row.id, nim: row.nim, date: row.date, title: row.title, content: row.content, created_at: row.createdAt, updated_at: row.updatedAt };
+  return { id: row.id, nim: row.nim, date: row.date, title: row.title, content: row.content, created_at: row.createdAt, updated_at: row.updatedAt, dibagikan: row.dibagikan };
 }
 
 /** UTC now as ISO 8601 with milliseconds and `Z`, the one timestamp format stored. */

@@ -57,6 +57,21 @@ export interface PreviewRow {
   /** The profile fields that would change (`profil` for a profile not there yet). */
   fields: string[];
   passwordReset: boolean;
+  /** A student's advisor would change (decisions §19): from whom to whom, and whether their open follow-up case goes along. */
+  advisor?: AdvisorMove;
+}
+
+/** A lecturer by NIP and name (null for none, or a name not known). */
+export interface NamedLecturer {
+  NIP: string | null;
+  nama_dosen: string | null;
+}
+
+export interface AdvisorMove {
+  from: NamedLecturer;
+  to: NamedLecturer;
+  /** Open follow-up cases that move with the student to the new advisor (those the former advisor handled): 0 or 1. */
+  openCases: number;
 }
 
 export interface ImportPreview {
@@ -64,6 +79,8 @@ export interface ImportPreview {
   problems: RowError[];
   rows: PreviewRow[];
   counts: ImportResult;
+  /** Decisions §19: the open follow-up cases that would move, per new advisor (none listed when none move). */
+  casesMoving: (NamedLecturer & { count: number })[];
 }
 
 /**

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../db";
-import { dosen, jurusan, mahasiswa } from "../db/schema";
+import { dosen, jurusan, mahasiswa, tindakLanjut } from "../db/schema";
+import type { AdvisorMove, ImportPreview, NamedLecturer, PreviewRow } from "./import-result";
 import type { AccountInput } from "./validation";
 
 /** The student profile fields a roster row may give; `jurusan` by its name. */
@@ -21,9 +22,10 @@ export class RosterProfiles {
   /** What the row would change, read without writing anything. */
   changeOf(account: AccountInput): ProfileChange {
     if (account.role === "dosen") {
-      const stored = this.db.select({ nama: dosen.nama }).from(dosen).where(eq(dosen.nip, account.nip!)).get();
+      const stored = this.db.select({ nama: dosen.nama, telepon: dosen.telepon }).from(dosen).where(eq(dosen.nip, account.nip!)).get();
       if (!stored) return { kind: "new" };
-      return account.nama === undefined || account.nama === stored.nama ? { kind: "none" } : { kind: "fields", fields: ["nama"] };
+      const fields = (["nama", "telepon"] as const).filter((field) => account[field] !== undefined && account[field] !== stored[field]);
+      return fields.length === 0 ? { kind: "none" } : { kind: "fields", fields: [...fields] };
     }
     if (account.role !== "mahasiswa") return { kind: "none" };
     const changes = this.studentChanges(account);
@@ -39,8 +41,8 @@ export class RosterProfiles {
   write(account: AccountInput, userId: number): boolean {
     if (account.role === "dosen") {
       const change = this.changeOf(account);
-      if (change.kind === "new") this.db.insert(dosen).values({ nip: account.nip!, nama: account.nama ?? "", userId }).run();
-      else if (change.kind === "fields") this.db.update(dosen).set({ nama: account.nama }).where(eq(dosen.nip, account.nip!)).run();
+      if (change.kind === "new") this.db.insert(dosen).values({ nip: account.nip!, nama: account.nama ?? "", telepon: account.telepon ?? null, userId }).run();
+      else if (change.kind === "fields") this.db.update(dosen).set({ nama: account.nama, telepon: account.telepon }).where(eq(dosen.nip, account.nip!)).run();
       return change.kind !== "none";
     }
     if (account.role !== "mahasiswa") return false;
@@ -104,4 +106,49 @@ function given(account: AccountInput): StudentFields {
 /** The fields of a profile that a row gives: undefined means "leave as stored". */
 function definedFields(profile: StudentFields): Partial<StudentFields> {
   return Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * Decisions §19: what a roster's new advisors would take along. When a student's advisor
+ * changes, their open follow-up case moves to the new advisor if the former one handled it
+ * (src/db/follow-up-advisor.ts); the preview says so per row and per new advisor. Read in
+ * three queries whatever the roster's size.
+ */
+export class AdvisorMoves {
+  private readonly advisorOf: Map<string, string | null>;
+  private readonly names: Map<string, string | null>;
+  private readonly movingCases: Set<string>;
+
+  constructor(db: DatabaseClient, roster: readonly AccountInput[]) {
+    this.advisorOf = new Map(db.select({ nim: mahasiswa.nim, nip: mahasiswa.nipDoswal }).from(mahasiswa).all().map((row) => [row.nim, row.nip]));
+    this.names = new Map(db.select({ nip: dosen.nip, nama: dosen.nama }).from(dosen).all().map((row) => [row.nip, row.nama || null]));
+    // A lecturer of the same file is written first, with the row's name.
+    for (const account of roster) if (account.role === "dosen" && account.nama !== undefined) this.names.set(account.nip!, account.nama);
+    this.movingCases = new Set(
+      db
+        .select({ nim: tindakLanjut.nim })
+        .from(tindakLanjut)
+        .innerJoin(mahasiswa, eq(mahasiswa.nim, tindakLanjut.nim))
+        .where(and(ne(tindakLanjut.status, "selesai"), sql`${tindakLanjut.nip} IS ${mahasiswa.nipDoswal}`))
+        .all()
+        .map((row) => row.nim),
+    );
+  }
+
+  private lecturer(nip: string | null): NamedLecturer {
+    return { NIP: nip, nama_dosen: nip === null ? null : (this.names.get(nip) ?? null) };
+  }
+
+  /** A student row's change of advisor (the row changes `nipDoswal`). */
+  moveOf(account: AccountInput): AdvisorMove {
+    const from = this.advisorOf.get(account.nim!) ?? null;
+    return { from: this.lecturer(from), to: this.lecturer(account.nipDoswal!), openCases: this.movingCases.has(account.nim!) ? 1 : 0 };
+  }
+
+  /** The open cases moving, per new advisor, by NIP. */
+  casesMoving(rows: readonly PreviewRow[]): ImportPreview["casesMoving"] {
+    const byAdvisor = new Map<string, number>();
+    for (const row of rows) if (row.advisor && row.advisor.openCases > 0) byAdvisor.set(row.advisor.to.NIP!, (byAdvisor.get(row.advisor.to.NIP!) ?? 0) + row.advisor.openCases);
+    return [...byAdvisor].sort(([a], [b]) => a.localeCompare(b)).map(([nip, count]) => ({ ...this.lecturer(nip), count }));
+  }
 }

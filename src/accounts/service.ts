@@ -11,7 +11,7 @@ import { nowIso } from "../records";
 import { breaksPasswordRule, passwordRule } from "./password-rule";
 import { hashPassword, replacePassword } from "./passwords";
 import { findConflicts } from "./conflicts";
-import { RosterProfiles } from "./profiles";
+import { AdvisorMoves, RosterProfiles } from "./profiles";
 import { importCounts, openedAccountRows, rowsRefused, type ImportOptions, type OpenedAccounts, type ImportPreview, type ImportResult, type MinorStudent, type ParsedRoster, type PreviewRow } from "./import-result";
 import { validateAccountRow, type AccountColumn, type AccountInput, type RowError } from "./validation";
 import { adultAge, isMinor } from "../profile-fields";
@@ -174,6 +174,7 @@ export class AccountsService {
         .map((row) => [row.username, row.activated]),
     );
     const profiles = new RosterProfiles(this.db);
+    const advisors = new AdvisorMoves(this.db, roster.accounts);
     const counts: ImportResult = { created: 0, updated: 0, unchanged: 0, passwordsReset: 0, leftInactive: 0 };
     const rows = roster.accounts.map((account): PreviewRow => {
       const base = { line: account.line, username: account.username, role: account.role };
@@ -190,9 +191,10 @@ export class AccountsService {
       const changed = fields.length > 0 || passwordReset;
       if (changed) counts.updated++;
       else counts.unchanged++;
-      return { ...base, outcome: changed ? "diperbarui" : "tidak berubah", fields, passwordReset };
+      const advisor = fields.includes("nipDoswal") ? advisors.moveOf(account) : undefined;
+      return { ...base, outcome: changed ? "diperbarui" : "tidak berubah", fields, passwordReset, ...(advisor ? { advisor } : {}) };
     });
-    return { problems, rows, counts };
+    return { problems, rows, counts, casesMoving: advisors.casesMoving(rows) };
   }
 
   /** `accounts add` and the console's form: one new account, refused when its username exists. */

@@ -1,5 +1,5 @@
 import type { Role } from "../db/schema";
-import { readAngkatan, readGender, readIpk, readUsia, type FieldReading } from "../profile-fields";
+import { readAngkatan, readGender, readIpk, readTelepon, readUsia, type FieldReading } from "../profile-fields";
 import { booleanWords, readBoolean } from "../spreadsheet-input";
 import { breaksPasswordRule, passwordRule } from "./password-rule";
 
@@ -21,6 +21,8 @@ export interface AccountInput {
   ipk?: number;
   usia?: number;
   gender?: string;
+  /** A lecturer's telephone/WhatsApp number (decisions §19). */
+  telepon?: string;
   /** Applies when the account is created; an import never changes it for an existing account. */
   activated?: boolean;
 }
@@ -31,7 +33,7 @@ export interface RowError {
 }
 
 export const accountColumns = [
-  "role", "username", "password", "nim", "nip", "nama", "jurusan", "angkatan", "kelas", "nip_doswal", "ipk", "usia", "gender", "activated",
+  "role", "username", "password", "nim", "nip", "nama", "jurusan", "angkatan", "kelas", "nip_doswal", "ipk", "usia", "gender", "telepon", "activated",
 ] as const;
 export type AccountColumn = (typeof accountColumns)[number];
 
@@ -100,6 +102,13 @@ export function validateAccountRow(line: number, cells: Partial<Record<AccountCo
     // A decimal comma is unambiguous in an IPK (Indonesian spreadsheets write `3,45`).
     account.ipk = read("ipk", (text) => readIpk(text.replace(",", ".")));
     account.usia = read("usia", readUsia);
+  }
+  const telepon = value("telepon");
+  if (telepon && role !== "dosen") errors.push("telepon hanya untuk dosen");
+  else if (telepon) {
+    const reading = readTelepon(telepon);
+    if ("error" in reading) errors.push(reading.error);
+    else if (reading.value !== null) account.telepon = reading.value;
   }
   const activated = value("activated");
   if (activated) {

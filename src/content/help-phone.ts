@@ -14,3 +14,10 @@ export interface HelpPhone {
 
 /** The digits a `tel:` link dials: `(021) 500-454` → `021500454`, `+62 …` keeps its plus. */
 export const dialled = (nomor: string) => nomor.replace(/[^0-9+]/g, "");
+
+/**
+ * A telephone number as people write it: digits, with a leading `+`, spaces, brackets and
+ * dashes; 3 to 24 characters. One rule for the help contact's numbers and a lecturer's
+ * `telepon` (decisions §19).
+ */
+export const phoneNumberPattern = /^\+?[0-9(][0-9 ()-]{1,22}[0-9]$/;

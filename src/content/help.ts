@@ -1,5 +1,5 @@
 import data from "./help.json";
-import type { HelpPhone } from "./help-phone";
+import { phoneNumberPattern, type HelpPhone } from "./help-phone";
 import type { Validator } from "./replaceable-file";
 
 /** Where a student can get help: shown with every result and on the sign-in page. */
@@ -15,7 +15,6 @@ const maxTitle = 120;
 const maxText = 3000;
 const maxPhones = 5;
 const maxLabel = 100;
-const phonePattern = /^\+?[0-9(][0-9 ()-]{1,22}[0-9]$/;
 
 function readPhones(value: unknown, errors: string[]): HelpPhone[] {
   if (value === undefined) return [];
@@ -27,7 +26,7 @@ function readPhones(value: unknown, errors: string[]): HelpPhone[] {
     const fits =
       Object.keys(rest).length === 0 &&
       typeof label === "string" && label.trim() !== "" && label.length <= maxLabel &&
-      typeof nomor === "string" && phonePattern.test(nomor.trim()) &&
+      typeof nomor === "string" && phoneNumberPattern.test(nomor.trim()) &&
       typeof keterangan === "string" && keterangan.length <= maxLabel;
     if (!fits) return void errors.push(problem), [];
     phones.push({ label: (label as string).trim(), nomor: (nomor as string).trim(), keterangan: (keterangan as string).trim() });

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import type { DatabaseClient } from "../db";
 import type { Role } from "../db/schema";
-import { forbidden, notFound } from "../errors";
+import { ServiceError, forbidden, notFound } from "../errors";
 import type { AuthService } from "../modules/auth/service";
 import type { TokenClaims } from "../modules/auth/tokens";
-import { AdvisorScope } from "../privacy/advisor-scope";
+import { AdvisorChanges, AdvisorScope } from "../privacy/advisor-scope";
 import { ProcessingRestriction, restrictionMessages } from "../privacy/restriction";
 import { accessMessages, assertOwnNim } from "../requests/ownership";
 import type { Principal } from "../requests/principal";
@@ -26,10 +26,18 @@ export const access = {
   mahasiswaOrAdmin: { roles: ["mahasiswa", "admin"], denied: accessMessages.denied },
   dosenOrAdmin: { roles: ["dosen", "admin"], denied: accessMessages.denied },
   adminOnly: { roles: ["admin"], denied: accessMessages.denied },
+  dosenOnly: { roles: ["dosen"], denied: accessMessages.denied },
   mahasiswaOnly: (denied = "Hanya mahasiswa yang dapat mengakses.") => ({ roles: ["mahasiswa"], denied }) satisfies AccessRule,
 } satisfies Record<string, AccessRule | ((denied?: string) => AccessRule)>;
 
 type Caller = { principal: Principal; params: Record<string, string> };
+
+/** The `advisee` route option (below). */
+export interface AdviseeRule {
+  unknownStudent?: string;
+  alsoAdmits?: (principal: Principal, nim: string) => boolean;
+  tellsFormerAdvisor?: boolean;
+}
 
 /**
  * The route options that say who may call a route, so that a route reads like its row in
@@ -44,10 +52,13 @@ type Caller = { principal: Principal; params: Record<string, string> };
  * - `studentWrite: true`: a student's write, counted against the fair-use limit (429).
  * - `ownNim: true`: the own-nim rule for the `:nim` of the path (403), before anything else
  *   about that student, so a student naming an unknown NIM learns nothing.
- * - `advisee: { unknownStudent?: text }`: decisions §9 and §13, for the `:nim` of the path: a
- *   route that answers 404 for an unknown student names its text and keeps that answer
- *   first; then a lecturer passes only for their own advisees and the students whose open
- *   follow-up case they handle (403, AdvisorScope). Admins are not restricted.
+ * - `advisee: { unknownStudent?: text, alsoAdmits?, tellsFormerAdvisor? }`: decisions §9 and
+ *   §13, for the `:nim` of the path: a route that answers 404 for an unknown student names
+ *   its text and keeps that answer first; then a lecturer passes only for their own advisees
+ *   and the students whose open follow-up case they handle (403, AdvisorScope), or whom
+ *   `alsoAdmits` lets through (decisions §19: a note's author reads their notes). With
+ *   `tellsFormerAdvisor`, the 403 of a lecturer the student has moved away from carries
+ *   `pindah_dosen_wali` (when, and to whom). Admins are not restricted.
  * - `restriction: "staff"`: for the `:nim` of the path, a lecturer or an admin is refused
  *   (403) while the student's processing is restricted (`privacy restrict`); the student
  *   passes.
@@ -60,6 +71,7 @@ type Caller = { principal: Principal; params: Record<string, string> };
  */
 export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
   const scope = new AdvisorScope(db.$client);
+  const advisorChanges = new AdvisorChanges(db.$client);
   const restriction = new ProcessingRestriction(db);
   // The caller of a request, checked once: before its body when it has one, then found again by the route.
   const callers = new WeakMap<Request, Promise<{ principal: Principal; claims: TokenClaims }>>();
@@ -112,14 +124,17 @@ export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditR
         },
       };
     },
-    advisee(rule: { unknownStudent?: string }) {
+    advisee(rule: AdviseeRule) {
       return {
         beforeHandle(context) {
           const { principal, params } = context as unknown as Caller;
           if (rule.unknownStudent === undefined && principal.role !== "dosen") return;
-          const lecturers = scope.of(params.nim!);
+          const nim = params.nim!;
+          const lecturers = scope.of(nim);
           if (!lecturers && rule.unknownStudent !== undefined) throw notFound(rule.unknownStudent);
-          if (principal.role === "dosen" && !AdvisorScope.admits(principal, lecturers)) throw forbidden(accessMessages.notAdvisee);
+          if (principal.role !== "dosen" || AdvisorScope.admits(principal, lecturers) || rule.alsoAdmits?.(principal, nim)) return;
+          const moved = rule.tellsFormerAdvisor && lecturers ? advisorChanges.movedAwayFrom(nim, principal.nip) : null;
+          throw moved ? new ServiceError("forbidden", accessMessages.notAdvisee, { body: { pindah_dosen_wali: moved } }) : forbidden(accessMessages.notAdvisee);
         },
       };
     },

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { mahasiswa, tindakLanjut } from "../db/schema";
+import { mahasiswa, pergantianDosenWali, tindakLanjut } from "../db/schema";
 import { databaseStamp, ReadCache } from "../db/read-cache";
 import type { Principal } from "../requests/principal";
 
@@ -39,5 +39,51 @@ export class AdvisorScope {
 
   mayRead(principal: Principal, nim: string): boolean {
     return AdvisorScope.admits(principal, this.of(nim));
+  }
+}
+
+/** A student's move away from a lecturer (decisions §19): when, and to whom. */
+export interface MovedAway {
+  tanggal: string;
+  nama_dosen_wali_baru: string | null;
+}
+
+/** A change of advisor as the student is told of it (`GET /api/auth/me`, decisions §19). */
+export interface AdvisorChange {
+  nama_sebelumnya: string | null;
+  nama_baru: string | null;
+  tanggal: string;
+}
+
+/** How long after a change of advisor the student is told of it (decisions §19). */
+export const advisorChangeNoticeDays = 14;
+
+/** A student's advisor changes (pergantian_dosen_wali, written by the trigger on NIP_doswal). */
+export class AdvisorChanges {
+  private readonly lastAwayFrom;
+  private readonly latestOf;
+  // Every student's `me` asks this; only a write of mahasiswa (whose trigger writes the changes) changes it.
+  private readonly latest: ReadCache<string, AdvisorChange | null>;
+
+  constructor(sqlite: Database) {
+    this.latest = new ReadCache(databaseStamp(sqlite), { reads: [mahasiswa, pergantianDosenWali] });
+    this.lastAwayFrom = sqlite.prepare<{ tanggal: string; nama: string | null }, [string, string]>(
+      "SELECT waktu AS tanggal, nama_baru AS nama FROM pergantian_dosen_wali WHERE NIM = ? AND NIP_sebelumnya = ? ORDER BY waktu DESC, id DESC LIMIT 1",
+    );
+    this.latestOf = sqlite.prepare<AdvisorChange, [string]>(
+      "SELECT nama_sebelumnya, nama_baru, waktu AS tanggal FROM pergantian_dosen_wali WHERE NIM = ? ORDER BY waktu DESC, id DESC LIMIT 1",
+    );
+  }
+
+  /** The last time the student moved away from the lecturer `nip` as their advisor; null when never. */
+  movedAwayFrom(nim: string, nip: string | null): MovedAway | null {
+    const row = nip === null ? null : this.lastAwayFrom.get(nim, nip);
+    return row ? { tanggal: row.tanggal, nama_dosen_wali_baru: row.nama } : null;
+  }
+
+  /** The student's change of advisor to tell them of at `now` (Unix milliseconds): the latest, within 14 days; null when none. */
+  noticeFor(nim: string, now: number): AdvisorChange | null {
+    const change = this.latest.get(nim, () => this.latestOf.get(nim) ?? null);
+    return change && now - Date.parse(change.tanggal) < advisorChangeNoticeDays * 24 * 3600 * 1000 ? change : null;
   }
 }

@@ -94,10 +94,20 @@ describe("a roster", () => {
     expect(preview.body.rows).toEqual([
       { line: 2, username: "dosen3", role: "dosen", outcome: "dibuat", fields: [], passwordReset: false },
       { line: 3, username: "mhs1", role: "mahasiswa", outcome: "tidak berubah", fields: [], passwordReset: false },
-      { line: 4, username: "mhs2", role: "mahasiswa", outcome: "diperbarui", fields: ["nama", "nipDoswal", "usia"], passwordReset: false },
+      {
+        line: 4,
+        username: "mhs2",
+        role: "mahasiswa",
+        outcome: "diperbarui",
+        fields: ["nama", "nipDoswal", "usia"],
+        passwordReset: false,
+        // Decisions §19: the new advisor is a lecturer of the same file, named by it.
+        advisor: { from: { NIP: "D002", nama_dosen: "Dosen Dua" }, to: { NIP: "D003", nama_dosen: "Dosen Tiga" }, openCases: 0 },
+      },
       { line: 5, username: "mhs20", role: "mahasiswa", outcome: "dibuat", fields: [], passwordReset: false },
     ]);
     expect(preview.body.counts).toEqual({ created: 2, updated: 1, unchanged: 1, passwordsReset: 0, leftInactive: 0 });
+    expect(preview.body.casesMoving).toEqual([]);
     expect(opened.lastAuditId()).toBe(before);
 
     const imported = await opened.call("POST", "/api/admin/akun/impor", { rawBody: roster(good) });
@@ -110,6 +120,30 @@ describe("a roster", () => {
     // The same file again changes nothing, as `accounts import` says.
     const again = await opened.call("POST", "/api/admin/akun/impor/pratinjau", { rawBody: roster(good) });
     expect(again.body.counts).toEqual({ created: 0, updated: 0, unchanged: 4, passwordsReset: 0, leftInactive: 0 });
+  });
+
+  test("decisions §19: the preview says how many open follow-up cases move to whom; the import moves exactly those", async () => {
+    const sqlite = opened.service.context.db.$client;
+    // N001's open case is handled by their advisor D001; it goes along when N001 moves to D002.
+    sqlite.run(
+      "INSERT INTO tindak_lanjut (NIM, NIP, alasan_early_warning, alasan_perubahan_mendadak, status, dibuka_pada, diperbarui_pada) VALUES ('N001', 'D001', 1, 0, 'baru', '2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z')",
+    );
+    const moving = "role,username,password,nim,nip_doswal\nmahasiswa,mhs1,,N001,D002\n";
+    const preview = await opened.call("POST", "/api/admin/akun/impor/pratinjau", { rawBody: roster(moving) });
+    expect(preview.body.rows).toEqual([
+      {
+        line: 2,
+        username: "mhs1",
+        role: "mahasiswa",
+        outcome: "diperbarui",
+        fields: ["nipDoswal"],
+        passwordReset: false,
+        advisor: { from: { NIP: "D001", nama_dosen: "Dosen Satu" }, to: { NIP: "D002", nama_dosen: "Dosen Dua" }, openCases: 1 },
+      },
+    ]);
+    expect(preview.body.casesMoving).toEqual([{ NIP: "D002", nama_dosen: "Dosen Dua", count: 1 }]);
+    expect((await opened.call("POST", "/api/admin/akun/impor", { rawBody: roster(moving) })).status).toBe(200);
+    expect(sqlite.query("SELECT NIP FROM tindak_lanjut WHERE NIM = 'N001' AND status <> 'selesai'").all()).toEqual([{ NIP: "D002" }]);
   });
 
   test("with reset_password an existing account's password counts as a change", async () => {

@@ -106,7 +106,7 @@ describe("GET /api/dosen/catatan/<nim>", () => {
 
   // decisions §9: the advisor scope holds here too, after the 404 of an unknown student.
   test.each([
-    ["another lecturer, though one of the notes is theirs", "dosen1", "N002", 403, texts.notAdvisee],
+    ["another lecturer who wrote the student no note", "tanpaBimbingan", "N002", 403, texts.notAdvisee],
     ["a lecturer account without a profile", "tanpaProfil", "N002", 403, texts.notAdvisee],
     ["a lecturer, for a student without advisor", "dosen1", "N003", 403, texts.notAdvisee],
     ["a lecturer, for an unknown student", "dosen2", "X404", 404, texts.studentUnknown],
@@ -114,12 +114,23 @@ describe("GET /api/dosen/catatan/<nim>", () => {
     expect(await lecturers.service.request("GET", `/api/dosen/catatan/${nim}`, { token: lecturers.tokens[who] })).toMatchObject({ status, body: { error } });
   });
 
+  // Decisions §19: a note belongs to its conversation.
+  test("a lecturer who wrote to a student not theirs reads the notes they wrote, and nothing else of the student", async () => {
+    const own = addNote(lecturers.service, "N002", "D001", "Catatan dari dosen lain", "2030-02-01T00:00:00.000Z");
+    const response = await lecturers.service.request("GET", "/api/dosen/catatan/N002", { token: lecturers.tokens.dosen1 });
+    expect(response.status).toBe(200);
+    expect(response.body.length).toBeGreaterThan(0);
+    expect(response.body.every((note: { NIP: string }) => note.NIP === "D001")).toBe(true);
+    expect(response.body.map((note: { Id_catatan: number }) => note.Id_catatan)).toContain(own);
+    expect(await lecturers.service.request("GET", "/api/dosen/mahasiswa/N002", { token: lecturers.tokens.dosen1 })).toMatchObject({ status: 403, body: { error: texts.notAdvisee } });
+  });
+
   test("the serialized keys of a note", async () => {
     const response = await lecturers.service.request("GET", "/api/dosen/catatan/N001", { token: lecturers.tokens.dosen1 });
     expect(response.status).toBe(200);
     expect(response.body.length).toBeGreaterThan(0);
-    expect(Object.keys(response.body[0]).sort()).toEqual(["Id_catatan", "NIM", "NIP", "balasan_dibaca_dosen_pada", "dibaca_mahasiswa_pada", "isi_catatan", "nama_dosen", "reply", "status", "tanggal_catat", "tanggal_reply"]);
-    expect(response.body[0]).toMatchObject({ reply: "", tanggal_reply: null, status: "belum_dibalas" });
+    expect(Object.keys(response.body[0]).sort()).toEqual(["Id_catatan", "NIM", "NIP", "balasan_baru", "balasan_dibaca_dosen_pada", "dibaca_mahasiswa_pada", "isi_catatan", "nama_dosen", "reply", "status", "tanggal_catat", "tanggal_reply"]);
+    expect(response.body[0]).toMatchObject({ reply: "", tanggal_reply: null, status: "belum_dibalas", balasan_baru: false });
   });
 
   test("a student without notes gets an empty array; an unknown student a 404", async () => {

@@ -97,11 +97,77 @@ describe("the lecturer sees which advisees replied since they last looked", () =
     expect(stored().seen).toBeNull();
   });
 
-  test("another lecturer's notes to the student are not counted for this one", async () => {
+  test("a reply to another lecturer's note is not the author's news for this lecturer, but the advisor's (decisions §19)", async () => {
     await request("admin", "POST", "/api/dosen/catatan", { NIP: "D002", NIM: "N001", isi_catatan: "Dari dosen lain." });
     const other = (await request("mhs1", "GET", "/api/mahasiswa/catatan")).body.find((note: { NIP: string }) => note.NIP === "D002");
     expect((await request("mhs1", "POST", `/api/mahasiswa/catatan/${other.Id_catatan}/reply`, { reply: "Terima kasih." })).status).toBe(200);
+    // D001 advises N001: the reply is new for them too, as the student's advisor.
+    expect(await newReplies()).toBe(1);
+    expect(await newReplies("admin", "?NIP=D001")).toBe(1);
+  });
+});
+
+describe("decisions §19: a reply is new for the note's author and for the student's advisor, until each has seen it", () => {
+  /** D002 (a counsellor, say) writes to N001, D001's advisee, and N001 replies. */
+  async function counsellorsNoteReplied(): Promise<number> {
+    const created = await request("admin", "POST", "/api/dosen/catatan", { NIP: "D002", NIM: "N001", isi_catatan: "Balas catatan ini: bagaimana tidurmu?" });
+    expect((await request("mhs1", "POST", `/api/mahasiswa/catatan/${created.body.id}/reply`, { reply: "Hampir tidak bisa tidur." })).status).toBe(200);
+    return created.body.id;
+  }
+  const storedOf = (id: number) =>
+    lecturers.service.context.db.$client
+      .query<{ author: string | null; advisor: string | null }, [number]>("SELECT balasan_dibaca_dosen_pada AS author, balasan_dilihat_doswal AS advisor FROM catatan_konseling WHERE Id_catatan = ?")
+      .get(id)!;
+  const noteIn = (notes: { Id_catatan: number }[], id: number) => notes.find((note) => note.Id_catatan === id);
+
+  test("the author out of scope reads it with balasan_baru once; the advisor separately; neither sight marks the other's", async () => {
+    const id = await counsellorsNoteReplied();
+    // The author (D002: neither advisor nor handler) reads only her own note, new once.
+    const author = await request("dosen2", "GET", "/api/dosen/catatan/N001");
+    expect(author.status).toBe(200);
+    expect(author.body.map((note: { Id_catatan: number }) => note.Id_catatan)).toEqual([id]);
+    expect(author.body[0]).toMatchObject({ reply: "Hampir tidak bisa tidur.", balasan_baru: true, nama_dosen: "Dosen Dua" });
+    expect((await request("dosen2", "GET", "/api/dosen/catatan/N001")).body[0].balasan_baru).toBe(false);
+    expect(storedOf(id)).toEqual({ author: expect.stringMatching(isoTimestamp), advisor: null });
+    // Still new for the advisor, on the list and on the student's page, once.
+    expect(await newReplies()).toBe(1);
+    const page = await request("dosen1", "GET", "/api/dosen/mahasiswa/N001");
+    expect(noteIn(page.body.catatan, id)).toMatchObject({ balasan_baru: true });
+    expect(noteIn((await request("dosen1", "GET", "/api/dosen/mahasiswa/N001")).body.catatan, id)).toMatchObject({ balasan_baru: false });
+    expect(storedOf(id).advisor).toBe("D001");
     expect(await newReplies()).toBe(0);
-    expect(await newReplies("admin", "?NIP=D001")).toBe(0);
+  });
+
+  test("the advisor seeing it first leaves it new for the author; an edited reply is new for both again", async () => {
+    const id = await counsellorsNoteReplied();
+    await request("dosen1", "GET", "/api/dosen/catatan/N001");
+    expect(storedOf(id)).toEqual({ author: null, advisor: "D001" });
+    expect((await request("dosen2", "GET", `/api/mahasiswa/catatan/detail/${id}`)).body).toMatchObject({ balasan_baru: true });
+    expect(storedOf(id).author).toMatch(isoTimestamp);
+    expect((await request("mhs1", "PUT", `/api/mahasiswa/catatan/${id}/reply`, { reply: "Masih sulit tidur." })).status).toBe(200);
+    expect(storedOf(id)).toEqual({ author: null, advisor: null });
+    expect(await newReplies()).toBe(1);
+  });
+
+  test("a new advisor finds the reply new even when the former advisor saw it", async () => {
+    const id = await counsellorsNoteReplied();
+    await request("dosen1", "GET", "/api/dosen/mahasiswa/N001");
+    expect(await newReplies()).toBe(0);
+    await lecturers.service.importAccounts("role,username,password,nim,nip_doswal\nmahasiswa,mhs1,,N001,D003\n");
+    expect(await newReplies("tanpaBimbingan")).toBe(1);
+    expect(storedOf(id).advisor).toBe("D001");
+  });
+
+  test("students and admins read no reply as new", async () => {
+    const id = await counsellorsNoteReplied();
+    expect(noteIn((await request("mhs1", "GET", "/api/mahasiswa/catatan")).body, id)).toMatchObject({ balasan_baru: false });
+    expect(noteIn((await request("admin", "GET", "/api/dosen/catatan/N001")).body, id)).toMatchObject({ balasan_baru: false });
+    expect(storedOf(id)).toEqual({ author: null, advisor: null });
+  });
+
+  test("a lecturer who never wrote to the student and does not advise them: 403, nothing marked", async () => {
+    const id = await counsellorsNoteReplied();
+    expect(await request("tanpaBimbingan", "GET", "/api/dosen/catatan/N001")).toMatchObject({ status: 403, body: { error: "Mahasiswa bukan bimbingan Anda." } });
+    expect(storedOf(id)).toEqual({ author: null, advisor: null });
   });
 });

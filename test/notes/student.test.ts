@@ -46,6 +46,7 @@ describe("GET /api/mahasiswa/catatan", () => {
       dibaca_mahasiswa_pada: null,
       balasan_dibaca_dosen_pada: null,
       nama_dosen: "Dosen Satu",
+      balasan_baru: false,
     });
     expect(response.body[2]).toMatchObject({ reply: "", tanggal_reply: null, status: "belum_dibalas" });
   });

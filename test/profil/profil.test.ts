@@ -182,6 +182,7 @@ describe("GET /api/mahasiswa/profil/data/<nim>", () => {
       durasi_tidur: "",
       nip_doswal: "D001",
       nama_dosen_wali: "Dosen Satu",
+      telepon_dosen_wali: "",
     });
   });
 
@@ -201,6 +202,7 @@ describe("GET /api/mahasiswa/profil/data/<nim>", () => {
       durasi_tidur: "",
       nip_doswal: "",
       nama_dosen_wali: "",
+      telepon_dosen_wali: "",
     });
   });
 

@@ -44,6 +44,8 @@ const ImportCounts = t.Object(
   { additionalProperties: false },
 );
 
+const NamedLecturer = t.Object({ NIP: t.Nullable(t.String()), nama_dosen: t.Nullable(t.String()) }, { additionalProperties: false });
+
 export const ImportPreview = t.Object(
   {
     problems: t.Array(RowProblem),
@@ -56,11 +58,17 @@ export const ImportPreview = t.Object(
           outcome: t.Union([t.Literal("dibuat"), t.Literal("diperbarui"), t.Literal("tidak berubah")]),
           fields: t.Array(t.String()),
           passwordReset: t.Boolean(),
+          advisor: t.Optional(
+            t.Object({ from: NamedLecturer, to: NamedLecturer, openCases: Type.Integer({ description: "open follow-up cases that move with the student" }) }, { additionalProperties: false }),
+          ),
         },
         { additionalProperties: false },
       ),
     ),
     counts: ImportCounts,
+    casesMoving: t.Array(t.Object({ ...NamedLecturer.properties, count: Integer() }, { additionalProperties: false }), {
+      description: "decisions §19: the open follow-up cases that would move to each new advisor",
+    }),
   },
   { additionalProperties: false },
 );

@@ -57,7 +57,11 @@ export const authController = (guards: RouteGuards, auth: AuthService, clientAdd
       response: { 200: MessageResponse, ...refusals(refusal.accessToken, writing) },
       detail: { summary: "End the session of the presented token", security: bearer },
     })
-    .get("/me", ({ principal, set }) => userAnswer(serializedUser(principal), set), {
+    .get("/me", ({ principal, set }) => {
+      // Decisions §19: a student whose advisor changed is told for 14 days (a rare answer, made each time).
+      const change = principal.role === "mahasiswa" && principal.nim !== null ? auth.advisorChanges.noticeFor(principal.nim, Date.now()) : null;
+      return change ? { ...serializedUser(principal), pergantian_dosen_wali: change } : userAnswer(serializedUser(principal), set);
+    }, {
       access: access.ownSignIn,
       response: { 200: UserResponse, ...refusals(refusal.accessToken, reading) },
       detail: { summary: "The current user", security: bearer },

@@ -18,6 +18,7 @@ import { RateLimit } from "../../requests/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 import type { UserResponse } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
+import { AdvisorChanges } from "../../privacy/advisor-scope";
 
 const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
@@ -98,6 +99,8 @@ export class AuthService {
   readonly studentWrites: RateLimit<number>;
   /** Decisions §16: reads without a token (the photo route), per client address. */
   readonly readsWithoutToken: RateLimit<string>;
+  /** Decisions §19: a student is told of a change of advisor (`GET /api/auth/me`). */
+  readonly advisorChanges: AdvisorChanges;
   private readonly principalById;
   private readonly principals: ReadCache<number, Principal | undefined>;
   private readonly principalByUsername;
@@ -117,6 +120,7 @@ export class AuthService {
     this.throttle = new LoginThrottle(config.throttle);
     this.studentWrites = new RateLimit(config.studentWritesPerMinute);
     this.readsWithoutToken = new RateLimit(config.tokenlessReadsPerMinute);
+    this.advisorChanges = new AdvisorChanges(db.$client);
     const principals = db
       .select(principalColumns)
       .from(users)

@@ -1,10 +1,12 @@
 import { Elysia } from "elysia";
-import { bearer, queryParameters, reading, refusal, refusals } from "../../http/documentation";
+import type { JsonObject } from "../../requests/values";
+import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
-import { LecturerList, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
+import { DosenProfil, DosenProfilBody, DosenProfilSaved, LecturerList, MovedAwayResponse, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import { dosenMessages, type DosenService } from "./service";
+import type { DosenProfilService } from "./profil";
 
 /** Aggregates of one lecturer's advisees: one row without a student, naming whose advisees were counted. */
 const statisticsViewed: AuditRule = {
@@ -16,12 +18,21 @@ const statisticsViewed: AuditRule = {
   },
 };
 
+/** Decisions §19: the student moved away from the caller; the page says so. */
+const formerAdvisor = {
+  status: 403,
+  when: "a lecturer names a student they do not advise; a former advisor's answer adds `pindah_dosen_wali` (when the student moved, and the new advisor's name)",
+  body: MovedAwayResponse,
+};
+
 // Pages and statistics are kept in read caches; their answers are sent as the text made once.
 const pageAnswer = cachedJson(StudentList);
 const statistikAnswer = cachedJson(StatistikResponse);
 
-/** An advisor's view: their advisees, one advisee in full, and the statistics. */
-export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
+const noLecturerProfile = { status: 404, when: "the `dosen` account has no lecturer profile" };
+
+/** An advisor's view: their advisees, one advisee in full, the statistics, and their own profile. */
+export const dosenController = (guards: RouteGuards, dosen: DosenService, profil: DosenProfilService) =>
   new Elysia({ prefix: "/api/dosen", tags: ["dosen"] })
     .use(guards)
     .get("/mahasiswa", ({ principal, query, set }) => pageAnswer(dosen.students(principal, query), set), {
@@ -37,10 +48,31 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService) =>
     })
     .get("/mahasiswa/:nim", ({ principal, params }) => dosen.student(principal, params.nim), {
       access: access.dosenOrAdmin,
-      advisee: { unknownStudent: dosenMessages.studentUnknown },
-      response: { 200: StudentDetail, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.studentUnknown, reading) },
+      advisee: { unknownStudent: dosenMessages.studentUnknown, tellsFormerAdvisor: true },
+      response: { 200: StudentDetail, ...refusals(refusal.accessToken, refusal.role, formerAdvisor, refusal.studentUnknown, reading) },
       detail: { summary: "One student with all screenings and notes, newest first", security: bearer },
       audit: { action: "view", students: auditStudents.path },
+    })
+    .get("/profil", ({ principal }) => profil.own(principal), {
+      access: access.dosenOnly,
+      response: { 200: DosenProfil, ...refusals(refusal.accessToken, refusal.role, noLecturerProfile, reading) },
+      detail: { summary: "The lecturer's own profile: name and the telephone number advisees see", security: bearer },
+    })
+    .put("/profil", ({ principal, body }) => profil.update(principal, body as JsonObject), {
+      access: access.dosenOnly,
+      response: {
+        200: DosenProfilSaved,
+        ...refusals(
+          { status: 400, when: "`telepon` is missing or not a telephone number" },
+          refusal.accessToken,
+          refusal.role,
+          noLecturerProfile,
+          refusal.bodyTooLarge,
+          writing,
+        ),
+      },
+      detail: { summary: "Set or clear the lecturer's own telephone/WhatsApp number (decisions §19)", security: bearer, requestBody: jsonBody(DosenProfilBody) },
+      audit: { action: "update", students: auditStudents.none },
     })
     .get("/daftar", () => dosen.lecturers(), {
       access: access.adminOnly,

@@ -37,7 +37,9 @@ const StudentItem = t.Object(
     last_skrining: t.Nullable(LastSkrining),
     early_warning: t.Boolean({ description: "is_spike, or latest stress Tinggi with motivation Rendah" }),
     stres_sangat_tinggi: t.Boolean({ description: "the latest score_stress is at or above the follow-up threshold (decisions §13; 160 by default)" }),
-    balasan_baru: Type.Integer({ description: "replies to the acting lecturer's notes to this student that the lecturer has not seen yet" }),
+    balasan_baru: Type.Integer({
+      description: "replies of this student the acting lecturer has not seen yet: to their own notes, and (decisions §19) as the advisor to other lecturers' notes",
+    }),
     dibatasi: restrictedFlag,
   },
   { additionalProperties: false },
@@ -55,6 +57,23 @@ export const StudentDetail = t.Object(
     catatan: t.Array(CatatanRecord),
     tindak_lanjut: t.Nullable({ ...FollowUpCase, description: "the student's open follow-up case (GET /api/dosen/tindak-lanjut/:id); null when none, or while restricted" }),
     dibatasi: restrictedFlag,
+  },
+  { additionalProperties: false },
+);
+
+/** The 403 of a lecturer the student moved away from (decisions §19). */
+export const MovedAwayResponse = t.Object(
+  {
+    error: t.String({ description: "`Mahasiswa bukan bimbingan Anda.`" }),
+    pindah_dosen_wali: t.Optional(
+      t.Object(
+        {
+          tanggal: t.String({ description: "UTC, ISO 8601: when the student last moved away from the caller" }),
+          nama_dosen_wali_baru: t.Nullable(t.String({ description: "the advisor the student moved to then; null when none, or nameless" })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,3 +106,18 @@ export const StatistikResponse = t.Union([
     { additionalProperties: false, description: "no advisees" },
   ),
 ]);
+
+export const DosenProfil = t.Object(
+  {
+    NIP: t.String(),
+    nama_dosen: t.String(),
+    telepon: t.Nullable(t.String({ description: "decisions §19: the telephone/WhatsApp number the lecturer's advisees see; null when none" })),
+  },
+  { additionalProperties: false },
+);
+
+export const DosenProfilBody = t.Object({
+  telepon: t.Nullable(t.String({ description: "digits, with a leading + and spaces, brackets or dashes, at most 24 characters; \"\" or null clears it" })),
+});
+
+export const DosenProfilSaved = t.Object({ message: t.String(), data: DosenProfil }, { additionalProperties: false });

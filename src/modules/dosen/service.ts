@@ -13,6 +13,7 @@ import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { screeningsOfStudentQuery, studentByNimQuery } from "../../db/student-reads";
+import { replyIsNewFor } from "../notes/new-replies";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -106,9 +107,8 @@ export class DosenService {
         .offset(sql.placeholder("offset"))
         .prepare(),
     );
-    // The replies to the acting lecturer's notes that they have not seen yet (decisions §13).
-    const newReplies = sql<number>`(SELECT count(*) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim}
-      AND ${catatanKonseling.nip} = ${sql.placeholder("nip")} AND ${catatanKonseling.reply} <> '' AND ${catatanKonseling.balasanDibacaDosenPada} IS NULL)`;
+    // The replies new for the acting lecturer (decisions §13 and §19): to their own notes, and as the advisor to the others'.
+    const newReplies = sql<number>`(SELECT count(*) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim} AND ${replyIsNewFor(sql.placeholder("nip"))})`;
     this.pageDetails = preparedOnFirstUse(() =>
       db
         .select({ profile: mahasiswa, latest: screeningWithoutAnswers, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })

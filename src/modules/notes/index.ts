@@ -4,6 +4,7 @@ import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing 
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { CatatanRecord } from "../../records";
+import type { Principal } from "../../requests/principal";
 import { CatatanBody, CatatanCreated, CatatanList, CatatanQuery, ReplyBody, ReplyResponse } from "./model";
 import { notesMessages, type NotesService } from "./service";
 
@@ -48,10 +49,24 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
     })
     .get("/api/dosen/catatan/:nim", ({ principal, params }) => notes.openedByLecturer(principal, params.nim), {
       access: access.dosenOrAdmin,
-      advisee: { unknownStudent: notesMessages.studentUnknown },
+      // Decisions §19: a note's author keeps reading the notes they wrote to the student.
+      advisee: { unknownStudent: notesMessages.studentUnknown, alsoAdmits: (principal: Principal, nim: string) => notes.wroteTo(principal, nim) },
       restriction: "staff",
-      response: { 200: CatatanList, ...refusals(refusal.accessToken, refusal.role, refusal.notAdvisee, refusal.restricted, refusal.studentUnknown, reading) },
-      detail: { summary: "A student's counselling notes, newest first", security: bearer },
+      response: {
+        200: CatatanList,
+        ...refusals(
+          refusal.accessToken,
+          refusal.role,
+          { status: 403, when: "a lecturer names a student they neither advise nor handle an open case of, and wrote no note to" },
+          refusal.restricted,
+          refusal.studentUnknown,
+          reading,
+        ),
+      },
+      detail: {
+        summary: "A student's counselling notes, newest first (a lecturer who no longer advises the student nor handles their case: only the notes they wrote)",
+        security: bearer,
+      },
       audit: { action: "view", students: auditStudents.path },
     })
     .get("/api/mahasiswa/catatan", ({ principal, query }) => notes.list(principal, query), {

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { catatanKonseling, dosen, mahasiswa } from "../../db/schema";
 import { StorageError } from "../../db/storage";
@@ -11,6 +11,7 @@ import { AdvisorScope } from "../../privacy/advisor-scope";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { nowIso, serializeCatatan } from "../../records";
 import { preparedOnFirstUse } from "../../db/prepared";
+import { replyIsNewFor } from "./new-replies";
 
 /** What the notes jobs write (the lecturer's list reads it: new replies). */
 const noteJob = { touches: [catatanKonseling] };
@@ -38,13 +39,17 @@ export const textMaxLength = 5000;
  * Counselling notes from both sides: a lecturer (or an admin in a lecturer's name) writes
  * them and lists a student's; the student lists theirs, reads one and replies. Notes are
  * noticed (decisions §13): a note records when its student first opened it and when its
- * lecturer first saw the reply.
+ * lecturer first saw the reply. A note belongs to its conversation (decisions §19): its
+ * author reads it and its reply after they stop being the student's advisor or handler, and
+ * a reply to another lecturer's note is new for the student's advisor too until they saw it.
  */
 export class NotesService {
   private readonly studentByNim;
   private readonly lecturerExists;
   private readonly notesOf;
+  private readonly notesForLecturer;
   private readonly noteById;
+  private readonly authorOf;
   private readonly restriction;
   private readonly scope;
 
@@ -62,34 +67,81 @@ export class NotesService {
         .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
         .prepare(),
     );
+    // The same list with whether each reply is new for the lecturer reading it (`nip`).
+    this.notesForLecturer = preparedOnFirstUse(() =>
+      db
+        .select({ ...getTableColumns(catatanKonseling), namaDosen: dosen.nama, isNew: sql<number>`${replyIsNewFor(sql.placeholder("nip"))}` })
+        .from(catatanKonseling)
+        .leftJoin(dosen, eq(dosen.nip, catatanKonseling.nip))
+        .where(eq(catatanKonseling.nim, sql.placeholder("nim")))
+        .orderBy(desc(catatanKonseling.tanggalCatat), desc(catatanKonseling.id))
+        .prepare(),
+    );
     this.noteById = preparedOnFirstUse(() => withLecturer().where(eq(catatanKonseling.id, sql.placeholder("id"))).prepare());
+    this.authorOf = preparedOnFirstUse(() =>
+      db
+        .select({ id: catatanKonseling.id })
+        .from(catatanKonseling)
+        .where(and(eq(catatanKonseling.nim, sql.placeholder("nim")), eq(catatanKonseling.nip, sql.placeholder("nip"))))
+        .limit(1)
+        .prepare(),
+    );
     this.restriction = new ProcessingRestriction(db);
     this.scope = new AdvisorScope(db.$client);
   }
 
   /** Every note of the student `nim`, newest first (`tanggal_catat`, then `Id_catatan`); the student's and the lecturers' lists alike. */
   ofStudent(nim: string) {
-    return this.notesOf.all({ nim }).map(serializeCatatan);
+    return this.notesOf.all({ nim }).map((row) => serializeCatatan(row));
+  }
+
+  /**
+   * Whether a lecturer out of the advisor scope may still read the student's notes route:
+   * they wrote a note to the student (decisions §19; they then read only their own).
+   */
+  wroteTo(principal: Principal, nim: string): boolean {
+    return principal.role === "dosen" && principal.nip !== null && this.authorOf.get({ nim, nip: principal.nip }) !== undefined;
   }
 
   /**
    * The student's notes as a lecturer opens them (their page of the student, their list of
    * the notes): answered as they stood, so that a reply new to the lecturer shows as new
-   * once; the replies to the caller's own notes are then marked seen.
+   * once (`balasan_baru`); the replies new to them are then marked seen. A lecturer who no
+   * longer advises the student nor handles their open case reads only the notes they wrote.
    */
   async openedByLecturer(principal: Principal, nim: string) {
-    const notes = this.ofStudent(nim);
-    if (principal.role === "dosen" && notes.some((note) => note.NIP === principal.nip && note.reply !== "" && note.balasan_dibaca_dosen_pada === null)) {
-      await this.markSeen(and(eq(catatanKonseling.nim, nim), eq(catatanKonseling.nip, principal.nip!)));
-    }
+    if (principal.role !== "dosen" || principal.nip === null) return this.ofStudent(nim);
+    const nip = principal.nip;
+    const lecturers = this.scope.of(nim);
+    const rows = this.notesForLecturer.all({ nim, nip });
+    const visible = AdvisorScope.admits(principal, lecturers) ? rows : rows.filter((row) => row.nip === nip);
+    const notes = visible.map((row) => serializeCatatan(row, row.isNew === 1));
+    if (notes.some((note) => note.balasan_baru)) await this.markSeen(nim, nip, lecturers?.advisor === nip);
     return notes;
   }
 
-  /** Marks the replies of `notes` seen now; a failure of the disk leaves them unseen, to be marked at the next look. */
-  private async markSeen(notes: ReturnType<typeof and>): Promise<void> {
-    const unseen = and(notes, ne(catatanKonseling.reply, ""), isNull(catatanKonseling.balasanDibacaDosenPada));
+  /**
+   * Marks seen now the replies new for `nip` among the student's notes: their own notes', and
+   * as the student's advisor the other lecturers'. A failure of the disk leaves them unseen,
+   * to be marked at the next look.
+   */
+  private async markSeen(nim: string, nip: string, asAdvisor: boolean, only?: SQL): Promise<void> {
+    const replied = and(eq(catatanKonseling.nim, nim), ne(catatanKonseling.reply, ""), only);
     try {
-      await this.writes.run(() => this.db.update(catatanKonseling).set({ balasanDibacaDosenPada: nowIso() }).where(unseen).run(), noteJob);
+      await this.writes.run(() => {
+        this.db
+          .update(catatanKonseling)
+          .set({ balasanDibacaDosenPada: nowIso() })
+          .where(and(replied, eq(catatanKonseling.nip, nip), isNull(catatanKonseling.balasanDibacaDosenPada)))
+          .run();
+        if (asAdvisor) {
+          this.db
+            .update(catatanKonseling)
+            .set({ balasanDilihatDoswal: nip })
+            .where(and(replied, ne(catatanKonseling.nip, nip), sql`${catatanKonseling.balasanDilihatDoswal} IS NOT ${nip}`))
+            .run();
+        }
+      }, noteJob);
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
     }
@@ -117,8 +169,9 @@ export class NotesService {
     if (!(principal.role === "admin" || ownStudent || ownLecturer)) throw forbidden(accessMessages.denied);
     this.restriction.assertStaffMay(principal, note.nim);
     if (ownStudent && note.dibacaMahasiswaPada === null) return serializeCatatan({ ...(await this.markRead(note)), namaDosen: note.namaDosen });
-    if (ownLecturer && note.reply !== "" && note.balasanDibacaDosenPada === null) await this.markSeen(eq(catatanKonseling.id, note.id));
-    return serializeCatatan(note);
+    const newReply = ownLecturer && note.reply !== "" && note.balasanDibacaDosenPada === null;
+    if (newReply) await this.markSeen(note.nim, note.nip, false, eq(catatanKonseling.id, note.id));
+    return serializeCatatan(note, newReply);
   }
 
   /** The note as stored after its student first opened it; unchanged when the disk refused the write. */
@@ -188,10 +241,10 @@ export class NotesService {
       if (text === "") throw invalid(notesMessages.emptyReply);
       if (exceedsCharacters(text, textMaxLength)) throw invalid(notesMessages.replyTooLong);
 
-      // A new or changed reply is new to the lecturer again.
+      // A new or changed reply is new to the lecturer and the advisor again.
       const updated = this.db
         .update(catatanKonseling)
-        .set({ reply: text, tanggalReply: nowIso(), balasanDibacaDosenPada: null })
+        .set({ reply: text, tanggalReply: nowIso(), balasanDibacaDosenPada: null, balasanDilihatDoswal: null })
         .where(eq(catatanKonseling.id, note.id))
         .returning()
         .get();

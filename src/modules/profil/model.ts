@@ -45,6 +45,7 @@ export const ProfilDataResponse = t.Object(
     durasi_tidur: t.String(),
     nip_doswal: t.String(),
     nama_dosen_wali: t.String(),
+    telepon_dosen_wali: t.String({ description: "decisions §19, an addition: the advisor's telephone/WhatsApp number when they gave one; empty otherwise" }),
   },
   { additionalProperties: false },
 );

@@ -34,7 +34,7 @@ export class ProfilService {
   ) {
     this.profileByNim = preparedOnFirstUse(() =>
       db
-        .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama })
+        .select({ profile: mahasiswa, program: jurusan.nama, namaDosenWali: dosen.nama, teleponDosenWali: dosen.telepon })
         .from(mahasiswa)
         .leftJoin(jurusan, eq(jurusan.id, mahasiswa.jurusanId))
         .leftJoin(dosen, eq(dosen.nip, mahasiswa.nipDoswal))
@@ -95,7 +95,7 @@ export class ProfilService {
   data(nim: string) {
     const found = this.profileByNim.get({ nim });
     if (!found) throw notFound(profilMessages.studentUnknown);
-    const { profile, program, namaDosenWali } = found;
+    const { profile, program, namaDosenWali, teleponDosenWali } = found;
     return {
       nim: profile.nim,
       nama: profile.nama ?? "",
@@ -110,6 +110,7 @@ export class ProfilService {
       durasi_tidur: profile.durasiTidur ?? "",
       nip_doswal: profile.nipDoswal ?? "",
       nama_dosen_wali: namaDosenWali ?? "",
+      telepon_dosen_wali: teleponDosenWali ?? "",
     };
   }
 }

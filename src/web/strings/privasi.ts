@@ -142,6 +142,7 @@ export const privacy = {
       durasi_tidur: "Tidur",
       nip_doswal: "NIP dosen wali",
       nama_dosen_wali: "Dosen wali",
+      telepon_dosen_wali: "Telepon dosen wali",
     } as Record<string, string>,
     notSet: "Belum diisi",
     photoAlt: "Foto profil Anda",
