@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { csvDialects, csvDocument, type CsvCell, type CsvDialect } from "../src/csv";
 import { invalid } from "../src/errors";
 import { addDays, isoWeekLabel, localDayStart, localWeekStart } from "../src/local-time";
-import { FollowUpFiguresReader, emptyWeeklyFigures, weekTotal, type WeeklyFigures } from "../src/modules/tindak-lanjut/figures";
+import { FollowUpFiguresReader, emptyWeeklyFigures, weekTotal, weeklyOutcomeKeys, type WeeklyFigures } from "../src/modules/tindak-lanjut/figures";
 import { appendAuditRows } from "../src/audit/trail";
 import { calendarDate, commandAudit } from "./audit";
 import { formatTable, openData, type CommandIo } from "./common";
@@ -32,7 +32,7 @@ interface WeeklyReport {
   fakultas: WeeklyFigures;
 }
 
-const figureKeys = ["dibuka", "dihubungi", "dirujuk", "selesai", "terbuka_lebih_dari_7_hari", "median_hari_ke_kontak_pertama"] as const;
+const figureKeys = ["dibuka", "dihubungi", "dirujuk", "selesai", ...weeklyOutcomeKeys, "terbuka_lebih_dari_7_hari", "terlambat", "median_hari_ke_kontak_pertama"] as const;
 
 /** How the text and the CSV name the rows that are no lecturer. */
 const rowNames = { ownerless: "Tanpa dosen wali", faculty: "Seluruh fakultas" } as const;
@@ -42,12 +42,13 @@ const rowNames = { ownerless: "Tanpa dosen wali", faculty: "Seluruh fakultas" } 
  * lecturer (every lecturer, and the cases without an owner when the week has any) and for
  * the faculty. The figures are src/modules/tindak-lanjut/figures.ts's.
  */
-function weeklyReport(sqlite: ConstructorParameters<typeof FollowUpFiguresReader>[0], timeZone: string, date: string | undefined): WeeklyReport {
+function weeklyReport(sqlite: ConstructorParameters<typeof FollowUpFiguresReader>[0], config: { timeZone: string; followUpContactDays: number }, date: string | undefined): WeeklyReport {
+  const { timeZone } = config;
   const now = Date.now();
   const monday = localWeekStart(date === undefined ? now : localDayStart(date, timeZone), timeZone);
   const start = localDayStart(monday, timeZone);
   const end = localDayStart(addDays(monday, 7), timeZone);
-  const { byOwner, contactDays } = new FollowUpFiguresReader(sqlite).week(start, end, now);
+  const { byOwner, contactDays } = new FollowUpFiguresReader(sqlite, config.followUpContactDays).week(start, end, now);
   const lecturers = sqlite.query<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP").all();
   const perDosen: ReportRow[] = lecturers.map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...(byOwner.get(lecturer.nip) ?? emptyWeeklyFigures()) }));
   const ownerless = byOwner.get(null);
@@ -64,24 +65,55 @@ function weeklyReport(sqlite: ConstructorParameters<typeof FollowUpFiguresReader
 
 const median = (value: number | null) => (value === null ? "-" : value.toLocaleString("id-ID", { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 
+/** The text report's tables: the week's moves and what is open at its end, then (decisions §19) the contact outcomes and the closing reasons. */
+const textTables: { title: string | null; columns: [string, (row: WeeklyFigures) => string][] }[] = [
+  {
+    title: null,
+    columns: [
+      ["Dibuka", (row) => String(row.dibuka)],
+      ["Dihubungi", (row) => String(row.dihubungi)],
+      ["Dirujuk", (row) => String(row.dirujuk)],
+      ["Selesai", (row) => String(row.selesai)],
+      ["Terbuka >7 hari", (row) => String(row.terbuka_lebih_dari_7_hari)],
+      ["Terlambat", (row) => String(row.terlambat)],
+      ["Median hari ke kontak pertama", (row) => median(row.median_hari_ke_kontak_pertama)],
+    ],
+  },
+  {
+    title: "Hasil kontak (percobaan dalam minggu ini):",
+    columns: [
+      ["Berhasil", (row) => String(row.kontak_berhasil)],
+      ["Tidak merespons", (row) => String(row.kontak_tidak_merespons)],
+      ["Dijadwalkan", (row) => String(row.kontak_dijadwalkan)],
+    ],
+  },
+  {
+    title: "Alasan selesai (tindak lanjut yang ditutup minggu ini):",
+    columns: [
+      ["Teratasi", (row) => String(row.selesai_teratasi)],
+      ["Dirujuk ke layanan konseling", (row) => String(row.selesai_dirujuk_layanan_konseling)],
+      ["Tidak merespons", (row) => String(row.selesai_tidak_merespons)],
+      ["Mahasiswa menolak", (row) => String(row.selesai_mahasiswa_menolak)],
+      ["Lainnya", (row) => String(row.selesai_lainnya)],
+      ["Tidak dicatat", (row) => String(row.selesai_tidak_dicatat)],
+    ],
+  },
+];
+
 function reportText(report: WeeklyReport): string {
   const title = `Laporan tindak lanjut minggu ${report.minggu}: Senin ${report.mulai} sampai Minggu ${report.sampai} (${report.zona_waktu})\n\n`;
-  const header = ["NIP", "Dosen wali", "Dibuka", "Dihubungi", "Dirujuk", "Selesai", "Terbuka >7 hari", "Median hari ke kontak pertama"];
-  const cells = (nip: string, nama: string, row: WeeklyFigures) => [
-    nip,
-    nama,
-    String(row.dibuka),
-    String(row.dihubungi),
-    String(row.dirujuk),
-    String(row.selesai),
-    String(row.terbuka_lebih_dari_7_hari),
-    median(row.median_hari_ke_kontak_pertama),
+  const rows: [string, string, WeeklyFigures][] = [
+    ...report.per_dosen.map((row): [string, string, WeeklyFigures] => [row.NIP ?? "-", row.nama_dosen ?? rowNames.ownerless, row]),
+    ["", rowNames.faculty, report.fakultas],
   ];
-  const rows = [
-    ...report.per_dosen.map((row) => cells(row.NIP ?? "-", row.nama_dosen ?? rowNames.ownerless, row)),
-    cells("", rowNames.faculty, report.fakultas),
-  ];
-  return title + formatTable(header, rows);
+  const tables = textTables.map(({ title, columns }) =>
+    (title === null ? "" : `${title}\n\n`) +
+    formatTable(
+      ["NIP", "Dosen wali", ...columns.map(([name]) => name)],
+      rows.map(([nip, nama, row]) => [nip, nama, ...columns.map(([, cell]) => cell(row))]),
+    ),
+  );
+  return title + tables.join("\n");
 }
 
 function reportCsv(report: WeeklyReport, dialect: CsvDialect): string {
@@ -109,7 +141,7 @@ export function registerFollowUpCommands(program: Command, io: CommandIo): void 
       if (!options.week) throw invalid("--week wajib diisi: laporan ini dibuat per minggu.");
       const { config, db, writes } = openData(command, io);
       try {
-        const report = weeklyReport(db.$client, config.timeZone, options.date);
+        const report = weeklyReport(db.$client, config, options.date);
         const text =
           options.format === "json"
             ? JSON.stringify(report, null, 2) + "\n"

@@ -35,7 +35,7 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
       if (options.students && options.nip === undefined) throw invalid("--students memerlukan --nip.");
       const { config, db, writes } = openData(command, io);
       try {
-        const exporter = new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client), config.timeZone);
+        const exporter = new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client, config.followUpContactDays), config.timeZone);
         const result = exporter.export(options, options.csv ?? config.csvDialect);
         if (options.out === undefined) io.out(result.text);
         else writeOutputFile(options.out, result.text, options.force === true);

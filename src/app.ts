@@ -29,6 +29,8 @@ import { dataSayaController } from "./modules/data-saya";
 import { diaryController } from "./modules/diary";
 import { dosenController } from "./modules/dosen";
 import { DosenProfilService } from "./modules/dosen/profil";
+import { TodayService } from "./modules/dosen/today";
+import { CaseReader } from "./modules/tindak-lanjut/cases";
 import { healthController, healthPath } from "./modules/health";
 import { HealthService } from "./modules/health/service";
 import { moodController } from "./modules/mood";
@@ -39,6 +41,8 @@ import { questionsController } from "./modules/questions";
 import { skriningController } from "./modules/skrining";
 import { tindakLanjutController } from "./modules/tindak-lanjut";
 import { TindakLanjutService } from "./modules/tindak-lanjut/service";
+import { mintaKontakController } from "./modules/minta-kontak";
+import { MintaKontakService } from "./modules/minta-kontak/service";
 import packageJson from "../package.json";
 import { buildInfo } from "./build-info";
 
@@ -114,8 +118,16 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(moodController(guards, context.mood))
     .use(diaryController(guards, context.diary))
     .use(notesController(guards, context.notes))
-    .use(dosenController(guards, context.dosen, new DosenProfilService(context.db, context.writes)))
-    .use(tindakLanjutController(guards, new TindakLanjutService(context.db, context.writes)))
+    .use(
+      dosenController(
+        guards,
+        context.dosen,
+        new DosenProfilService(context.db, context.writes),
+        new TodayService(context.db, new CaseReader(context.db, context.config.followUpContactDays), context.config.followUpStressMin),
+      ),
+    )
+    .use(tindakLanjutController(guards, new TindakLanjutService(context.db, context.writes, context.config.followUpContactDays)))
+    .use(mintaKontakController(guards, new MintaKontakService(context.db, context.writes)))
     .use(dataSayaController(guards, context.dataSaya))
     .use(privasiController(guards, context.auth, context.privasi, clientAddress))
     .use(adminConsole(guards, adminDependencies(context, clientAddress, options)));
@@ -139,7 +151,7 @@ function adminDependencies(context: AppContext, clientAddress: (request: Request
     tls: options.tls ?? null,
     registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
     privacy: new PrivacyService(db.$client, writes, new PhotoStore(config.dataDir, config.photosDir), config.timeZone),
-    exporter: new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client), config.timeZone),
+    exporter: new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client, config.followUpContactDays), config.timeZone),
   };
 }
 

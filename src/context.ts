@@ -97,7 +97,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger): A
     mood,
     diary,
     notes,
-    dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin),
+    dosen: new DosenService(db, new StatisticsService(db, config.timeZone), notes, config.followUpStressMin, config.followUpContactDays),
     documents,
     dataSaya: new DataSayaService(documents, config.dataDocumentsPerMinute),
     privasi: new PrivasiService(db, writes, content.privacyNotice),

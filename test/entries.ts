@@ -72,17 +72,19 @@ export function entryTestService(kind: {
 /**
  * GET of a student's list by NIM, the same rules for mood and diary: who may read it
  * (decisions §9: the advisor scope), and which refusal comes first. `N004` has `entries`
- * entries by now (the kind's own ordering test wrote them); N003 has none.
+ * entries by now (the kind's own ordering test wrote them); N003 has none. Staff read
+ * `staffReads` of them (decisions §19: of a diary, the entries the student shared).
  */
-export function describeListAccess(path: string, routes: EntryRoutes, entries: number): void {
+export function describeListAccess(path: string, routes: EntryRoutes, entries: number, staffReads = entries): void {
   describe(`GET ${path}: who reads the list`, () => {
     test("a student with no entries gets an empty list", async () => {
       expect(await routes.list(routes.tokens.admin!, "N003")).toMatchObject({ status: 200, body: [] });
     });
 
-    test("the student's advisor and admins read the list", async () => {
-      expect((await routes.list(routes.tokens.dosen!, "N004")).body).toHaveLength(entries);
-      expect((await routes.list(routes.tokens.admin!, "N004")).body).toHaveLength(entries);
+    test("the student reads the list; their advisor and admins read what staff may of it", async () => {
+      expect((await routes.list(routes.tokens.mhs4!, "N004")).body).toHaveLength(entries);
+      expect((await routes.list(routes.tokens.dosen!, "N004")).body).toHaveLength(staffReads);
+      expect((await routes.list(routes.tokens.admin!, "N004")).body).toHaveLength(staffReads);
     });
 
     test.each<[string, string, string, number, string]>([

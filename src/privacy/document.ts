@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { DatabaseClient } from "../db";
 import { actorName } from "../audit/names";
-import { auditLog, auditSubjects, privacyAcknowledgements } from "../db/schema";
+import { auditLog, auditSubjects, permintaanKontak, privacyAcknowledgements } from "../db/schema";
 import { notFound } from "../errors";
 import type { StudentData } from "../modules/data-saya/model";
 import type { DiaryService } from "../modules/diary/service";
@@ -32,7 +32,7 @@ export const photoUrl = (nim: string) => `/api/mahasiswa/profil/foto/${encodeURI
 
 /**
  * A student's data document (UU PDP's right of access): the profile, every screening with
- * its answers, moods, diary, notes with replies, the photo's route, the acknowledged
+ * its answers, moods, diary, notes with replies, requests for contact, the photo's route, the acknowledged
  * privacy notices, the restriction, and who else accessed the data according to the
  * audit trail (role, name, time, action, route; never the address).
  */
@@ -40,6 +40,7 @@ export class StudentDataDocuments {
   private readonly studentByNim;
   private readonly screeningsOf;
   private readonly acknowledgementsOf;
+  private readonly requestsOf;
   private readonly accessesBy;
 
   constructor(
@@ -54,6 +55,14 @@ export class StudentDataDocuments {
         .from(privacyAcknowledgements)
         .where(eq(privacyAcknowledgements.userId, sql.placeholder("userId")))
         .orderBy(asc(privacyAcknowledgements.acknowledgedAt), asc(privacyAcknowledgements.noticeVersion))
+        .prepare(),
+    );
+    this.requestsOf = preparedOnFirstUse(() =>
+      db
+        .select({ waktu: permintaanKontak.waktu, pesan: permintaanKontak.pesan })
+        .from(permintaanKontak)
+        .where(eq(permintaanKontak.nim, sql.placeholder("nim")))
+        .orderBy(desc(permintaanKontak.waktu), desc(permintaanKontak.id))
         .prepare(),
     );
     // Rows naming the student whose actor is not the student's own account (a command has no account).
@@ -92,6 +101,7 @@ export class StudentDataDocuments {
         mood: this.sources.mood.list(nim),
         jurnal: this.sources.diary.list(nim),
         catatan: this.sources.notes.ofStudent(nim),
+        permintaan_kontak: this.requestsOf.all({ nim }),
         pemberitahuan_privasi: this.acknowledgementsOf.all({ userId: student.userId }),
         dibatasi_sejak: student.restrictedAt,
         dilihat_oleh: this.accessesBy.all({ nim, userId: student.userId }),

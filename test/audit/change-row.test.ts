@@ -64,8 +64,10 @@ describe("a write whose row the trail refuses is not made", () => {
     ["PUT", "/api/mahasiswa/profil", "mhs4", () => ({ body: { usia: 21 } })],
     ["PUT", "/api/mahasiswa/profil/foto", "mhs4", () => ({ rawBody: photoForm() })],
     ["DELETE", "/api/mahasiswa/profil/foto/N001", "mhs1", () => ({})],
-    ["POST", "/api/dosen/tindak-lanjut/CASE/status", "dosen1", () => ({ body: { status: "dihubungi", catatan: "Sudah ditelepon." } })],
+    ["POST", "/api/dosen/tindak-lanjut/CASE/status", "dosen1", () => ({ body: { status: "dihubungi", catatan: "Sudah ditelepon.", hasil_kontak: "berhasil" } })],
     ["PUT", "/api/dosen/tindak-lanjut/CASE/pemilik", "admin", () => ({ body: { NIP: "D002" } })],
+    ["POST", "/api/mahasiswa/minta-kontak", "mhs4", () => ({ body: { pesan: "Tolong hubungi saya." } })],
+    ["PUT", "/api/dosen/profil", "dosen1", () => ({ body: { telepon: "0812 3456 7890" } })],
   ];
   const concrete = (path: string) =>
     path.replace("MOOD", String(moodId)).replace("DIARY", String(diaryId)).replace("NOTE", String(noteId)).replace("CASE", String(caseId));

@@ -56,8 +56,8 @@ beforeAll(async () => {
 
 // The follow-up figures (terbuka ... median) are counted in test/tindak-lanjut/figures.test.ts; this data has no case.
 const header =
-  "NIP,nama_dosen,total_mahasiswa,sudah_skrining,belum_skrining,stress_rendah,stress_sedang,stress_tinggi,motivasi_rendah,motivasi_sedang,motivasi_tinggi,terbuka,baru,lebih_dari_7_hari,median_hari_ke_kontak_pertama";
-const noCases = ["0", "0", "0", ""];
+  "NIP,nama_dosen,total_mahasiswa,sudah_skrining,belum_skrining,stress_rendah,stress_sedang,stress_tinggi,motivasi_rendah,motivasi_sedang,motivasi_tinggi,terbuka,baru,lebih_dari_7_hari,terlambat,median_hari_ke_kontak_pertama";
+const noCases = ["0", "0", "0", "0", ""];
 const d001 = ["D001", "Dosen Satu", "3", "2", "1", "0", "1", "1", "1", "1", "0", ...noCases];
 const d002 = ["D002", commaName, "1", "1", "0", "1", "0", "0", "0", "0", "1", ...noCases];
 const d003 = ["D003", lecturerName, "0", "0", "0", "0", "0", "0", "0", "0", "0", ...noCases];
@@ -106,6 +106,7 @@ describe("stats export", () => {
       terbuka: 0,
       baru: 0,
       lebih_dari_7_hari: 0,
+      terlambat: 0,
       median_hari_ke_kontak_pertama: null,
     });
     expect(rows[2]).toMatchObject({ NIP: "D003", nama_dosen: lecturerName, total_mahasiswa: 0, belum_skrining: 0, stress_dist: { Rendah: 0, Sedang: 0, Tinggi: 0 } });

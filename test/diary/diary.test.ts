@@ -10,15 +10,16 @@ interface DiaryRow {
   content: string;
   created_at: string;
   updated_at: string;
+  dibagikan: number;
 }
 
 const old = "2020-01-01T00:00:00.000Z";
 
 /** A row written straight into the table, with every column chosen by the test. */
-function insertDiaryInto(sqlite: Database, row: { id?: number; nim: string; date: string; title?: string; content?: string; created_at?: string }): number {
+function insertDiaryInto(sqlite: Database, row: { id?: number; nim: string; date: string; title?: string; content?: string; created_at?: string; dibagikan?: boolean }): number {
   const result = sqlite
-    .query("INSERT INTO diary_entries (id, nim, date, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id")
-    .get(row.id ?? null, row.nim, row.date, row.title ?? "Judul", row.content ?? "Isi", row.created_at ?? old, row.created_at ?? old) as { id: number };
+    .query("INSERT INTO diary_entries (id, nim, date, title, content, created_at, updated_at, dibagikan) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+    .get(row.id ?? null, row.nim, row.date, row.title ?? "Judul", row.content ?? "Isi", row.created_at ?? old, row.created_at ?? old, row.dibagikan ? 1 : 0) as { id: number };
   return result.id;
 }
 
@@ -87,8 +88,8 @@ describe("POST /diary writes", () => {
   test("201 with the serialized entry, title defaulting to empty; a student's nim in the body is ignored", async () => {
     const response = await post(tokens.mhs1!, { date: "2026-01-10", content: "  Catatan pertama.\n", nim: "N002" });
     expect(response.status).toBe(201);
-    expect(Object.keys(response.body).sort()).toEqual(["content", "created_at", "date", "id", "nim", "title", "updated_at"]);
-    expect(response.body).toMatchObject({ nim: "N001", date: "2026-01-10", title: "", content: "  Catatan pertama.\n" });
+    expect(Object.keys(response.body).sort()).toEqual(["content", "created_at", "date", "dibagikan", "id", "nim", "title", "updated_at"]);
+    expect(response.body).toMatchObject({ nim: "N001", date: "2026-01-10", title: "", content: "  Catatan pertama.\n", dibagikan: false });
     expect(response.body.created_at).toMatch(isoTimestamp);
     expect(response.body.updated_at).toBe(response.body.created_at);
     expect(diaryRow(response.body.id)).toMatchObject({ nim: "N001", title: "", content: "  Catatan pertama.\n" });
@@ -123,8 +124,8 @@ describe("GET /diary/:nim", () => {
   test("newest date first, then newest created_at, then highest id", async () => {
     insertDiary({ id: 300, nim: "N004", date: "2026-01-02", created_at: "2026-01-02T08:00:00.000Z" });
     insertDiary({ id: 100, nim: "N004", date: "2026-01-03", created_at: "2026-01-01T00:00:00.000Z" });
-    insertDiary({ id: 60, nim: "N004", date: "2026-01-02", created_at: "2026-01-02T09:00:00.000Z" });
-    insertDiary({ id: 50, nim: "N004", date: "2026-01-02", created_at: "2026-01-02T09:00:00.000Z" });
+    insertDiary({ id: 60, nim: "N004", date: "2026-01-02", created_at: "2026-01-02T09:00:00.000Z", dibagikan: true });
+    insertDiary({ id: 50, nim: "N004", date: "2026-01-02", created_at: "2026-01-02T09:00:00.000Z", dibagikan: true });
     insertDiary({ id: 400, nim: "N004", date: "2025-12-31", created_at: "2026-06-01T00:00:00.000Z" });
     const response = await list(tokens.mhs4!, "N004");
     expect(response.status).toBe(200);
@@ -137,11 +138,14 @@ describe("GET /diary/:nim", () => {
       content: "Isi",
       created_at: "2026-01-01T00:00:00.000Z",
       updated_at: "2026-01-01T00:00:00.000Z",
+      dibagikan: false,
     });
+    // Decisions §19: the advisor reads the two entries the student shared, in the same order.
+    expect((await list(tokens.dosen!, "N004")).body.map((entry: DiaryRow) => entry.id)).toEqual([60, 50]);
   });
 });
 
-describeListAccess("/diary/:nim", routes, 5);
+describeListAccess("/diary/:nim", routes, 5, 2);
 
 describeUpdateLookups("/diary/:id", routes, { valid: { title: "punya orang" }, invalid: { content: "" } });
 
@@ -198,6 +202,38 @@ describe("PUT /diary/:id", () => {
 });
 
 describeDeletes("/diary/:id", routes);
+
+describe("decisions §19: an entry is the student's own unless she shares it", () => {
+  const shared = (id: number) => diaryRow(id)!.dibagikan;
+
+  test("private by default; shared when written with dibagikan true; PUT changes it, and leaves it when absent", async () => {
+    const own = await post(tokens.mhs1!, { date: "2028-01-01", content: "Hanya untuk saya." });
+    expect(own.body.dibagikan).toBe(false);
+    const open = await post(tokens.mhs1!, { date: "2028-01-02", content: "Untuk dosen wali saya.", dibagikan: true });
+    expect(open).toMatchObject({ status: 201, body: { dibagikan: true } });
+    expect(shared(open.body.id)).toBe(1);
+    // The advisor reads the shared entry, never the private one.
+    const asAdvisor = (await list(tokens.dosen!, "N001")).body.map((entry: DiaryRow) => entry.id);
+    expect(asAdvisor).toContain(open.body.id);
+    expect(asAdvisor).not.toContain(own.body.id);
+    expect((await put(tokens.mhs1!, open.body.id, { content: "Diubah." })).body.dibagikan).toBe(true);
+    expect((await put(tokens.mhs1!, open.body.id, { dibagikan: false })).body).toMatchObject({ dibagikan: false, content: "Diubah." });
+    expect((await list(tokens.dosen!, "N001")).body.map((entry: DiaryRow) => entry.id)).not.toContain(open.body.id);
+    expect((await put(tokens.mhs1!, own.body.id, { dibagikan: true })).body.dibagikan).toBe(true);
+    // The student reads every entry of hers, the data document too.
+    const mine = (await list(tokens.mhs1!, "N001")).body.map((entry: DiaryRow) => entry.id);
+    expect(mine).toEqual(expect.arrayContaining([own.body.id, open.body.id]));
+  });
+
+  test.each([["ya"], [1], [null], ["true"]])("dibagikan %p → 400, nothing written or changed", async (value) => {
+    const before = countDiaries();
+    expect(await post(tokens.mhs1!, { date: "2028-02-01", content: "isi", dibagikan: value })).toMatchObject({ status: 400, body: { error: "dibagikan harus true atau false." } });
+    expect(countDiaries()).toBe(before);
+    const id = insertDiary({ nim: "N001", date: "2028-02-02" });
+    expect(await put(tokens.mhs1!, id, { dibagikan: value })).toMatchObject({ status: 400, body: { error: "dibagikan harus true atau false." } });
+    expect(shared(id)).toBe(0);
+  });
+});
 
 describe("odd input never causes a 500", () => {
   const odd: unknown[] = [null, [], {}, "", "😀", 1e308, 99999999999999999999, [1, [2, [3]]], { nested: { deeper: [null, { x: "🙂" }] } }, "\u0000", "\uD800"];

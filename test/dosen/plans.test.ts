@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { defaultFollowUpStressMin } from "../../src/config";
+import { defaultFollowUpContactDays, defaultFollowUpStressMin } from "../../src/config";
 import { openDatabase } from "../../src/db";
 import { WriteQueue } from "../../src/db/write-queue";
 import { applyMigrations } from "../../src/db/migrate";
@@ -18,7 +18,7 @@ import { temporaryDir } from "../helpers";
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
 const statistics = new StatisticsService(db, "Asia/Jakarta");
-const dosen = new DosenService(db, statistics, new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin);
+const dosen = new DosenService(db, statistics, new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
 
 function plan(prepared: { getQuery(): { sql: string } }): string[] {
   return db.$client

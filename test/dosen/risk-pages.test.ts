@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { join } from "node:path";
-import { defaultFollowUpStressMin } from "../../src/config";
+import { defaultFollowUpContactDays, defaultFollowUpStressMin } from "../../src/config";
 import { openDatabase } from "../../src/db";
 import { WriteQueue } from "../../src/db/write-queue";
 import { DosenService } from "../../src/modules/dosen/service";
@@ -55,7 +55,7 @@ function populate(students: Student[]): void {
 }
 
 function services() {
-  const dosen = new DosenService(db, new StatisticsService(db, "Asia/Jakarta"), new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin);
+  const dosen = new DosenService(db, new StatisticsService(db, "Asia/Jakarta"), new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
   return { general: dosen["pageByRisk"], pages: new RiskPages(db, defaultFollowUpStressMin) };
 }
 

@@ -33,7 +33,7 @@ const operation = (name: string) => {
   return found;
 };
 
-type JsonType = "string" | "integer" | "number" | "object";
+type JsonType = "string" | "integer" | "number" | "object" | "boolean";
 
 /** The interface's Request column: each body's fields, their JSON type, and whether they are required. */
 const bodies: Record<string, { media: string; fields: Record<string, [JsonType, boolean]> }> = {
@@ -56,16 +56,25 @@ const bodies: Record<string, { media: string; fields: Record<string, [JsonType, 
   "PUT /api/mahasiswa/mood/{id}": { media: "application/json", fields: { date: ["string", false], mood_value: ["integer", false] } },
   "POST /api/mahasiswa/diary": {
     media: "application/json",
-    fields: { date: ["string", true], content: ["string", true], title: ["string", false], nim: ["string", false] },
+    fields: { date: ["string", true], content: ["string", true], title: ["string", false], nim: ["string", false], dibagikan: ["boolean", false] },
   },
-  "PUT /api/mahasiswa/diary/{id}": { media: "application/json", fields: { date: ["string", false], content: ["string", false], title: ["string", false] } },
+  "PUT /api/mahasiswa/diary/{id}": {
+    media: "application/json",
+    fields: { date: ["string", false], content: ["string", false], title: ["string", false], dibagikan: ["boolean", false] },
+  },
   "PUT /api/mahasiswa/profil/foto": { media: "multipart/form-data", fields: { foto: ["string", true] } },
   "POST /api/mahasiswa/catatan/{id_catatan}/reply": { media: "application/json", fields: { reply: ["string", true] } },
   "PUT /api/mahasiswa/catatan/{id_catatan}/reply": { media: "application/json", fields: { reply: ["string", true] } },
   "POST /api/dosen/catatan": { media: "application/json", fields: { NIM: ["string", true], isi_catatan: ["string", true], NIP: ["string", false] } },
   "POST /api/privasi/pemberitahuan/setuju": { media: "application/json", fields: { version: ["string", true] } },
-  "POST /api/dosen/tindak-lanjut/{id}/status": { media: "application/json", fields: { status: ["string", true], catatan: ["string", true] } },
+  "POST /api/dosen/tindak-lanjut/{id}/status": {
+    media: "application/json",
+    fields: { status: ["string", true], catatan: ["string", true], hasil_kontak: ["string", false], alasan_selesai: ["string", false], perlu_dukungan: ["string", false] },
+  },
   "PUT /api/dosen/tindak-lanjut/{id}/pemilik": { media: "application/json", fields: { NIP: ["string", true] } },
+  // Decisions §19.
+  "POST /api/mahasiswa/minta-kontak": { media: "application/json", fields: { pesan: ["string", false] } },
+  "PUT /api/dosen/profil": { media: "application/json", fields: { telepon: ["string", true] } },
 };
 
 /** The keys of a follow-up case (the issue 18 contract, /work/notes shared with the web interface). */
@@ -98,7 +107,7 @@ const answers: Record<string, { statuses: number[]; keys: string[] }> = {
   "GET /api/mahasiswa/profil/status": { statuses: [200, 401, 403], keys: ["is_complete", "missing_fields"] },
   "GET /api/mahasiswa/profil/data/{nim}": {
     statuses: [200, 401, 403, 404],
-    keys: ["nim", "nama", "program", "angkatan", "kelas", "ipk", "foto_profil", "gender", "usia", "freq_olahraga", "durasi_tidur", "nip_doswal", "nama_dosen_wali"],
+    keys: ["nim", "nama", "program", "angkatan", "kelas", "ipk", "foto_profil", "gender", "usia", "freq_olahraga", "durasi_tidur", "nip_doswal", "nama_dosen_wali", "telepon_dosen_wali"],
   },
   "POST /api/mahasiswa/mood": { statuses: [200, 201, 400, 401, 403, 404], keys: ["id", "nim", "date", "mood_value", "created_at", "updated_at"] },
   "GET /api/mahasiswa/mood/{nim}": { statuses: [200, 401, 403], keys: ["id", "nim", "date", "mood_value", "created_at", "updated_at"] },
@@ -134,6 +143,12 @@ const answers: Record<string, { statuses: number[]; keys: string[] }> = {
   "GET /api/dosen/tindak-lanjut/{id}": { statuses: [200, 401, 403, 404], keys: [...followUpCaseKeys, "riwayat", "tingkat_terakhir"] },
   "POST /api/dosen/tindak-lanjut/{id}/status": { statuses: [200, 400, 401, 403, 404, 409], keys: [...followUpCaseKeys, "riwayat", "tingkat_terakhir"] },
   "PUT /api/dosen/tindak-lanjut/{id}/pemilik": { statuses: [200, 400, 401, 403, 404], keys: [...followUpCaseKeys, "riwayat", "tingkat_terakhir"] },
+  // Decisions §19.
+  "GET /api/mahasiswa/minta-kontak": { statuses: [200, 401, 403, 404], keys: ["dosen_wali", "permintaan_terakhir", "boleh_minta_lagi_pada"] },
+  "POST /api/mahasiswa/minta-kontak": { statuses: [201, 400, 401, 403, 404, 429], keys: ["message", "dosen_wali", "permintaan_terakhir", "boleh_minta_lagi_pada"] },
+  "GET /api/dosen/hari-ini": { statuses: [200, 401, 403], keys: ["kasus", "baru_ditutup", "balasan", "berisiko", "jumlah"] },
+  "GET /api/dosen/profil": { statuses: [200, 401, 403, 404], keys: ["NIP", "nama_dosen", "telepon"] },
+  "PUT /api/dosen/profil": { statuses: [200, 400, 401, 403, 404], keys: ["message", "data"] },
 };
 
 /** The query parameters each route reads, and whether the interface requires them. */
@@ -141,7 +156,7 @@ const queries: Record<string, Record<string, boolean>> = {
   "GET /api/mahasiswa/history": { nim: false, page: false, per_page: false },
   "GET /api/mahasiswa/catatan": { nim: false },
   "GET /api/mahasiswa/suggestions/detail": { stress: true, motivation: true },
-  "GET /api/dosen/mahasiswa": { q: false, page: false, per_page: false, sort: false, NIP: false },
+  "GET /api/dosen/mahasiswa": { q: false, page: false, per_page: false, sort: false, balasan: false, NIP: false },
   "GET /api/dosen/statistik": { NIP: false },
   "GET /api/dosen/tindak-lanjut": { status: false, min_hari: false, nip: false, page: false, per_page: false },
 };
@@ -464,7 +479,7 @@ describe("the answers of the service against the document", () => {
     expect((await call("GET", `/api/dosen/tindak-lanjut/${id}`, { token: tokens.dosen2 })).body.riwayat).toHaveLength(1);
     expect((await call("GET", `/api/dosen/tindak-lanjut/${id}`, { token: tokens.dosen1 })).status).toBe(403);
     expect((await call("GET", "/api/dosen/tindak-lanjut/99999", { token: tokens.admin })).status).toBe(404);
-    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: { status: "dihubungi", catatan: "Ditelepon." } })).status).toBe(200);
+    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: { status: "dihubungi", catatan: "Ditelepon.", hasil_kontak: "berhasil" } })).status).toBe(200);
     expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: { status: "baru", catatan: "x" } })).status).toBe(409);
     expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.dosen2, body: {} })).status).toBe(400);
     expect((await call("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token: tokens.admin, body: { NIP: "D001" } })).body.NIP).toBe("D001");
@@ -473,6 +488,30 @@ describe("the answers of the service against the document", () => {
     expect((await call("PUT", `/api/dosen/tindak-lanjut/${id}/pemilik`, { token: tokens.dosen1, body: { NIP: "D001" } })).status).toBe(403);
     expect((await call("GET", "/api/dosen/tindak-lanjut/ringkasan", { token: tokens.admin })).body.fakultas.terbuka).toBe(1);
     expect((await call("GET", "/api/dosen/mahasiswa/N002", { token: tokens.admin })).body.tindak_lanjut.id).toBe(id);
+    // Decisions §19: another attempt, then a closing with its reason and judgement.
+    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.admin, body: { status: "dihubungi", catatan: "Lagi.", hasil_kontak: "dijadwalkan" } })).status).toBe(200);
+    const closed = await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, { token: tokens.admin, body: { status: "selesai", catatan: "Selesai.", alasan_selesai: "teratasi", perlu_dukungan: "tidak" } });
+    expect(closed.body).toMatchObject({ alasan_selesai: "teratasi", perlu_dukungan: "tidak" });
+  });
+
+  test("after the first contact: a student's request, the lecturer's first page and profile, the former advisor's refusal", async () => {
+    expect((await call("GET", "/api/mahasiswa/minta-kontak", { token: tokens.mhs1 })).body.permintaan_terakhir).toBeNull();
+    expect((await call("POST", "/api/mahasiswa/minta-kontak", { token: tokens.mhs1, body: { pesan: "Boleh bertemu?" } })).status).toBe(201);
+    expect((await call("POST", "/api/mahasiswa/minta-kontak", { token: tokens.mhs1, body: {} })).status).toBe(429);
+    expect((await call("POST", "/api/mahasiswa/minta-kontak", { token: tokens.mhs2, body: { pesan: 5 } })).status).toBe(400);
+    expect((await call("POST", "/api/mahasiswa/minta-kontak", { token: tokens.dosen1, body: {} })).status).toBe(403);
+    const today = await call("GET", "/api/dosen/hari-ini", { token: tokens.dosen1 });
+    expect(today.body.jumlah.kasus).toBeGreaterThan(0);
+    expect((await call("GET", "/api/dosen/hari-ini", { token: tokens.admin })).status).toBe(403);
+    expect((await call("PUT", "/api/dosen/profil", { token: tokens.dosen1, body: { telepon: "0812 3456 7890" } })).status).toBe(200);
+    expect((await call("PUT", "/api/dosen/profil", { token: tokens.dosen1, body: { telepon: "bukan" } })).status).toBe(400);
+    expect((await call("GET", "/api/dosen/profil", { token: tokens.dosen1 })).body.telepon).toBe("0812 3456 7890");
+    expect((await call("GET", "/api/dosen/profil", { token: tokens.admin })).status).toBe(403);
+    // N002 moves from D002 to D001: D002's refusal says so.
+    await service.importAccounts("role,username,password,nim,nip_doswal\nmahasiswa,mhs2,,N002,D001\n");
+    const moved = await call("GET", "/api/dosen/mahasiswa/N002", { token: tokens.dosen2 });
+    expect(moved.body.pindah_dosen_wali.nama_dosen_wali_baru).toBe("Dosen Satu");
+    expect((await call("GET", "/api/auth/me", { token: tokens.mhs2 })).body.pergantian_dosen_wali).toMatchObject({ nama_baru: "Dosen Satu" });
   });
 
   test("the privacy notice and a student's acknowledgement", async () => {

@@ -171,3 +171,26 @@ describe("decisions §19: a reply is new for the note's author and for the stude
     expect(storedOf(id)).toEqual({ author: null, advisor: null });
   });
 });
+
+describe("decisions §19: the advisee list filtered to who replied (balasan=1)", () => {
+  test("only the advisees with a reply new for the lecturer, the latest reply first; a reply seen leaves the filter", async () => {
+    await lecturers.service.importAccounts("role,username,password,nim,nama,nip_doswal,activated\nmahasiswa,mhs4,mhs-pass-4,N004,Mahasiswa Empat,D001,true\n");
+    const other = await request("dosen1", "POST", "/api/dosen/catatan", { NIM: "N004", isi_catatan: "Apa kabar?" });
+    const mhs4 = (await lecturers.service.login("mhs4", "mhs-pass-4")).access;
+    const replying = async () => (await request("dosen1", "GET", "/api/dosen/mahasiswa?balasan=1")).body;
+    expect(await replying()).toEqual({ data: [], total: 0, page: 1, total_pages: 0 });
+    await reply("POST", "Baik.");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await lecturers.service.request("POST", `/api/mahasiswa/catatan/${other.body.id}/reply`, { token: mhs4, body: { reply: "Saya kurang baik." } });
+    const both = await replying();
+    expect(both.data.map((student: { NIM: string; balasan_baru: number }) => [student.NIM, student.balasan_baru])).toEqual([
+      ["N004", 1],
+      ["N001", 1],
+    ]);
+    expect(both.total).toBe(2);
+    await request("dosen1", "GET", "/api/dosen/mahasiswa/N004");
+    expect((await replying()).data.map((student: { NIM: string }) => student.NIM)).toEqual(["N001"]);
+    // Another lecturer's advisees never appear.
+    expect((await request("dosen2", "GET", "/api/dosen/mahasiswa?balasan=1")).body.total).toBe(0);
+  });
+});

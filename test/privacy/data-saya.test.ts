@@ -30,7 +30,7 @@ describe("GET /api/mahasiswa/data-saya", () => {
     const document = response.body;
     const texts = textsOf("N001");
     expect(Object.keys(document).sort()).toEqual(
-      ["catatan", "dibatasi_sejak", "dibuat_pada", "dilihat_oleh", "foto_url", "jurnal", "mood", "pemberitahuan_privasi", "profil", "skrining"].sort(),
+      ["catatan", "dibatasi_sejak", "dibuat_pada", "dilihat_oleh", "foto_url", "jurnal", "mood", "pemberitahuan_privasi", "permintaan_kontak", "profil", "skrining"].sort(),
     );
     expect(Date.parse(document.dibuat_pada)).not.toBeNaN();
     // The profile as GET /api/mahasiswa/profil/data/:nim gives it.
@@ -51,6 +51,8 @@ describe("GET /api/mahasiswa/data-saya", () => {
     expect(document.catatan).toHaveLength(1);
     expect(document.catatan[0]).toMatchObject({ NIM: "N001", NIP: "D001", isi_catatan: texts.note, reply: texts.reply, status: "sudah_dibalas" });
     expect(document.pemberitahuan_privasi).toEqual([{ versi: "2026-01", disetujui_pada: "2026-02-01T03:00:00.000Z" }]);
+    // Decisions §19: the student's own requests for contact are their data.
+    expect(document.permintaan_kontak).toEqual([{ waktu: "2026-03-01T12:00:00.000Z", pesan: texts.contactRequest }]);
     expect(document.dibatasi_sejak).toBeNull();
   });
 
@@ -100,7 +102,7 @@ describe("GET /api/mahasiswa/data-saya", () => {
     const operation = document.paths["/api/mahasiswa/data-saya"].get;
     const schema = operation.responses["200"].content["application/json"].schema;
     expect(Object.keys(schema.properties).sort()).toEqual(
-      ["catatan", "dibatasi_sejak", "dibuat_pada", "dilihat_oleh", "foto_url", "jurnal", "mood", "pemberitahuan_privasi", "profil", "skrining"].sort(),
+      ["catatan", "dibatasi_sejak", "dibuat_pada", "dilihat_oleh", "foto_url", "jurnal", "mood", "pemberitahuan_privasi", "permintaan_kontak", "profil", "skrining"].sort(),
     );
     expect(Object.keys(schema.properties.dilihat_oleh.items.properties).sort()).toEqual(["aksi", "kali", "nama", "peran", "rute", "waktu"]);
     expect(Object.keys(operation.responses).sort()).toEqual(["200", "401", "403", "404", "429", "503"]);

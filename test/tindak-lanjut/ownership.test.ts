@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { addScreening, type Lecturers } from "../dosen/support";
-import { caseTexts, flaggedAnswers, serviceWithCase, storedCases, storedTimeline, submit } from "./support";
+import { caseTexts, flaggedAnswers, moveBody, serviceWithCase, storedCases, storedTimeline, submit } from "./support";
 
 // Decisions §13: the student's advisor (dosen wali) and the case's handler (penangan) are
 // two roles. D001 advises N001, whose case opened with D001 as handler; D002 and D003
@@ -18,7 +18,7 @@ type Caller = keyof Lecturers["tokens"];
 const get = (caller: Caller, path: string) => service.request("GET", path, { token: fixture.tokens[caller] });
 const caseOf = (caller: Caller) => get(caller, `/api/dosen/tindak-lanjut/${fixture.caseId}`);
 const move = (caller: Caller, status: string, catatan = "Catatan.") =>
-  service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens[caller], body: { status, catatan } });
+  service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens[caller], body: moveBody(status, catatan) });
 const handOver = (nip: string) => service.request("PUT", `/api/dosen/tindak-lanjut/${fixture.caseId}/pemilik`, { token: fixture.tokens.admin, body: { NIP: nip } });
 const listIds = async (caller: Caller) => (await get(caller, "/api/dosen/tindak-lanjut")).body.data.map((row: { id: number }) => row.id);
 /** Moves N001 to another advisor as a roster re-import does. */

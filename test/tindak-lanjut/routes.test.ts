@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { followUpStatuses } from "../../src/db/schema";
 import { allowedMoves } from "../../src/modules/tindak-lanjut/moves";
 import type { Lecturers } from "../dosen/support";
-import { caseTexts, flaggedAnswers, serviceWithCase, setStatus, storedCases, storedTimeline, submit } from "./support";
+import { caseTexts, flaggedAnswers, moveBody, serviceWithCase, setStatus, storedCases, storedTimeline, submit } from "./support";
 
 let fixture: Lecturers & { caseId: number };
 let service: Lecturers["service"];
@@ -13,6 +13,9 @@ beforeEach(async () => {
 afterEach(() => service.close());
 
 type Caller = keyof Lecturers["tokens"] | "none";
+const outcomeRequired = "hasil_kontak wajib diisi untuk status dihubungi: berhasil, tidak_merespons, dijadwalkan.";
+const reasonRequired = "alasan_selesai wajib diisi untuk menutup tindak lanjut: teratasi, dirujuk_layanan_konseling, tidak_merespons, mahasiswa_menolak, lainnya.";
+const judgementRequired = "perlu_dukungan wajib diisi untuk menutup tindak lanjut: ya atau tidak.";
 const as = (caller: Caller) => (caller === "none" ? undefined : fixture.tokens[caller]);
 const studentsColumn = "(SELECT group_concat(nim, ' ') FROM audit_subjects WHERE audit_id = audit_log.id) AS nim";
 const auditRows = () =>
@@ -51,7 +54,7 @@ describe("GET /api/dosen/tindak-lanjut/:id", () => {
       ditutup_pada: null,
       hari_terbuka: 0,
       dibatasi: false,
-      riwayat: [{ status_dari: null, status_ke: "baru", catatan: "Dibuka otomatis oleh skrining: peringatan dini (stres Tinggi dengan motivasi Rendah).", oleh: "Sistem" }],
+      riwayat: [{ jenis: "dibuka", status_dari: null, status_ke: "baru", catatan: "Dibuka otomatis oleh skrining: peringatan dini (stres Tinggi dengan motivasi Rendah).", oleh: "Sistem" }],
       NIP_doswal: "D001",
       nama_doswal: "Dosen Satu",
       dapat_diubah: true,
@@ -68,7 +71,7 @@ describe("GET /api/dosen/tindak-lanjut/:id", () => {
     await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen2 });
     await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen1 });
     await service.context.audit.flush();
-    await service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens.dosen1, body: { status: "dihubungi", catatan: "Ditelepon." } });
+    await service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens.dosen1, body: moveBody("dihubungi", "Ditelepon.") });
     expect(auditRows()).toEqual([
       { action: "view", nim: "N001", target: "GET /api/dosen/tindak-lanjut/:id", actor_role: "dosen" },
       { action: "update", nim: "N001", target: "POST /api/dosen/tindak-lanjut/:id/status", actor_role: "dosen" },
@@ -118,7 +121,7 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
   const pairs = followUpStatuses.flatMap((from) => followUpStatuses.map((to) => [from, to] as const));
   const expected: Record<string, number> = {
     "baru→dihubungi": 200, "baru→dirujuk": 200, "baru→selesai": 200,
-    "dihubungi→dirujuk": 200, "dihubungi→selesai": 200,
+    "dihubungi→dihubungi": 200, "dihubungi→dirujuk": 200, "dihubungi→selesai": 200,
     "dirujuk→selesai": 200,
     "selesai→baru": 200,
   };
@@ -130,7 +133,7 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
   test.each(pairs)("%s → %s", async (from, to) => {
     setStatus(service, fixture.caseId, from);
     const before = storedTimeline(service).length;
-    const response = await change(fixture.tokens.dosen1, { status: to, catatan: `  Catatan ${from} ke ${to}  ` });
+    const response = await change(fixture.tokens.dosen1, moveBody(to, `  Catatan ${from} ke ${to}  `));
     const status = expected[`${from}→${to}`] ?? 409;
     expect(response.status).toBe(status);
     if (status === 409) {
@@ -140,30 +143,43 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
       return;
     }
     expect(response.body.status).toBe(to);
-    expect(response.body.riwayat.at(-1)).toEqual({ status_dari: from, status_ke: to, catatan: `Catatan ${from} ke ${to}`, oleh: "Dosen Satu", waktu: response.body.diperbarui_pada });
+    const recorded = moveBody(to, "");
+    expect(response.body.riwayat.at(-1)).toEqual({
+      jenis: from === to ? "percobaan_kontak" : "status",
+      status_dari: from,
+      status_ke: to,
+      catatan: `Catatan ${from} ke ${to}`,
+      oleh: "Dosen Satu",
+      waktu: response.body.diperbarui_pada,
+      hasil_kontak: recorded.hasil_kontak ?? null,
+      alasan_selesai: recorded.alasan_selesai ?? null,
+      perlu_dukungan: recorded.perlu_dukungan ?? null,
+    });
     expect(storedCases(service)[0]!.status).toBe(to);
     expect(response.body.ditutup_pada === null).toBe(to !== "selesai");
-    // The first move out of baru is the first contact; a reopening clears it with the closing.
-    expect(response.body.pertama_dihubungi_pada === null).toBe(to === "baru" || from !== "baru");
+    expect(response.body).toMatchObject({ alasan_selesai: recorded.alasan_selesai ?? null, perlu_dukungan: recorded.perlu_dukungan ?? null });
+    // Decisions §19: only a contact that reached the student is the first contact (never a referral or a closing); a reopening clears it with the closing.
+    expect(response.body.pertama_dihubungi_pada === null).toBe(to !== "dihubungi");
     if (to === "baru") expect(response.body.dibuka_pada).toBe(response.body.diperbarui_pada);
   });
 
   test("the first contact stays the first: baru → dihubungi → dirujuk keeps its time", async () => {
-    const first = await change(fixture.tokens.dosen1, { status: "dihubungi", catatan: "Ditelepon." });
+    const first = await change(fixture.tokens.dosen1, moveBody("dihubungi", "Ditelepon."));
     const second = await change(fixture.tokens.dosen1, { status: "dirujuk", catatan: "Dirujuk ke layanan konseling." });
     expect(second.body.pertama_dihubungi_pada).toBe(first.body.pertama_dihubungi_pada);
     expect(second.body.riwayat.map((entry: { status_ke: string }) => entry.status_ke)).toEqual(["baru", "dihubungi", "dirujuk"]);
   });
 
   test.each(callers)("%s → %d", async (caller, status, error) => {
-    const response = await change(as(caller), { status: "dihubungi", catatan: "Ditelepon." });
+    const response = await change(as(caller), moveBody("dihubungi", "Ditelepon."));
     expect(response.status).toBe(status);
     if (error !== null) {
       expect(response.body).toEqual({ error });
       expect(storedCases(service)[0]!.status).toBe("baru");
       expect(storedTimeline(service)).toHaveLength(1);
     } else {
-      expect(response.body.riwayat.at(-1).oleh).toBe(caller === "admin" ? "admin" : "Dosen Satu");
+      // Decisions §19: timelines name people, never usernames; an admin account has no name of its own.
+      expect(response.body.riwayat.at(-1).oleh).toBe(caller === "admin" ? "Admin fakultas" : "Dosen Satu");
     }
   });
 
@@ -174,6 +190,14 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
     ["a blank catatan", { status: "dihubungi", catatan: "   " }, "catatan wajib diisi."],
     ["a catatan that is no text", { status: "dihubungi", catatan: 5 }, "catatan wajib diisi."],
     ["a catatan of 2001 characters", { status: "dihubungi", catatan: "a".repeat(2001) }, "catatan paling banyak 2000 karakter."],
+    // Decisions §19: what a move records, after the note.
+    ["dihubungi without hasil_kontak", { status: "dihubungi", catatan: "Ditelepon." }, outcomeRequired],
+    ["dihubungi with an unknown hasil_kontak", { status: "dihubungi", catatan: "Ditelepon.", hasil_kontak: "gagal" }, outcomeRequired],
+    ["selesai without alasan_selesai", { status: "selesai", catatan: "Selesai.", perlu_dukungan: "tidak" }, reasonRequired],
+    ["selesai with an unknown alasan_selesai", { status: "selesai", catatan: "Selesai.", alasan_selesai: "lupa", perlu_dukungan: "tidak" }, reasonRequired],
+    ["selesai without perlu_dukungan", { status: "selesai", catatan: "Selesai.", alasan_selesai: "teratasi" }, judgementRequired],
+    ["selesai with perlu_dukungan true", { status: "selesai", catatan: "Selesai.", alasan_selesai: "teratasi", perlu_dukungan: true }, judgementRequired],
+    ["the note before the outcome", { status: "dihubungi" }, "catatan wajib diisi."],
   ])("%s → 400, nothing written", async (_, body, error) => {
     const response = await change(fixture.tokens.dosen1, body);
     expect(response).toMatchObject({ status: 400, body: { error } });
@@ -181,7 +205,7 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
   });
 
   test("a catatan of exactly 2000 characters is taken", async () => {
-    expect((await change(fixture.tokens.dosen1, { status: "dihubungi", catatan: "é".repeat(2000) })).status).toBe(200);
+    expect((await change(fixture.tokens.dosen1, moveBody("dihubungi", "é".repeat(2000)))).status).toBe(200);
   });
 
   test("an unknown case → 404 before the body is read", async () => {
@@ -189,7 +213,7 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
   });
 
   test("reopening is refused (409) while the student has another open case", async () => {
-    await change(fixture.tokens.dosen1, { status: "selesai", catatan: "Sudah ditangani." });
+    await change(fixture.tokens.dosen1, moveBody("selesai", "Sudah ditangani."));
     await submit(service, fixture.tokens.admin, flaggedAnswers, "N001");
     expect(storedCases(service).map((row) => row.status)).toEqual(["selesai", "baru"]);
     const response = await change(fixture.tokens.dosen1, { status: "baru", catatan: "Dibuka lagi." });
@@ -199,13 +223,13 @@ describe("POST /api/dosen/tindak-lanjut/:id/status", () => {
 
   test("two changes sent at once apply one after the other", async () => {
     const [first, second] = await Promise.all([
-      change(fixture.tokens.dosen1, { status: "dihubungi", catatan: "Pertama." }),
-      change(fixture.tokens.admin, { status: "dihubungi", catatan: "Kedua." }),
+      change(fixture.tokens.dosen1, { status: "dirujuk", catatan: "Pertama." }),
+      change(fixture.tokens.admin, { status: "dirujuk", catatan: "Kedua." }),
     ]);
-    // Whichever reached the write queue first wins; the other finds the case already contacted.
+    // Whichever reached the write queue first wins; the other finds the case already referred.
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const refused = first.status === 409 ? first : second;
-    expect(refused.body).toEqual({ error: "Status tidak dapat diubah dari dihubungi ke dihubungi." });
+    expect(refused.body).toEqual({ error: "Status tidak dapat diubah dari dirujuk ke dirujuk." });
     expect(storedTimeline(service)).toHaveLength(2);
   });
 });
@@ -217,7 +241,7 @@ describe("PUT /api/dosen/tindak-lanjut/:id/pemilik", () => {
     const response = await reassign(fixture.tokens.admin, { NIP: " D002 " });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ NIP: "D002", nama_dosen: "Dosen Dua", NIP_doswal: "D001", nama_doswal: "Dosen Satu", status: "baru", dapat_diubah: true });
-    expect(response.body.riwayat.at(-1)).toMatchObject({ status_dari: "baru", status_ke: "baru", catatan: "Penangan dipindahkan dari Dosen Satu (D001) ke Dosen Dua (D002).", oleh: "admin" });
+    expect(response.body.riwayat.at(-1)).toMatchObject({ status_dari: "baru", status_ke: "baru", catatan: "Penangan dipindahkan dari Dosen Satu (D001) ke Dosen Dua (D002).", oleh: "Admin fakultas", jenis: "penangan" });
     expect((await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen2 })).body).toMatchObject({ dapat_diubah: true });
     expect((await service.request("GET", `/api/dosen/tindak-lanjut/${fixture.caseId}`, { token: fixture.tokens.dosen1 })).body).toMatchObject({ NIP: "D002", dapat_diubah: false });
   });
@@ -290,7 +314,7 @@ describe("GET /api/dosen/mahasiswa/:nim gains the open case", () => {
     const open = await service.request("GET", "/api/dosen/mahasiswa/N001", { token: fixture.tokens.dosen1 });
     expect(open.body.tindak_lanjut).toMatchObject({ id: fixture.caseId, status: "baru", alasan: ["early_warning"] });
     expect(open.body.tindak_lanjut).not.toHaveProperty("riwayat");
-    await service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens.dosen1, body: { status: "selesai", catatan: "Selesai." } });
+    await service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens.dosen1, body: moveBody("selesai", "Selesai.") });
     expect((await service.request("GET", "/api/dosen/mahasiswa/N001", { token: fixture.tokens.dosen1 })).body.tindak_lanjut).toBeNull();
   });
 });
@@ -298,7 +322,7 @@ describe("GET /api/dosen/mahasiswa/:nim gains the open case", () => {
 describe("case notes never reach a student", () => {
   test("no route a student can call (every GET outside /api/dosen, data-saya among them) shows the case or its notes", async () => {
     const note = "Catatan internal: orang tua sedang sakit, rujuk ke konselor";
-    await service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens.dosen1, body: { status: "dihubungi", catatan: note } });
+    await service.request("POST", `/api/dosen/tindak-lanjut/${fixture.caseId}/status`, { token: fixture.tokens.dosen1, body: moveBody("dihubungi", note) });
     const counselling = await service.request("POST", "/api/dosen/catatan", { token: fixture.tokens.dosen1, body: { NIM: "N001", isi_catatan: "Catatan biasa untuk mahasiswa." } });
     const paths = [...new Set(service.app.routes.filter((route) => route.method === "GET" && route.path.startsWith("/api/") && !route.path.startsWith("/api/dosen/")).map((route) => route.path))];
     expect(paths).toContain("/api/mahasiswa/data-saya");

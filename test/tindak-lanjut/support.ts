@@ -90,6 +90,16 @@ export function serviceWithCase(): Promise<Lecturers & { caseId: number }> {
   });
 }
 
+/**
+ * A status body with what the move records (decisions §19): a reaching contact for
+ * `dihubungi`, a reason and a judgement for `selesai`.
+ */
+export function moveBody(to: string, catatan: string): { status: string; catatan: string; hasil_kontak?: string; alasan_selesai?: string; perlu_dukungan?: string } {
+  if (to === "dihubungi") return { status: to, catatan, hasil_kontak: "berhasil" };
+  if (to === "selesai") return { status: to, catatan, alasan_selesai: "teratasi", perlu_dukungan: "tidak" };
+  return { status: to, catatan };
+}
+
 /** Puts a case in a status directly (the start of a transition test). */
 export function setStatus(service: TestService, caseId: number, status: string): void {
   service.context.db.$client.run(

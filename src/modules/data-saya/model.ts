@@ -44,6 +44,10 @@ export const StudentData = t.Object(
     mood: t.Array(MoodEntry, { description: "newest date first, as GET /api/mahasiswa/mood/<nim>" }),
     jurnal: t.Array(DiaryEntry, { description: "newest date first, as GET /api/mahasiswa/diary/<nim>" }),
     catatan: t.Array(CatatanRecord, { description: "the counselling notes with the student's reply, newest first" }),
+    permintaan_kontak: t.Array(
+      t.Object({ waktu: isoTime("when the student asked to be contacted (UTC)"), pesan: t.String({ description: "what they wrote; empty when nothing" }) }, { additionalProperties: false }),
+      { description: "decisions §19: the student's requests to be contacted (POST /api/mahasiswa/minta-kontak), newest first" },
+    ),
     pemberitahuan_privasi: t.Array(Acknowledgement, { description: "the privacy notice versions the student acknowledged, oldest first" }),
     dibatasi_sejak: t.Nullable(isoTime("processing restricted since (`privacy restrict`); null when not restricted")),
     dilihat_oleh: t.Array(Access, { description: "who else read, exported or changed the student's data, newest first" }),

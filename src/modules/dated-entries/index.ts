@@ -19,7 +19,7 @@ export interface DatedEntryKind {
 
 /** What the shared routes ask of a kind's service (src/modules/dated-entries/service.ts gives it). */
 interface EntryService {
-  list(nim: string): unknown[];
+  list(nim: string, reader: Principal): unknown[];
   remove(principal: Principal, rawId: string): Promise<{ message: string }>;
   ownerOf(rawId: string): string | null;
 }
@@ -37,7 +37,7 @@ export const entryRefusals = (kind: { noun: string }) => ({
  * student's processing is restricted.
  */
 export const entryListRoute = (guards: RouteGuards, kind: DatedEntryKind, entries: EntryService) =>
-  new Elysia({ prefix: `/${kind.path}` }).use(guards).get("/:nim", ({ params }) => entries.list(params.nim), {
+  new Elysia({ prefix: `/${kind.path}` }).use(guards).get("/:nim", ({ params, principal }) => entries.list(params.nim, principal), {
     access: access.any,
     ownNim: true,
     advisee: { unknownStudent: kind.studentUnknown },

@@ -64,8 +64,11 @@ export class DatedEntries<Table extends DatedEntryTable, Entry> {
     this.entryById = preparedOnFirstUse(() => db.select().from(table).where(eq(table.id, sql.placeholder("id"))).prepare());
   }
 
-  /** Newest date first, then the newest written, then the highest id (the route's `ownNim` and `advisee` options have checked the caller). */
-  list(nim: string): Entry[] {
+  /**
+   * Newest date first, then the newest written, then the highest id (the route's `ownNim` and
+   * `advisee` options have checked the caller, `reader`; a kind may show them less).
+   */
+  list(nim: string, _reader?: Principal): Entry[] {
     return (this.entriesOf.all({ nim }) as Table["$inferSelect"][]).map(this.serialize);
   }
 

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
 import { diaryEntries } from "../../db/schema";
@@ -21,6 +21,7 @@ export const diaryMessages = {
   titleNotText: "title harus berupa teks.",
   titleTooLong: `title paling banyak ${titleMaxCharacters} karakter.`,
   contentNotText: "content harus berupa teks.",
+  sharedNotBoolean: "dibagikan harus true atau false.",
   contentTooLong: `content paling banyak ${contentMaxCharacters} karakter.`,
   diaryUnknown: "Diary tidak ditemukan.",
   quotaFull: "Kapasitas jurnal penuh.",
@@ -38,15 +39,27 @@ function readTitle(value: unknown): string {
   return value;
 }
 
+/** Decisions §19: whether the student shares the entry with her advisor; a boolean, absent meaning "as it is" (false for a new entry). */
+function readShared(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean") throw invalid(diaryMessages.sharedNotBoolean);
+  return value;
+}
+
 function readContent(value: unknown): string {
   if (typeof value !== "string") throw invalid(diaryMessages.contentNotText);
   if (exceedsCharacters(value, contentMaxCharacters)) throw invalid(diaryMessages.contentTooLong);
   return value;
 }
 
-/** A student's diary: many entries per date, text kept as written. */
+/**
+ * A student's diary: many entries per date, text kept as written. An entry is the student's
+ * own unless she shares it (decisions §19, `dibagikan`): staff reading the diary see the
+ * shared entries only.
+ */
 export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<typeof serializeDiary>> {
   private readonly storedBytes;
+  private readonly sharedOf;
 
   constructor(
     db: DatabaseClient,
@@ -62,6 +75,20 @@ export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<t
         .where(and(eq(diaryEntries.nim, sql.placeholder("nim")), ne(diaryEntries.id, sql.placeholder("except"))))
         .prepare(),
     );
+    this.sharedOf = preparedOnFirstUse(() =>
+      db
+        .select()
+        .from(diaryEntries)
+        .where(and(eq(diaryEntries.nim, sql.placeholder("nim")), eq(diaryEntries.dibagikan, true)))
+        .orderBy(desc(diaryEntries.date), desc(diaryEntries.createdAt), desc(diaryEntries.id))
+        .prepare(),
+    );
+  }
+
+  /** The student reads every entry of hers; a lecturer or an admin only those she shared (decisions §19). */
+  override list(nim: string, reader?: Principal) {
+    if (reader === undefined || reader.role === "mahasiswa") return super.list(nim);
+    return this.sharedOf.all({ nim }).map((row) => serializeDiary(row));
   }
 
   /** decisions §10: a student's diary holds at most the quota of UTF-8 text, title and content together. */
@@ -82,11 +109,12 @@ export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<t
     if (date === null) throw invalid(diaryMessages.dateFormat);
     const title = readTitle(body.title);
     const content = readContent(body.content);
+    const dibagikan = readShared(body.dibagikan) ?? false;
     this.assertStudent(principal, nim);
     return this.writes.run(() => {
       this.assertFits(nim, 0, title, content);
       const now = nowIso();
-      return serializeDiary(this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now }).returning().get());
+      return serializeDiary(this.db.insert(diaryEntries).values({ nim, date, title, content, createdAt: now, updatedAt: now, dibagikan }).returning().get());
     }, this.job);
   }
 
@@ -106,6 +134,7 @@ export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<t
       }
       if (body.title !== undefined) changes.title = readTitle(body.title);
       if (body.content !== undefined) changes.content = readContent(body.content);
+      changes.dibagikan = readShared(body.dibagikan);
       if (changes.title !== undefined || changes.content !== undefined) {
         this.assertFits(entry.nim, entry.id, changes.title ?? entry.title, changes.content ?? entry.content);
       }

@@ -25,6 +25,7 @@ const lecturerHeader = [
   "terbuka",
   "baru",
   "lebih_dari_7_hari",
+  "terlambat",
   "median_hari_ke_kontak_pertama",
 ] as const;
 
@@ -45,6 +46,7 @@ const lecturerRow = (row: LecturerExport): CsvCell[] => [
   row.terbuka,
   row.baru,
   row.lebih_dari_7_hari,
+  row.terlambat,
   row.median_hari_ke_kontak_pertama,
 ];
 

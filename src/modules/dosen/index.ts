@@ -4,9 +4,10 @@ import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing 
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
-import { DosenProfil, DosenProfilBody, DosenProfilSaved, LecturerList, MovedAwayResponse, NipQuery, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
+import { DosenProfil, DosenProfilBody, DosenProfilSaved, LecturerList, MovedAwayResponse, NipQuery, TodayResponse, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import { dosenMessages, type DosenService } from "./service";
 import type { DosenProfilService } from "./profil";
+import type { TodayService } from "./today";
 
 /** Aggregates of one lecturer's advisees: one row without a student, naming whose advisees were counted. */
 const statisticsViewed: AuditRule = {
@@ -29,10 +30,20 @@ const formerAdvisor = {
 const pageAnswer = cachedJson(StudentList);
 const statistikAnswer = cachedJson(StatistikResponse);
 
+/** The first page names students: one view row naming every student it shows. */
+const todayViewed: AuditRule = {
+  action: "view",
+  students: ({ answer }) => {
+    const page = answer as { kasus?: { NIM: string }[]; baru_ditutup?: { NIM: string }[]; balasan?: { NIM: string }[]; berisiko?: { NIM: string }[] } | undefined;
+    const shown = [...(page?.kasus ?? []), ...(page?.baru_ditutup ?? []), ...(page?.balasan ?? []), ...(page?.berisiko ?? [])].map((item) => item.NIM);
+    return [...new Set(shown)];
+  },
+};
+
 const noLecturerProfile = { status: 404, when: "the `dosen` account has no lecturer profile" };
 
 /** An advisor's view: their advisees, one advisee in full, the statistics, and their own profile. */
-export const dosenController = (guards: RouteGuards, dosen: DosenService, profil: DosenProfilService) =>
+export const dosenController = (guards: RouteGuards, dosen: DosenService, profil: DosenProfilService, today: TodayService) =>
   new Elysia({ prefix: "/api/dosen", tags: ["dosen"] })
     .use(guards)
     .get("/mahasiswa", ({ principal, query, set }) => pageAnswer(dosen.students(principal, query), set), {
@@ -52,6 +63,12 @@ export const dosenController = (guards: RouteGuards, dosen: DosenService, profil
       response: { 200: StudentDetail, ...refusals(refusal.accessToken, refusal.role, formerAdvisor, refusal.studentUnknown, reading) },
       detail: { summary: "One student with all screenings and notes, newest first", security: bearer },
       audit: { action: "view", students: auditStudents.path },
+    })
+    .get("/hari-ini", ({ principal }) => today.of(principal), {
+      access: access.dosenOnly,
+      response: { 200: TodayResponse, ...refusals(refusal.accessToken, refusal.role, reading) },
+      detail: { summary: "A lecturer's first page: the cases waiting for them, new closings, new replies, advisees at risk, with counts (decisions §19)", security: bearer },
+      audit: todayViewed,
     })
     .get("/profil", ({ principal }) => profil.own(principal), {
       access: access.dosenOnly,

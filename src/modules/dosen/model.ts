@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { CatatanRecord, MahasiswaRecord, SkriningRecord } from "../../records";
+import { CatatanRecord, MahasiswaRecord, SkriningRecord, level } from "../../records";
 import { FollowUpCase } from "../tindak-lanjut/model";
 
 const text = (description: string) => t.Optional(t.String({ description }));
@@ -12,6 +12,7 @@ export const StudentsQuery = t.Object({
   page: t.Optional(Type.Integer({ minimum: 1, default: 1, description: "another value means the default" })),
   per_page: t.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "above 100 means 100; another value the default" })),
   sort: text("`risk`: early warnings and very high stress first, then the newest screenings; default by NIM"),
+  balasan: text("`1`: only the advisees whose replies are new for the lecturer, the latest reply first (decisions §19; `sort` is then ignored)"),
   NIP: text("admin only: the lecturer whose advisees are listed"),
 });
 
@@ -117,7 +118,57 @@ export const DosenProfil = t.Object(
 );
 
 export const DosenProfilBody = t.Object({
-  telepon: t.Nullable(t.String({ description: "digits, with a leading + and spaces, brackets or dashes, at most 24 characters; \"\" or null clears it" })),
+  telepon: t.String({ description: "digits, with a leading + and spaces, brackets or dashes, at most 24 characters; \"\" (or null) clears it" }),
 });
 
 export const DosenProfilSaved = t.Object({ message: t.String(), data: DosenProfil }, { additionalProperties: false });
+
+const TodayReply = t.Object(
+  {
+    NIM: t.String(),
+    nama_mahasiswa: t.Nullable(t.String()),
+    balasan_baru: Type.Integer({ description: "the student's replies new for the lecturer" }),
+    tanggal_balasan: t.String({ description: "UTC, ISO 8601: the latest of those replies" }),
+    dapat_dibuka: t.Boolean({ description: "the lecturer may open the student's page (an advisee, or the student of an open case they handle)" }),
+    id_tindak_lanjut: t.Nullable(Type.Integer({ description: "the latest case of the student the lecturer handled (where a former handler reads the conversation); null when none" })),
+  },
+  { additionalProperties: false },
+);
+
+const TodayAtRisk = t.Object(
+  {
+    NIM: t.String(),
+    nama_mahasiswa: t.Nullable(t.String()),
+    tanggal_skrining: t.String({ description: "the latest screening's time (UTC)" }),
+    tingkat_stres: level,
+    tingkat_motivasi: level,
+    early_warning: t.Boolean(),
+    stres_sangat_tinggi: t.Boolean({ description: "the latest score_stress is at or above the follow-up threshold" }),
+    id_tindak_lanjut: t.Nullable(Type.Integer({ description: "the student's open case; null when none" })),
+  },
+  { additionalProperties: false },
+);
+
+const todayCount = (description: string) => Type.Integer({ description });
+
+/** Decisions §19: a lecturer's first page, "who needs me today". */
+export const TodayResponse = t.Object(
+  {
+    kasus: t.Array(FollowUpCase, { description: "the open cases the lecturer handles that wait for them: late ones first, then new ones and students' requests; at most 10" }),
+    baru_ditutup: t.Array(FollowUpCase, { description: "closed cases of their advisees that another lecturer handled, not opened yet; at most 10" }),
+    balasan: t.Array(TodayReply, { description: "students whose replies are new for the lecturer, the latest first; at most 10" }),
+    berisiko: t.Array(TodayAtRisk, { description: "advisees whose latest screening raised an early warning or a very high stress score, the newest first; at most 10" }),
+    jumlah: t.Object(
+      {
+        kasus: todayCount("open cases waiting for the lecturer"),
+        baru_ditutup: todayCount("closings new for them"),
+        balasan: todayCount("students with replies new for them"),
+        berisiko: todayCount("advisees at risk"),
+        bimbingan: todayCount("advisees"),
+        ditangani: todayCount("cases they handle, open or closed"),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { catatanKonseling, latestSkrining, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
@@ -8,7 +8,7 @@ import type { Principal } from "../../requests/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
 import { withheldProfile } from "../../privacy/restriction";
 import type { NotesService } from "../notes/service";
-import { OpenCaseReader } from "../tindak-lanjut/service";
+import { CaseReader, OpenCaseReader } from "../tindak-lanjut/cases";
 import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 import { preparedOnFirstUse } from "../../db/prepared";
@@ -44,6 +44,8 @@ export class DosenService {
   private readonly adviseeCount;
   private readonly everyAdviseeCount;
   private readonly pageByNim;
+  private readonly pageByReply;
+  private readonly replyingCount;
   private readonly pageByRisk;
   private readonly riskPages;
   private readonly pageDetails;
@@ -58,9 +60,10 @@ export class DosenService {
     private readonly statistics: StatisticsService,
     private readonly notes: NotesService,
     followUpStressMin: number,
+    followUpContactDays: number,
   ) {
     const stamp = databaseStamp(db.$client);
-    this.openCases = new OpenCaseReader(db.$client);
+    this.openCases = new OpenCaseReader(new CaseReader(db, followUpContactDays));
     this.riskPages = new RiskPages(db, followUpStressMin);
     this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 1000 });
     this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 1000 });
@@ -85,6 +88,19 @@ export class DosenService {
         .from(mahasiswa)
         .where(advisees)
         .orderBy(asc(mahasiswa.nim))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(),
+    );
+    // Decisions §19: the advisees whose replies are new for the lecturer, the latest reply first.
+    const replying = and(advisees, isNull(mahasiswa.restrictedAt), sql`EXISTS (SELECT 1 FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim} AND ${replyIsNewFor(sql.placeholder("nip"))})`);
+    this.replyingCount = preparedOnFirstUse(() => db.select({ total: count() }).from(mahasiswa).where(replying).prepare());
+    this.pageByReply = preparedOnFirstUse(() =>
+      db
+        .select({ nim: mahasiswa.nim })
+        .from(mahasiswa)
+        .where(replying)
+        .orderBy(desc(sql`(SELECT max(${catatanKonseling.tanggalReply}) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim})`), asc(mahasiswa.nim))
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"))
         .prepare(),
@@ -129,7 +145,9 @@ export class DosenService {
 
   /**
    * Advisees by NIM, or with `sort=risk` early warnings and very high stress first, then the
-   * newest latest screening, then students without one. A few queries whatever the page size.
+   * newest latest screening, then students without one; with `balasan=1` only those whose
+   * replies are new for the lecturer, the latest reply first (decisions §19). A few queries
+   * whatever the page size.
    */
   students(principal: Principal, query: Record<string, string | undefined>) {
     const { page, perPage, offset } = readPagination(query, defaultPerPage);
@@ -137,19 +155,29 @@ export class DosenService {
     if (nip === null) return { data: [], total: 0, page, total_pages: 0 };
     const pattern = containsPattern(query.q);
     const risk = query.sort === "risk";
-    const key = [nip, page, perPage, pattern, risk].join("\u0000");
-    return this.pages.get(key, () => this.readStudents(nip, pattern, risk, page, perPage, offset));
+    const replying = query.balasan === "1";
+    const key = [nip, page, perPage, pattern, risk, replying].join("\u0000");
+    return this.pages.get(key, () => this.readStudents(nip, pattern, risk, replying, page, perPage, offset));
   }
 
-  private readStudents(nip: string, pattern: string, risk: boolean, page: number, perPage: number, offset: number) {
+  private readStudents(nip: string, pattern: string, risk: boolean, replying: boolean, page: number, perPage: number, offset: number) {
     const filter = { nip, pattern };
     const everyone = pattern === containsPattern(undefined);
+    if (replying) {
+      const total = this.replyingCount.get(filter)?.total ?? 0;
+      return this.pageOf(nip, this.pageByReply.all({ ...filter, limit: perPage, offset }).map((row) => row.nim), total, page, perPage);
+    }
     const total = (everyone ? this.everyAdviseeCount.get({ nip }) : this.adviseeCount.get(filter))?.total ?? 0;
     // Without a search text the risk order is read from the summary's index, page by page.
     const nims =
       risk && everyone
         ? this.riskPages.nims(nip, perPage, offset)
         : (risk ? this.pageByRisk : this.pageByNim).all({ ...filter, limit: perPage, offset }).map((row) => row.nim);
+    return this.pageOf(nip, nims, total, page, perPage);
+  }
+
+  /** The page's students in full, in the order chosen. */
+  private pageOf(nip: string, nims: string[], total: number, page: number, perPage: number) {
     const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims), nip });
     const byNim = new Map(rows.map((row) => [row.profile.nim, row]));
     // In the order the page was chosen; a student deleted in between is left out.

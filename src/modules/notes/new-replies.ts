@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, or, sql, type SQL } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { catatanKonseling, mahasiswa } from "../../db/schema";
 import { preparedOnFirstUse } from "../../db/prepared";
@@ -64,11 +64,4 @@ export class NewReplies {
   studentsFor(nip: string): { nim: string; replies: number; latest: string }[] {
     return this.forLecturer.all({ nip }).sort((a, b) => (a.latest < b.latest ? 1 : a.latest > b.latest ? -1 : a.nim.localeCompare(b.nim)));
   }
-}
-
-/** Conditions of the notes whose replies `nip` sees now: their own, and, as the student's advisor, the others'. */
-export function seenNow(nim: string, nip: string, asAdvisor: boolean) {
-  const unseenOwn = and(eq(catatanKonseling.nip, nip), isNull(catatanKonseling.balasanDibacaDosenPada));
-  const unseenAsAdvisor = and(ne(catatanKonseling.nip, nip), sql`${catatanKonseling.balasanDilihatDoswal} IS NOT ${nip}`);
-  return { nim: eq(catatanKonseling.nim, nim), replied: ne(catatanKonseling.reply, ""), own: unseenOwn, others: asAdvisor ? unseenAsAdvisor : undefined, inArray };
 }

@@ -1,12 +1,19 @@
 import type { Database } from "bun:sqlite";
+import { closingReasons, contactOutcomes } from "./moves";
 
 // The follow-up figures (decisions: Follow-up cases), one definition for the API's
 // ringkasan, `stats export` and `followup report`. Every figure counts a case under its
 // current owner and leaves out the cases of students whose processing is restricted. They
 // are read from the timeline, so a reopened case keeps its earlier episodes:
 // - an episode opens with an entry into `baru` from nothing or from `selesai`;
-// - its first contact is the entry that leaves `baru` (to any other status);
-// - days to first contact are the time between the two, in days.
+// - a contact attempt is an entry into `dihubungi` with its outcome (decisions §19), or a
+//   move into `dihubungi` recorded before outcomes were asked for (its form said "saya
+//   sudah berbicara dengan mahasiswa");
+// - its first contact is its first attempt that reached the student (`berhasil`,
+//   `dijadwalkan`, or such an earlier move); a referral or a closing is none;
+// - days to first contact are the time between the opening and the first contact, in days;
+// - an open case is late (`terlambat`) when its episode has had no first contact for the
+//   contact target's days (`serve --follow-up-contact-days`, 3 by default).
 
 const dayMilliseconds = 24 * 3600 * 1000;
 
@@ -17,15 +24,31 @@ export interface FollowUpFigures {
   terbuka: number;
   baru: number;
   lebih_dari_7_hari: number;
+  terlambat: number;
   median_hari_ke_kontak_pertama: number | null;
 }
 
-export interface WeeklyFigures {
+/** A week's counts of each contact outcome and each closing reason (null reasons: closings recorded before reasons were asked for). */
+export const weeklyOutcomeKeys = [
+  "kontak_berhasil",
+  "kontak_tidak_merespons",
+  "kontak_dijadwalkan",
+  "selesai_teratasi",
+  "selesai_dirujuk_layanan_konseling",
+  "selesai_tidak_merespons",
+  "selesai_mahasiswa_menolak",
+  "selesai_lainnya",
+  "selesai_tidak_dicatat",
+] as const;
+type WeeklyOutcomes = Record<(typeof weeklyOutcomeKeys)[number], number>;
+
+export interface WeeklyFigures extends WeeklyOutcomes {
   dibuka: number;
   dihubungi: number;
   dirujuk: number;
   selesai: number;
   terbuka_lebih_dari_7_hari: number;
+  terlambat: number;
   median_hari_ke_kontak_pertama: number | null;
 }
 
@@ -39,7 +62,26 @@ const countedEntries = `
   JOIN mahasiswa AS student ON student.NIM = follow_up.NIM AND student.dibatasi_sejak IS NULL`;
 
 /** An entry that opens an episode. */
-const opensEpisode = (entry: string) => `${entry}.status_ke = 'baru' AND ${entry}.status_dari IS NOT 'baru'`;
+export const opensEpisode = (entry: string) => `${entry}.status_ke = 'baru' AND ${entry}.status_dari IS NOT 'baru'`;
+
+/** A contact attempt: an entry into `dihubungi` with its outcome, or a move into it recorded before outcomes were. */
+export const isContactAttempt = (entry: string) =>
+  `(${entry}.status_ke = 'dihubungi' AND (${entry}.hasil_kontak IS NOT NULL OR ${entry}.status_dari IS NOT 'dihubungi'))`;
+
+/** An attempt that reached the student: the first of an episode is its first contact. */
+export const reachesStudent = (entry: string) =>
+  `(${entry}.status_ke = 'dihubungi' AND (${entry}.hasil_kontak IN ('berhasil', 'dijadwalkan') OR (${entry}.hasil_kontak IS NULL AND ${entry}.status_dari IS NOT 'dihubungi')))`;
+
+/** The id of the entry that opened the episode of `entry` (or of the case's current episode, with no upper bound). */
+export const episodeOpening = (caseId: string, before: string | null) =>
+  `coalesce((SELECT opening.id FROM tindak_lanjut_riwayat AS opening WHERE opening.Id_tindak_lanjut = ${caseId}${before === null ? "" : ` AND opening.id < ${before}`} AND ${opensEpisode("opening")} ORDER BY opening.id DESC LIMIT 1), 0)`;
+
+/** A case late for its first contact at the moment whose cutoff (that moment less the target's days, ISO) is `cutoff`. */
+export const isOverdue = (followUp: string, cutoff: string) =>
+  `(${followUp}.status <> 'selesai' AND ${followUp}.pertama_dihubungi_pada IS NULL AND ${followUp}.dibuka_pada <= ${cutoff})`;
+
+/** The moment `days` before `now` (Unix milliseconds), as stored timestamps compare with it. */
+export const daysBefore = (now: number, days: number) => new Date(now - days * dayMilliseconds).toISOString();
 
 /** The median of the numbers, in days with one decimal; null for none. */
 export function medianDays(days: readonly number[]): number | null {
@@ -57,103 +99,126 @@ function groupDays(rows: readonly { nip: string | null; days: number }[]): Map<s
 }
 
 export class FollowUpFiguresReader {
-  constructor(private readonly sqlite: Database) {}
+  /** `contactDays`: the contact target (decisions §19), after which an open case not reached is late. */
+  constructor(
+    private readonly sqlite: Database,
+    private readonly contactDays: number,
+  ) {}
 
-  /** Days from each episode's opening to its first contact, for contacts in [from, to) (ISO timestamps; null: unbounded). */
-  private contactDays(from: string | null, to: string | null): Map<string | null, number[]> {
+  /** Days from each episode's opening to its first contact, for first contacts in [from, to) (ISO timestamps; null: unbounded). */
+  private firstContactDays(from: string | null, to: string | null): Map<string | null, number[]> {
     const rows = this.sqlite
-      .query<{ nip: string | null; days: number | null }, [string | null, string | null]>(
-        `SELECT follow_up.NIP AS nip,
-           julianday(entry.waktu) - julianday((
-             SELECT opening.waktu FROM tindak_lanjut_riwayat AS opening
-             WHERE opening.Id_tindak_lanjut = entry.Id_tindak_lanjut AND opening.id < entry.id AND ${opensEpisode("opening")}
-             ORDER BY opening.id DESC LIMIT 1
-           )) AS days
-         ${countedEntries}
-         WHERE entry.status_dari = 'baru' AND entry.status_ke <> 'baru' AND (?1 IS NULL OR entry.waktu >= ?1) AND (?2 IS NULL OR entry.waktu < ?2)`,
+      .query<{ nip: string | null; days: number }, [string | null, string | null]>(
+        `SELECT contact.nip AS nip, julianday(contact.waktu) - julianday(opening.waktu) AS days FROM (
+           SELECT follow_up.NIP AS nip, entry.id AS id, entry.Id_tindak_lanjut AS caseId, entry.waktu AS waktu, ${episodeOpening("entry.Id_tindak_lanjut", "entry.id")} AS openingId
+           ${countedEntries}
+           WHERE ${reachesStudent("entry")} AND (?1 IS NULL OR entry.waktu >= ?1) AND (?2 IS NULL OR entry.waktu < ?2)
+         ) AS contact
+         -- An episode's opening is always written before its contact; a timeline edited by hand may lack it.
+         JOIN tindak_lanjut_riwayat AS opening ON opening.id = contact.openingId
+         WHERE NOT EXISTS (SELECT 1 FROM tindak_lanjut_riwayat AS earlier
+           WHERE earlier.Id_tindak_lanjut = contact.caseId AND earlier.id > contact.openingId AND earlier.id < contact.id AND ${reachesStudent("earlier")})`,
       )
       .all(from, to);
-    // An episode's opening is always written before its contact; a timeline edited by hand may lack it.
-    return groupDays(rows.flatMap((row) => (row.days === null ? [] : [{ nip: row.nip, days: row.days }])));
+    return groupDays(rows);
   }
 
-  /** The current figures per owner at `now` (Unix milliseconds): open, new, open longer than 7 days, median days to first contact over all time. */
+  /** The current figures per owner at `now` (Unix milliseconds): open, new, open longer than 7 days, late, median days to first contact over all time. */
   current(now: number): ByOwner<FollowUpFigures> {
-    const cutoff = new Date(now - overdueDays * dayMilliseconds).toISOString();
     const counts = this.sqlite
-      .query<{ nip: string | null; terbuka: number; baru: number; lama: number }, [string]>(
+      .query<{ nip: string | null; terbuka: number; baru: number; lama: number; terlambat: number }, [string, string]>(
         `SELECT follow_up.NIP AS nip,
            sum(follow_up.status <> 'selesai') AS terbuka,
            sum(follow_up.status = 'baru') AS baru,
-           sum(follow_up.status <> 'selesai' AND follow_up.dibuka_pada < ?) AS lama
+           sum(follow_up.status <> 'selesai' AND follow_up.dibuka_pada < ?1) AS lama,
+           sum(${isOverdue("follow_up", "?2")}) AS terlambat
          FROM tindak_lanjut AS follow_up
          JOIN mahasiswa AS student ON student.NIM = follow_up.NIM AND student.dibatasi_sejak IS NULL
          GROUP BY follow_up.NIP`,
       )
-      .all(cutoff);
-    const contacts = this.contactDays(null, null);
+      .all(daysBefore(now, overdueDays), daysBefore(now, this.contactDays));
+    const contacts = this.firstContactDays(null, null);
     const figures: ByOwner<FollowUpFigures> = new Map();
     for (const row of counts) {
-      figures.set(row.nip, { terbuka: row.terbuka, baru: row.baru, lebih_dari_7_hari: row.lama, median_hari_ke_kontak_pertama: medianDays(contacts.get(row.nip) ?? []) });
+      figures.set(row.nip, {
+        terbuka: row.terbuka,
+        baru: row.baru,
+        lebih_dari_7_hari: row.lama,
+        terlambat: row.terlambat,
+        median_hari_ke_kontak_pertama: medianDays(contacts.get(row.nip) ?? []),
+      });
     }
     return figures;
   }
 
   /** The same figures over every owner together. */
   currentTotal(now: number): FollowUpFigures {
-    return total([...this.current(now).values()], medianDays([...this.contactDays(null, null).values()].flat()));
+    return total([...this.current(now).values()], medianDays([...this.firstContactDays(null, null).values()].flat()));
   }
 
   /**
    * One week [start, end) (Unix milliseconds) per owner: the episodes opened, the moves to
-   * dihubungi, dirujuk and selesai in it, the cases open longer than 7 days at its end (or
-   * at `now` for the current week), and the median days to first contact of the contacts in it.
+   * dihubungi, dirujuk and selesai in it, each contact outcome and closing reason, the cases
+   * open longer than 7 days and those late for their first contact at its end (or at `now`
+   * for the current week), and the median days to first contact of the first contacts in it.
    */
   week(start: number, end: number, now: number): { byOwner: ByOwner<WeeklyFigures>; contactDays: Map<string | null, number[]> } {
     const from = new Date(start).toISOString();
     const to = new Date(end).toISOString();
     const at = Math.min(end, now);
+    const closing = "entry.status_ke = 'selesai' AND entry.status_dari IS NOT entry.status_ke";
+    // A comparison with a null column is null, and so is the sum of nulls only: coalesced to a count.
+    const closedAs = (reason: string) => `sum(coalesce(${closing} AND entry.alasan_selesai = '${reason}', 0)) AS selesai_${reason}`;
     const moves = this.sqlite
-      .query<{ nip: string | null; dibuka: number; dihubungi: number; dirujuk: number; selesai: number }, [string, string]>(
+      .query<{ nip: string | null; dibuka: number; dihubungi: number; dirujuk: number; selesai: number } & WeeklyOutcomes, [string, string]>(
         `SELECT follow_up.NIP AS nip,
            sum(${opensEpisode("entry")}) AS dibuka,
            sum(entry.status_ke = 'dihubungi' AND entry.status_dari IS NOT entry.status_ke) AS dihubungi,
            sum(entry.status_ke = 'dirujuk' AND entry.status_dari IS NOT entry.status_ke) AS dirujuk,
-           sum(entry.status_ke = 'selesai' AND entry.status_dari IS NOT entry.status_ke) AS selesai
+           sum(${closing}) AS selesai,
+           ${contactOutcomes.map((outcome) => `sum(coalesce(entry.hasil_kontak = '${outcome}', 0)) AS kontak_${outcome}`).join(", ")},
+           ${closingReasons.map(closedAs).join(", ")},
+           sum(${closing} AND entry.alasan_selesai IS NULL) AS selesai_tidak_dicatat
          ${countedEntries}
          WHERE entry.waktu >= ? AND entry.waktu < ?
          GROUP BY follow_up.NIP`,
       )
       .all(from, to);
     // A case was open at `at` when its last entry before then is not `selesai`; its episode
-    // began at the last opening before then.
+    // began at the last opening before then, and was reached when an attempt of it before
+    // then reached the student.
     const overdue = this.sqlite
-      .query<{ nip: string | null; lama: number }, [string, string]>(
-        `SELECT nip, count(*) AS lama FROM (
-           SELECT follow_up.NIP AS nip,
-             (SELECT last.status_ke FROM tindak_lanjut_riwayat AS last
-              WHERE last.Id_tindak_lanjut = follow_up.Id_tindak_lanjut AND last.waktu < ?1 ORDER BY last.id DESC LIMIT 1) AS status,
-             (SELECT opening.waktu FROM tindak_lanjut_riwayat AS opening
-              WHERE opening.Id_tindak_lanjut = follow_up.Id_tindak_lanjut AND opening.waktu < ?1 AND ${opensEpisode("opening")}
-              ORDER BY opening.id DESC LIMIT 1) AS opened
-           FROM tindak_lanjut AS follow_up
-           JOIN mahasiswa AS student ON student.NIM = follow_up.NIM AND student.dibatasi_sejak IS NULL
+      .query<{ nip: string | null; lama: number; terlambat: number }, [string, string, string]>(
+        `SELECT nip, sum(opened < ?2) AS lama, sum(opened <= ?3 AND NOT reached) AS terlambat FROM (
+           SELECT nip, status, opening.waktu AS opened,
+             EXISTS (SELECT 1 FROM tindak_lanjut_riwayat AS contact
+               WHERE contact.Id_tindak_lanjut = caseId AND contact.id > openingId AND contact.waktu < ?1 AND ${reachesStudent("contact")}) AS reached
+           FROM (
+             SELECT follow_up.NIP AS nip, follow_up.Id_tindak_lanjut AS caseId,
+               (SELECT last.status_ke FROM tindak_lanjut_riwayat AS last
+                WHERE last.Id_tindak_lanjut = follow_up.Id_tindak_lanjut AND last.waktu < ?1 ORDER BY last.id DESC LIMIT 1) AS status,
+               (SELECT opening.id FROM tindak_lanjut_riwayat AS opening
+                WHERE opening.Id_tindak_lanjut = follow_up.Id_tindak_lanjut AND opening.waktu < ?1 AND ${opensEpisode("opening")}
+                ORDER BY opening.id DESC LIMIT 1) AS openingId
+             FROM tindak_lanjut AS follow_up
+             JOIN mahasiswa AS student ON student.NIM = follow_up.NIM AND student.dibatasi_sejak IS NULL
+           ) JOIN tindak_lanjut_riwayat AS opening ON opening.id = openingId
          )
-         WHERE status IS NOT NULL AND status <> 'selesai' AND opened < ?2
+         WHERE status IS NOT NULL AND status <> 'selesai'
          GROUP BY nip`,
       )
-      .all(new Date(at).toISOString(), new Date(at - overdueDays * dayMilliseconds).toISOString());
-    const contactDays = this.contactDays(from, to);
+      .all(new Date(at).toISOString(), daysBefore(at, overdueDays), daysBefore(at, this.contactDays));
+    const contactDays = this.firstContactDays(from, to);
     const owners = new Set<string | null>([...moves.map((row) => row.nip), ...overdue.map((row) => row.nip), ...contactDays.keys()]);
     const byOwner: ByOwner<WeeklyFigures> = new Map();
     for (const nip of owners) {
-      const move = moves.find((row) => row.nip === nip);
+      const { nip: _owner, ...counts } = moves.find((row) => row.nip === nip) ?? { nip };
+      const late = overdue.find((row) => row.nip === nip);
       byOwner.set(nip, {
-        dibuka: move?.dibuka ?? 0,
-        dihubungi: move?.dihubungi ?? 0,
-        dirujuk: move?.dirujuk ?? 0,
-        selesai: move?.selesai ?? 0,
-        terbuka_lebih_dari_7_hari: overdue.find((row) => row.nip === nip)?.lama ?? 0,
+        ...emptyWeeklyFigures(),
+        ...counts,
+        terbuka_lebih_dari_7_hari: late?.lama ?? 0,
+        terlambat: late?.terlambat ?? 0,
         median_hari_ke_kontak_pertama: medianDays(contactDays.get(nip) ?? []),
       });
     }
@@ -161,36 +226,32 @@ export class FollowUpFiguresReader {
   }
 }
 
-export const emptyFigures = (): FollowUpFigures => ({ terbuka: 0, baru: 0, lebih_dari_7_hari: 0, median_hari_ke_kontak_pertama: null });
+export const emptyFigures = (): FollowUpFigures => ({ terbuka: 0, baru: 0, lebih_dari_7_hari: 0, terlambat: 0, median_hari_ke_kontak_pertama: null });
 
 export const emptyWeeklyFigures = (): WeeklyFigures => ({
   dibuka: 0,
   dihubungi: 0,
   dirujuk: 0,
   selesai: 0,
+  ...(Object.fromEntries(weeklyOutcomeKeys.map((key) => [key, 0])) as WeeklyOutcomes),
   terbuka_lebih_dari_7_hari: 0,
+  terlambat: 0,
   median_hari_ke_kontak_pertama: null,
 });
 
-/** A week's figures of every owner added up, with the median of all the week's contacts. */
-export function weekTotal(rows: readonly WeeklyFigures[], contactDays: Map<string | null, number[]>): WeeklyFigures {
-  const sum = (key: Exclude<keyof WeeklyFigures, "median_hari_ke_kontak_pertama">) => rows.reduce((total, row) => total + row[key], 0);
-  return {
-    dibuka: sum("dibuka"),
-    dihubungi: sum("dihubungi"),
-    dirujuk: sum("dirujuk"),
-    selesai: sum("selesai"),
-    terbuka_lebih_dari_7_hari: sum("terbuka_lebih_dari_7_hari"),
-    median_hari_ke_kontak_pertama: medianDays([...contactDays.values()].flat()),
-  };
+/** Each count of the rows added up; the median is the caller's (a median does not add up). */
+function sums<Figures extends { median_hari_ke_kontak_pertama: number | null }>(rows: readonly Figures[], empty: Figures, median: number | null): Figures {
+  const total: Record<string, unknown> = { ...empty };
+  for (const key of Object.keys(empty)) if (key !== "median_hari_ke_kontak_pertama") total[key] = rows.reduce((sum, row) => sum + (row[key as keyof Figures] as number), 0);
+  return { ...(total as Figures), median_hari_ke_kontak_pertama: median };
 }
 
-/** The counts of several owners added up, with the median of all their contacts (a median does not add up). */
+/** A week's figures of every owner added up, with the median of all the week's first contacts. */
+export function weekTotal(rows: readonly WeeklyFigures[], contactDays: Map<string | null, number[]>): WeeklyFigures {
+  return sums(rows, emptyWeeklyFigures(), medianDays([...contactDays.values()].flat()));
+}
+
+/** The counts of several owners added up, with the median of all their first contacts. */
 function total(rows: readonly FollowUpFigures[], median: number | null): FollowUpFigures {
-  return {
-    terbuka: rows.reduce((sum, row) => sum + row.terbuka, 0),
-    baru: rows.reduce((sum, row) => sum + row.baru, 0),
-    lebih_dari_7_hari: rows.reduce((sum, row) => sum + row.lebih_dari_7_hari, 0),
-    median_hari_ke_kontak_pertama: median,
-  };
+  return sums(rows, emptyFigures(), median);
 }

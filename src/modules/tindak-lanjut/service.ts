@@ -2,9 +2,10 @@ import type { Database } from "bun:sqlite";
 import type { DatabaseClient } from "../../db";
 import { earlyWarning, spikeThreshold } from "../../db/summaries";
 import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
+import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { conflict, forbidden, invalid, notFound } from "../../errors";
-import { type JsonObject, pathId, exceedsCharacters, readKey } from "../../requests/values";
+import { type JsonObject, pathId, readKey } from "../../requests/values";
 import { accessMessages } from "../../requests/ownership";
 import { AdvisorScope } from "../../privacy/advisor-scope";
 import { readPagination, totalPages } from "../../requests/pagination";
@@ -12,16 +13,16 @@ import type { Principal } from "../../requests/principal";
 import { restrictionMessages } from "../../privacy/restriction";
 import { nowIso } from "../../records";
 import type { Level } from "../../screening/scoring";
+import { CaseReader, caseColumns, caseSource, mayChange, type CaseRow } from "./cases";
 import { FollowUpFiguresReader, emptyFigures, type FollowUpFigures } from "./figures";
-import { allowedMoves, caseNoteMaxLength } from "./moves";
+import { allowedMoves, reachingOutcomes } from "./moves";
+import { assertClosingFits, readStatusChange, statusChangeMessages, type StatusChange } from "./status-change";
 
 export const followUpMessages = {
+  ...statusChangeMessages,
   caseUnknown: "Tindak lanjut tidak ditemukan.",
-  badStatus: `status harus salah satu dari: ${followUpStatuses.join(", ")}.`,
   badStatusFilter: `Filter status hanya boleh berisi: ${followUpStatuses.join(", ")}.`,
   badMinHari: "min_hari harus bilangan bulat 0 atau lebih.",
-  noteRequired: "catatan wajib diisi.",
-  noteTooLong: "catatan paling banyak 2000 karakter.",
   moveRefused: (from: FollowUpStatus, to: FollowUpStatus) => `Status tidak dapat diubah dari ${from} ke ${to}.`,
   anotherOpen: "Mahasiswa ini sudah memiliki tindak lanjut lain yang masih terbuka; kasus ini tidak dapat dibuka kembali.",
   nipRequired: "NIP wajib diisi.",
@@ -32,100 +33,8 @@ export const followUpMessages = {
 } as const;
 
 const defaultPerPage = 20;
-const dayMilliseconds = 24 * 3600 * 1000;
 /** How many of the student's screenings a case shows. */
 const recentScreenings = 5;
-
-interface CaseRow {
-  id: number;
-  nim: string;
-  namaMahasiswa: string | null;
-  /** The handler (penangan). */
-  nip: string | null;
-  namaDosen: string | null;
-  /** The student's advisor (dosen wali) now. */
-  advisorNip: string | null;
-  advisorName: string | null;
-  early: number;
-  sudden: number;
-  veryHigh: number;
-  status: FollowUpStatus;
-  dibukaPada: string;
-  pertamaDihubungiPada: string | null;
-  ditutupPada: string | null;
-  diperbaruiPada: string;
-  restrictedAt: string | null;
-}
-
-const caseColumns = `
-  follow_up.Id_tindak_lanjut AS id, follow_up.NIM AS nim, student.nama_mahasiswa AS namaMahasiswa,
-  follow_up.NIP AS nip, lecturer.nama_dosen AS namaDosen, student.NIP_doswal AS advisorNip, advisor.nama_dosen AS advisorName,
-  follow_up.alasan_early_warning AS early, follow_up.alasan_perubahan_mendadak AS sudden, follow_up.alasan_stres_sangat_tinggi AS veryHigh,
-  follow_up.status AS status,
-  follow_up.dibuka_pada AS dibukaPada, follow_up.pertama_dihubungi_pada AS pertamaDihubungiPada,
-  follow_up.ditutup_pada AS ditutupPada, follow_up.diperbarui_pada AS diperbaruiPada, student.dibatasi_sejak AS restrictedAt`;
-
-const caseSource = `
-  FROM tindak_lanjut AS follow_up
-  JOIN mahasiswa AS student ON student.NIM = follow_up.NIM
-  LEFT JOIN dosen AS lecturer ON lecturer.NIP = follow_up.NIP
-  LEFT JOIN dosen AS advisor ON advisor.NIP = student.NIP_doswal`;
-
-export type FollowUpReason = "early_warning" | "perubahan_mendadak" | "stres_sangat_tinggi";
-
-/**
- * Decisions §13: an open case is changed by its handler, a closed one reopened by the
- * student's current advisor; admins do both. Nobody changes a restricted student's case.
- */
-function mayChange(principal: Principal, row: CaseRow): boolean {
-  if (row.restrictedAt !== null) return false;
-  if (principal.role === "admin") return true;
-  const responsible = row.status === "selesai" ? row.advisorNip : row.nip;
-  return principal.role === "dosen" && principal.nip !== null && responsible === principal.nip;
-}
-
-/** A case as the API answers it to `principal`; of a restricted student's case the reasons are withheld. */
-export function serializeCase(row: CaseRow, now: number, principal: Principal) {
-  const restricted = row.restrictedAt !== null;
-  const alasan: FollowUpReason[] = [];
-  if (!restricted && row.early === 1) alasan.push("early_warning");
-  if (!restricted && row.sudden === 1) alasan.push("perubahan_mendadak");
-  if (!restricted && row.veryHigh === 1) alasan.push("stres_sangat_tinggi");
-  const end = row.ditutupPada === null ? now : Date.parse(row.ditutupPada);
-  return {
-    id: row.id,
-    NIM: row.nim,
-    nama_mahasiswa: row.namaMahasiswa,
-    NIP: row.nip,
-    nama_dosen: row.namaDosen,
-    alasan,
-    status: row.status,
-    dibuka_pada: row.dibukaPada,
-    pertama_dihubungi_pada: row.pertamaDihubungiPada,
-    ditutup_pada: row.ditutupPada,
-    diperbarui_pada: row.diperbaruiPada,
-    hari_terbuka: Math.max(0, Math.floor((end - Date.parse(row.dibukaPada)) / dayMilliseconds)),
-    dibatasi: restricted,
-    NIP_doswal: row.advisorNip,
-    nama_doswal: row.advisorName,
-    dapat_diubah: mayChange(principal, row),
-  };
-}
-
-/** The student's open case, as the lecturer's detail of the student shows it. */
-export class OpenCaseReader {
-  private readonly openCaseOf;
-
-  constructor(sqlite: Database) {
-    this.openCaseOf = sqlite.prepare<CaseRow, [string]>(`SELECT ${caseColumns} ${caseSource} WHERE follow_up.NIM = ? AND follow_up.status <> 'selesai'`);
-  }
-
-  /** Null when the student has no open case, and while the student's processing is restricted. */
-  of(nim: string, principal: Principal) {
-    const row = this.openCaseOf.get(nim);
-    return row && row.restrictedAt === null ? serializeCase(row, Date.now(), principal) : null;
-  }
-}
 
 /** `status=baru,dihubungi`: the statuses named, or null for every status. */
 function readStatusFilter(raw: string | undefined): FollowUpStatus[] | null {
@@ -143,19 +52,18 @@ function readMinHari(raw: string | undefined): number | null {
 }
 
 /**
- * Follow-up cases (tindak lanjut) for lecturers and admins (decisions §13): a lecturer sees
- * the cases they handle and the cases of their advisees, and changes those their role
- * allows (mayChange); an admin sees and changes every case, and hands open ones over. Cases
- * open by themselves with a screening (CaseOpening, opening.ts) and follow the advisor when
- * the roster moves a student (src/db/follow-up-advisor.ts). A restricted student's case is
- * listed without its reasons; reading it in full or changing it is refused while the
- * restriction lasts.
+ * Follow-up cases (tindak lanjut) for lecturers and admins (decisions §13 and §19): a
+ * lecturer sees the cases they handle and the cases of their advisees, and changes those
+ * their role allows (mayChange); an admin sees and changes every case, and hands open ones
+ * over. Cases open by themselves with a screening (CaseOpening, opening.ts) or at the
+ * student's request (src/modules/minta-kontak), and follow the advisor when the roster moves
+ * a student (src/db/follow-up-advisor.ts). A restricted student's case is listed without its
+ * reasons; reading it in full or changing it is refused while the restriction lasts.
  */
 export class TindakLanjutService {
   private readonly sqlite: Database;
-  private readonly caseById;
+  private readonly cases: CaseReader;
   private readonly otherOpenCase;
-  private readonly timelineOf;
   private readonly screeningsOf;
   private readonly lecturerByNip;
   private readonly lecturers;
@@ -165,15 +73,13 @@ export class TindakLanjutService {
   constructor(
     db: DatabaseClient,
     private readonly writes: WriteQueue,
+    contactDays: number,
   ) {
     this.sqlite = db.$client;
+    this.cases = new CaseReader(db, contactDays);
     this.scope = new AdvisorScope(this.sqlite);
-    this.caseById = this.sqlite.prepare<CaseRow, [number]>(`SELECT ${caseColumns} ${caseSource} WHERE follow_up.Id_tindak_lanjut = ?`);
     this.otherOpenCase = this.sqlite.prepare<{ id: number }, [string, number]>(
       "SELECT Id_tindak_lanjut AS id FROM tindak_lanjut WHERE NIM = ? AND Id_tindak_lanjut <> ? AND status <> 'selesai'",
-    );
-    this.timelineOf = this.sqlite.prepare<{ status_dari: FollowUpStatus | null; status_ke: FollowUpStatus; catatan: string; oleh: string; waktu: string }, [number]>(
-      "SELECT status_dari, status_ke, catatan, nama AS oleh, waktu FROM tindak_lanjut_riwayat WHERE Id_tindak_lanjut = ? ORDER BY id",
     );
     // The flags of each screening against the one before it, as the summary triggers compute
     // them for the latest; up to a moment (the case's closing, for who may no longer read the student).
@@ -187,49 +93,52 @@ export class TindakLanjutService {
     );
     this.lecturerByNip = this.sqlite.prepare<{ nip: string; nama: string }, [string]>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen WHERE NIP = ?");
     this.lecturers = this.sqlite.prepare<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP");
-    this.figures = new FollowUpFiguresReader(this.sqlite);
+    this.figures = new FollowUpFiguresReader(this.sqlite, contactDays);
   }
 
-  /** The cases the caller may see, filtered and paginated: open cases first, oldest first; then closed ones, last closed first. */
+  /**
+   * The cases the caller may see, filtered and paginated (decisions §19): the open cases late
+   * for their first contact first, then the closed ones that are news for the caller as the
+   * advisor, then the other open cases, oldest first; then the closed ones, the last closed first.
+   */
   list(principal: Principal, query: Record<string, string | undefined>) {
     const statuses = readStatusFilter(query.status);
     const minHari = readMinHari(query.min_hari);
     const { page, perPage, offset } = readPagination(query, defaultPerPage);
     const now = Date.now();
     const conditions: string[] = [];
-    const values: (string | number)[] = [];
+    const values: Record<string, string | number | null> = { ...this.cases.parameters(principal, now), limit: perPage, offset };
     if (principal.role === "dosen") {
       // The cases they handle and their advisees' cases; a lecturer account without a profile has none.
       conditions.push(
-        `follow_up.Id_tindak_lanjut IN (SELECT Id_tindak_lanjut FROM tindak_lanjut WHERE NIP = ?1
+        `follow_up.Id_tindak_lanjut IN (SELECT Id_tindak_lanjut FROM tindak_lanjut WHERE NIP = $nip
            UNION ALL SELECT handled.Id_tindak_lanjut FROM mahasiswa AS advisee JOIN tindak_lanjut AS handled ON handled.NIM = advisee.NIM
-           WHERE advisee.NIP_doswal = ?1)`,
+           WHERE advisee.NIP_doswal = $nip)`,
       );
-      values.push(principal.nip ?? "");
     } else if (query.nip?.trim()) {
-      conditions.push(`follow_up.NIP = ?${values.length + 1}`);
-      values.push(query.nip.trim());
+      conditions.push("follow_up.NIP = $handler");
+      values.handler = query.nip.trim();
     }
     if (statuses) {
-      conditions.push(`follow_up.status IN (SELECT value FROM json_each(?${values.length + 1}))`);
-      values.push(JSON.stringify(statuses));
+      conditions.push("follow_up.status IN (SELECT value FROM json_each($statuses))");
+      values.statuses = JSON.stringify(statuses);
     }
     if (minHari !== null) {
-      conditions.push(`julianday(coalesce(follow_up.ditutup_pada, ?${values.length + 1})) - julianday(follow_up.dibuka_pada) >= ?${values.length + 2}`);
-      values.push(new Date(now).toISOString(), minHari);
+      conditions.push("julianday(coalesce(follow_up.ditutup_pada, $now)) - julianday(follow_up.dibuka_pada) >= $minHari");
+      Object.assign(values, { now: new Date(now).toISOString(), minHari });
     }
     const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
-    const total = this.sqlite.query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n ${caseSource} ${where}`).get(...values)!.n;
+    const total = this.sqlite.query<{ n: number }, [typeof values]>(`SELECT count(*) AS n ${caseSource} ${where}`).get(values)!.n;
     const rows = this.sqlite
-      .query<CaseRow, (string | number)[]>(
+      .query<CaseRow, [typeof values]>(
         `SELECT ${caseColumns} ${caseSource} ${where}
-         ORDER BY follow_up.status = 'selesai', CASE WHEN follow_up.status <> 'selesai' THEN follow_up.dibuka_pada END,
+         ORDER BY overdue DESC, newlyClosed DESC, follow_up.status = 'selesai', CASE WHEN follow_up.status <> 'selesai' THEN follow_up.dibuka_pada END,
            follow_up.ditutup_pada DESC, follow_up.Id_tindak_lanjut
-         LIMIT ?${values.length + 1} OFFSET ?${values.length + 2}`,
+         LIMIT $limit OFFSET $offset`,
       )
-      .all(...values, perPage, offset);
+      .all(values);
     return {
-      data: rows.map((row) => serializeCase(row, now, principal)),
+      data: this.cases.serialize(rows, principal, now),
       pagination: { total, page, per_page: perPage, total_pages: totalPages(total, perPage) },
     };
   }
@@ -239,9 +148,9 @@ export class TindakLanjutService {
    * integer names none), 403 for a lecturer who neither handles it nor advises its student
    * (the advisor scope's text), 403 while the student's processing is restricted.
    */
-  private visibleCase(principal: Principal, rawId: string): CaseRow {
+  private visibleCase(principal: Principal, rawId: string, now: number): CaseRow {
     const id = pathId(rawId);
-    const row = id === null ? null : this.caseById.get(id);
+    const row = id === null ? undefined : this.cases.byId(id, principal, now);
     if (!row) throw notFound(followUpMessages.caseUnknown);
     if (principal.role === "dosen" && (principal.nip === null || (row.nip !== principal.nip && row.advisorNip !== principal.nip))) {
       throw forbidden(accessMessages.notAdvisee);
@@ -257,62 +166,92 @@ export class TindakLanjutService {
   private detailOf(row: CaseRow, now: number, principal: Principal) {
     const until = row.ditutupPada !== null && !this.scope.mayRead(principal, row.nim) ? row.ditutupPada : "9999";
     return {
-      ...serializeCase(row, now, principal),
-      riwayat: this.timelineOf.all(row.id),
+      ...this.cases.serialize([row], principal, now)[0]!,
+      riwayat: this.cases.timeline(row.id),
       tingkat_terakhir: this.screeningsOf.all(row.nim, until, recentScreenings).map((screening) => ({ ...screening, early_warning: screening.early_warning === 1 })),
     };
   }
 
-  /** One case with its timeline (oldest first) and the student's last five screenings (newest first). */
-  detail(principal: Principal, rawId: string) {
-    return this.detailOf(this.visibleCase(principal, rawId), Date.now(), principal);
+  /**
+   * One case with its timeline (oldest first) and the student's last five screenings (newest
+   * first). A closed case that was news for its advisor is answered as such once, then marked
+   * seen (decisions §19); a disk that refuses the mark leaves it news for the next look.
+   */
+  async detail(principal: Principal, rawId: string) {
+    const now = Date.now();
+    const row = this.visibleCase(principal, rawId, now);
+    const detail = this.detailOf(row, now, principal);
+    if (detail.baru_ditutup) {
+      try {
+        await this.writes.run(() =>
+          this.sqlite.run("UPDATE tindak_lanjut SET ditutup_dilihat_doswal_pada = ?1 WHERE Id_tindak_lanjut = ?2 AND ditutup_dilihat_doswal_pada IS NULL", [nowIso(), row.id]),
+        );
+      } catch (error) {
+        if (!(error instanceof StorageError)) throw error;
+      }
+    }
+    return detail;
   }
 
   /**
    * A status change with its note, checks in this order: the case (404), the caller (403:
-   * who may see it, then who may change it), the body (400), the move (409). The check and
-   * the write share one job of the write queue, so two changes sent at once are applied one
-   * after the other, each from the status the other left. A reopening gives the case to
-   * whoever reopened it (for an admin, to the student's advisor).
+   * who may see it, then who may change it), the body (400: the status, the note, what the
+   * move records), the move (409), the attempts a closing for want of a response needs
+   * (400). The check and the write share one job of the write queue, so two changes sent at
+   * once are applied one after the other, each from the status the other left. A reopening
+   * gives the case to whoever reopened it (for an admin, to the student's advisor).
    */
   changeStatus(principal: Principal, rawId: string, body: JsonObject) {
     return this.writes.run(() => {
-      const row = this.visibleCase(principal, rawId);
+      const row = this.visibleCase(principal, rawId, Date.now());
       if (!mayChange(principal, row)) throw forbidden(row.status === "selesai" ? followUpMessages.reopenAdvisorOnly : followUpMessages.handlerOnly);
-      const to = body.status;
-      if (typeof to !== "string" || !(followUpStatuses as readonly string[]).includes(to)) throw invalid(followUpMessages.badStatus);
-      const target = to as FollowUpStatus;
-      const catatan = readNote(body.catatan);
-      if (!allowedMoves[row.status].includes(target)) throw conflict(followUpMessages.moveRefused(row.status, target));
-      if (target === "baru" && this.otherOpenCase.get(row.nim, row.id)) throw conflict(followUpMessages.anotherOpen);
+      const change = readStatusChange(body);
+      if (!allowedMoves[row.status].includes(change.to)) throw conflict(followUpMessages.moveRefused(row.status, change.to));
+      if (change.to === "baru" && this.otherOpenCase.get(row.nim, row.id)) throw conflict(followUpMessages.anotherOpen);
+      assertClosingFits(change, row.attempts);
       const now = nowIso();
-      if (target === "baru") {
-        // A reopening starts a new episode; the timeline keeps the earlier one.
-        const handler = principal.role === "dosen" ? principal.nip : row.advisorNip;
-        this.sqlite.run(
-          "UPDATE tindak_lanjut SET status = 'baru', NIP = ?1, dibuka_pada = ?2, pertama_dihubungi_pada = NULL, ditutup_pada = NULL, diperbarui_pada = ?2 WHERE Id_tindak_lanjut = ?3",
-          [handler, now, row.id],
-        );
-        this.addEntry(row.id, row.status, target, catatan, principal, now);
-        if (handler !== row.nip) this.addEntry(row.id, target, target, `Ditangani ${this.lecturerName(handler)} sejak dibuka kembali.`, principal, now);
-      } else {
-        this.sqlite.run(
-          `UPDATE tindak_lanjut SET status = ?1, diperbarui_pada = ?2,
-             pertama_dihubungi_pada = CASE WHEN status = 'baru' THEN coalesce(pertama_dihubungi_pada, ?2) ELSE pertama_dihubungi_pada END,
-             ditutup_pada = CASE WHEN ?1 = 'selesai' THEN ?2 ELSE ditutup_pada END
-           WHERE Id_tindak_lanjut = ?3`,
-          [target, now, row.id],
-        );
-        this.addEntry(row.id, row.status, target, catatan, principal, now);
-      }
-      return this.detailOf(this.caseById.get(row.id)!, Date.parse(now), principal);
+      if (change.to === "baru") this.reopen(row, change, principal, now);
+      else this.move(row, change, principal, now);
+      return this.detailOf(this.cases.byId(row.id, principal, Date.parse(now))!, Date.parse(now), principal);
     });
+  }
+
+  /** A reopening starts a new episode; the timeline keeps the earlier one. */
+  private reopen(row: CaseRow, change: StatusChange, principal: Principal, now: string): void {
+    const handler = principal.role === "dosen" ? principal.nip : row.advisorNip;
+    this.sqlite.run(
+      `UPDATE tindak_lanjut SET status = 'baru', NIP = ?1, dibuka_pada = ?2, pertama_dihubungi_pada = NULL, ditutup_pada = NULL,
+         alasan_selesai = NULL, perlu_dukungan = NULL, ditutup_dilihat_doswal_pada = NULL, diperbarui_pada = ?2
+       WHERE Id_tindak_lanjut = ?3`,
+      [handler, now, row.id],
+    );
+    this.addEntry(row.id, row.status, change, principal, now);
+    if (handler !== row.nip) this.addEntry(row.id, "baru", { ...change, catatan: `Ditangani ${this.lecturerName(handler)} sejak dibuka kembali.` }, principal, now);
+  }
+
+  /**
+   * A move on: only a contact that reached the student sets the first contact (decisions
+   * §19), a closing records its reason and judgement and is news for the advisor again.
+   */
+  private move(row: CaseRow, change: StatusChange, principal: Principal, now: string): void {
+    const reached = change.hasilKontak !== null && reachingOutcomes.includes(change.hasilKontak);
+    const closing = change.to === "selesai";
+    this.sqlite.run(
+      `UPDATE tindak_lanjut SET status = ?1, diperbarui_pada = ?2,
+         pertama_dihubungi_pada = CASE WHEN ?3 THEN coalesce(pertama_dihubungi_pada, ?2) ELSE pertama_dihubungi_pada END,
+         ditutup_pada = CASE WHEN ?4 THEN ?2 ELSE ditutup_pada END,
+         alasan_selesai = ?5, perlu_dukungan = ?6,
+         ditutup_dilihat_doswal_pada = CASE WHEN ?4 THEN NULL ELSE ditutup_dilihat_doswal_pada END
+       WHERE Id_tindak_lanjut = ?7`,
+      [change.to, now, reached ? 1 : 0, closing ? 1 : 0, change.alasanSelesai, change.perluDukungan === null ? null : change.perluDukungan ? 1 : 0, row.id],
+    );
+    this.addEntry(row.id, row.status, change, principal, now);
   }
 
   /** An admin hands an open case to another lecturer (its handler); the same lecturer again changes nothing. */
   reassign(principal: Principal, rawId: string, body: JsonObject) {
     return this.writes.run(() => {
-      const row = this.visibleCase(principal, rawId);
+      const row = this.visibleCase(principal, rawId, Date.now());
       const nip = readKey(body.NIP);
       if (!nip) throw invalid(followUpMessages.nipRequired);
       const lecturer = this.lecturerByNip.get(nip);
@@ -321,9 +260,9 @@ export class TindakLanjutService {
       if (row.nip === lecturer.nip) return this.detailOf(row, Date.now(), principal);
       const now = nowIso();
       this.sqlite.run("UPDATE tindak_lanjut SET NIP = ?, diperbarui_pada = ? WHERE Id_tindak_lanjut = ?", [lecturer.nip, now, row.id]);
-      const note = `Penangan dipindahkan dari ${this.lecturerName(row.nip)} ke ${this.lecturerName(lecturer.nip)}.`;
-      this.addEntry(row.id, row.status, row.status, note, principal, now);
-      return this.detailOf(this.caseById.get(row.id)!, Date.parse(now), principal);
+      const catatan = `Penangan dipindahkan dari ${this.lecturerName(row.nip)} ke ${this.lecturerName(lecturer.nip)}.`;
+      this.addEntry(row.id, row.status, { to: row.status, catatan, hasilKontak: null, alasanSelesai: null, perluDukungan: null }, principal, now);
+      return this.detailOf(this.cases.byId(row.id, principal, Date.parse(now))!, Date.parse(now), principal);
     });
   }
 
@@ -334,16 +273,22 @@ export class TindakLanjutService {
     return `${lecturer?.nama || nip} (${nip})`;
   }
 
-  private addEntry(caseId: number, from: FollowUpStatus, to: FollowUpStatus, catatan: string, principal: Principal, now: string): void {
-    this.sqlite.run("INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, Id_User, nama, waktu) VALUES (?, ?, ?, ?, ?, ?, ?)", [
-      caseId,
-      from,
-      to,
-      catatan,
-      principal.id,
-      principal.nama ?? principal.username,
-      now,
-    ]);
+  private addEntry(caseId: number, from: FollowUpStatus, change: StatusChange, principal: Principal, now: string): void {
+    this.sqlite.run(
+      "INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, Id_User, nama, waktu, hasil_kontak, alasan_selesai, perlu_dukungan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        caseId,
+        from,
+        change.to,
+        change.catatan,
+        principal.id,
+        principal.nama || principal.username,
+        now,
+        change.hasilKontak,
+        change.alasanSelesai,
+        change.perluDukungan === null ? null : change.perluDukungan ? 1 : 0,
+      ],
+    );
   }
 
   /**
@@ -365,11 +310,4 @@ export class TindakLanjutService {
     if (byOwner.has(null)) perDosen.push(row(null, null));
     return { per_dosen: perDosen, fakultas: this.figures.currentTotal(now) };
   }
-}
-
-function readNote(value: unknown): string {
-  const text = typeof value === "string" ? value.trim() : "";
-  if (text === "") throw invalid(followUpMessages.noteRequired);
-  if (exceedsCharacters(text, caseNoteMaxLength)) throw invalid(followUpMessages.noteTooLong);
-  return text;
 }
