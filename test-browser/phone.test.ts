@@ -118,6 +118,7 @@ describe.each(sizesChecked)("at %s size", (size) => {
 
     // A tap on the card's corner, far from the name, opens the student.
     const card = page.locator(".student-card").filter({ has: page.getByRole("link", { name: demo.student.nama, exact: true }) });
+    await card.scrollIntoViewIfNeeded();
     const box = (await card.boundingBox())!;
     await page.mouse.click(box.x + box.width - 6, box.y + box.height - 6);
     await heading(page, demo.student.nama).waitFor();

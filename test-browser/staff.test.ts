@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { pngSized } from "../test/photos/fixtures";
-import { answers, apiOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { answers, apiOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, pageSettled, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
 
 // The advisor's pages (and the admin's view of them) through the executable: the advisee
 // list with search, order and pages, one student with charts and notes, the statistics.
@@ -340,7 +340,8 @@ test("every lecturer page fits a 360 px screen without sideways scrolling", asyn
   ] as const) {
     await page.goto(path);
     await page.getByRole("heading", { level: 1, name: title }).waitFor();
-    await page.locator(".loading").waitFor({ state: "detached" });
+    // Every part of the page loaded (the student's page loads its moods and diary on its own).
+    await pageSettled(page);
     await expectNoSidewaysScroll(page);
   }
   await closePage(page);

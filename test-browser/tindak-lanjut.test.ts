@@ -91,9 +91,13 @@ const note = (page: Page) => page.getByLabel("Catatan", { exact: true });
 const save = (page: Page) => page.getByRole("button", { name: "Simpan status" });
 const query = (page: Page) => new URL(page.url()).searchParams;
 
-/** Moves the case on the open page with a note, and waits for the page to say so. */
-async function move(page: Page, to: RegExp, text: string, becomes: string): Promise<void> {
+/**
+ * Moves the case on the open page with a note (and what the move records: a contact's
+ * outcome, a closing's reason and judgement), and waits for the page to say so.
+ */
+async function move(page: Page, to: RegExp, text: string, becomes: string, records: RegExp[] = []): Promise<void> {
   await choice(page, to).check();
+  for (const label of records) await choice(page, label).check();
   await note(page).fill(text);
   notesWritten.push(text);
   await save(page).click();
@@ -107,6 +111,7 @@ interface Figures {
   terbuka: number;
   baru: number;
   lebih_dari_7_hari: number;
+  terlambat: number;
   median_hari_ke_kontak_pertama: number | null;
 }
 
@@ -124,7 +129,8 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.goto("/dosen");
     await signIn(page, demo.lecturer);
     await openMenu(page);
-    await page.getByRole("link", { name: "Tindak lanjut", exact: true }).click();
+    // The menu counts the cases waiting (decisions §19).
+    await page.getByRole("link", { name: /^Tindak lanjut \(\d+ menunggu\)$/ }).click();
     await heading(page, "Tindak lanjut").waitFor();
     await heading(page, "Ringkasan tindak lanjut Anda", 2).waitFor();
 
@@ -133,13 +139,18 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const own = (await call<{ per_dosen: Figures[] }>("GET", "/api/dosen/tindak-lanjut/ringkasan", lecturer)).body.per_dosen;
     expect(own).toHaveLength(1);
     await page.locator("dl.stat-totals").waitFor();
-    expect(await page.locator("dl.stat-totals dd").allTextContents()).toEqual([String(own[0]!.terbuka), String(own[0]!.lebih_dari_7_hari), median(own[0]!.median_hari_ke_kontak_pertama)]);
+    expect(await page.locator("dl.stat-totals dd").allTextContents()).toEqual([
+      String(own[0]!.terbuka),
+      String(own[0]!.terlambat),
+      String(own[0]!.lebih_dari_7_hari),
+      median(own[0]!.median_hari_ke_kontak_pertama),
+    ]);
 
     // Only dosen.rina's cases: never dosen.budi's students nor the one without an advisor.
     const mine = card(page, student.nama);
     await mine.getByText("Baru, belum dihubungi").waitFor();
     await mine.getByText("Terbuka sejak hari ini").waitFor();
-    await mine.getByText("Stres tinggi dengan motivasi rendah").waitFor();
+    await mine.getByText("Stres tinggi, motivasi rendah").waitFor();
     for (const other of ["Putri Ayu", "Yoga Saputra", demo.otherStudent.nama]) expect(await card(page, other).count()).toBe(0);
     await checkPage(page, "tindak-lanjut", viewport);
 
@@ -168,6 +179,12 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await choice(page, /^Dihubungi/).check();
     await save(page).click();
     await page.getByText("Pilih status baru terlebih dahulu.").waitFor({ state: "detached" });
+    // Decisions §19: a contact says how it went.
+    await page.getByText("Pilih hasil kontaknya.").waitFor();
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe("berhasil");
+    await choice(page, /^Berhasil/).check();
+    await save(page).click();
+    await page.getByText("Pilih hasil kontaknya.").waitFor({ state: "detached" });
     expect(await note(page).evaluate((element) => element === document.activeElement)).toBe(true);
 
     // A lost connection keeps the typed note.
@@ -184,14 +201,16 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await timeline(page).nth(1).waitFor();
     const entry = timeline(page).nth(1);
     await entry.getByText("Baru, belum dihubungi → Sudah dihubungi").waitFor();
+    await entry.getByText("Hasil kontak: berhasil").waitFor();
     await entry.getByText(contacted).waitFor();
     await entry.getByText(new RegExp(`^oleh ${demo.lecturer.nama}, `)).waitFor();
     expect(await page.locator(".student-facts").getByText("Belum", { exact: true }).count()).toBe(0);
-    expect(await offered(page)).toEqual(["dirujuk", "selesai"]);
+    expect(await offered(page)).toEqual(["dihubungi", "dirujuk", "selesai"]);
 
     await move(page, /^Dirujuk/, `Dirujuk ke layanan konseling fakultas untuk sesi pertama (${viewport}).`, "Dirujuk ke layanan konseling");
-    await move(page, /^Selesai/, `Konseling berjalan, tindak lanjut ditutup (${viewport}).`, "Selesai");
+    await move(page, /^Selesai/, `Konseling berjalan, tindak lanjut ditutup (${viewport}).`, "Selesai", [/^Dirujuk ke layanan konseling/, /^Ya, membutuhkan dukungan/]);
     await page.locator(".student-facts").getByText("Ditutup").waitFor();
+    await timeline(page).nth(3).getByText("Ditutup: Dirujuk ke layanan konseling; perlu dukungan").waitFor();
     expect(await offered(page)).toEqual(["baru"]);
     await move(page, /^Buka kembali/, `Mahasiswa datang lagi, perlu didampingi (${viewport}).`, "Baru, belum dihubungi");
     await timeline(page).nth(4).waitFor();
@@ -202,17 +221,18 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     // Someone else moved the case meanwhile: the page's move is refused with the server's
     // words, the note stays, and the choices follow the case as it now is.
     const { id } = await caseOf(student.nim);
-    const elsewhere = `Dihubungi lewat telepon oleh dosen yang sama di tab lain (${viewport}).`;
+    const elsewhere = `Dirujuk lewat telepon oleh dosen yang sama di tab lain (${viewport}).`;
     notesWritten.push(elsewhere);
-    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, lecturer, { status: "dihubungi", catatan: elsewhere })).status).toBe(200);
+    expect((await call("POST", `/api/dosen/tindak-lanjut/${id}/status`, lecturer, { status: "dirujuk", catatan: elsewhere })).status).toBe(200);
     const stale = `Catatan yang tertahan (${viewport}).`;
     await choice(page, /^Dihubungi/).check();
+    await choice(page, /^Tidak merespons/).check();
     await note(page).fill(stale);
     await save(page).click();
-    await page.getByRole("alert").filter({ hasText: "Status tidak dapat diubah dari dihubungi ke dihubungi." }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "Status tidak dapat diubah dari dirujuk ke dihubungi." }).waitFor();
     expect(await note(page).inputValue()).toBe(stale);
     await page.waitForFunction(() => document.querySelectorAll(".follow-up-timeline > li").length === 6);
-    expect(await offered(page)).toEqual(["dirujuk", "selesai"]);
+    expect(await offered(page)).toEqual(["selesai"]);
     await closePage(page);
   });
 
@@ -222,14 +242,16 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await signIn(page, demo.lecturer);
     await heading(page, student.nama).waitFor();
     const section = page.locator("section").filter({ has: heading(page, "Tindak lanjut", 2) });
-    await section.getByText("Sudah dihubungi").waitFor();
-    expect(await offered(page)).toEqual(["dirujuk", "selesai"]);
+    await section.getByText("Dirujuk ke layanan konseling").first().waitFor();
+    expect(await offered(page)).toEqual(["selesai"]);
     await checkPage(page, "detail-mahasiswa-tindak-lanjut", viewport);
 
     // Closed, the case leaves the page with the form: the success stays in its place.
     const closing = `Ditutup dari halaman mahasiswa (${viewport}).`;
     notesWritten.push(closing);
     await choice(page, /^Selesai/).check();
+    await choice(page, /^Teratasi/).check();
+    await choice(page, /^Tidak membutuhkan dukungan/).check();
     await note(page).fill(closing);
     await save(page).click();
     await section.getByRole("status").filter({ hasText: "Status diubah menjadi: Selesai." }).waitFor();
@@ -296,11 +318,14 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const table = page.getByRole("table", { name: "Tindak lanjut per penangan" });
     await table.waitFor();
     const expected = [
-      ...summary.per_dosen.map((row) => [row.nama_dosen ?? "Tanpa penangan (admin)", row.terbuka, row.baru, row.lebih_dari_7_hari, median(row.median_hari_ke_kontak_pertama)].join("\t")),
-      ["Seluruh fakultas", summary.fakultas.terbuka, summary.fakultas.baru, summary.fakultas.lebih_dari_7_hari, median(summary.fakultas.median_hari_ke_kontak_pertama)].join("\t"),
+      ...summary.per_dosen.map((row) =>
+        [row.nama_dosen ?? "Tanpa penangan (admin)", row.terbuka, row.baru, row.terlambat, row.lebih_dari_7_hari, median(row.median_hari_ke_kontak_pertama)].join("\t"),
+      ),
+      ["Seluruh fakultas", summary.fakultas.terbuka, summary.fakultas.baru, summary.fakultas.terlambat, summary.fakultas.lebih_dari_7_hari, median(summary.fakultas.median_hari_ke_kontak_pertama)].join("\t"),
     ];
     expect(await table.locator("tbody tr").allInnerTexts()).toEqual(expected);
-    expect(await table.locator("tbody tr").filter({ hasText: demo.otherLecturer.nama }).innerText()).toBe(`${demo.otherLecturer.nama}\t2\t2\t1\t—`);
+    // Putri's case, ten days old and never reached, is late too.
+    expect(await table.locator("tbody tr").filter({ hasText: demo.otherLecturer.nama }).innerText()).toBe(`${demo.otherLecturer.nama}\t2\t2\t1\t1\t—`);
     await checkPage(page, "tindak-lanjut-admin", viewport);
 
     // A lecturer's name leads to their open cases older than a week.
@@ -323,8 +348,9 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const moving = card(page, reassigned[viewport].nama);
     await moving.waitFor();
     if (viewport === "phone") await moving.getByText("Belum ada penangan (ditangani admin) · Belum ada dosen wali", { exact: false }).waitFor();
-    // The oldest open case comes first.
+    // The late cases come first, the oldest of them first.
     expect(await cards(page).first().getByRole("heading").textContent()).toBe("Putri Ayu");
+    await cards(page).first().getByText("Terlambat dihubungi").waitFor();
 
     await moving.getByRole("link").click();
     await heading(page, `Tindak lanjut: ${reassigned[viewport].nama}`).waitFor();

@@ -80,8 +80,9 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     await signIn(lecturer, demo.lecturer);
     await heading(lecturer, "Halaman ini untuk mahasiswa").waitFor();
     await checkPage(lecturer, "peran-lain-dosen", size);
-    await lecturer.getByRole("link", { name: "Ke daftar mahasiswa bimbingan" }).click();
-    await heading(lecturer, "Mahasiswa bimbingan").waitFor();
+    await lecturer.getByRole("link", { name: "Ke halaman utama Anda" }).click();
+    // A lecturer's first page (decisions §19).
+    await heading(lecturer, "Hari ini").waitFor();
     await closePage(lecturer);
 
     const newcomer = await openPage(browser, served, size);

@@ -3,6 +3,7 @@ import type { ComponentChildren, FunctionComponent } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api";
 import { Button, ErrorNotice, Loading, Page } from "./components/ui";
+import { lecturerHome, useToday, waitingCounts, type Today } from "./staff-today";
 import { staffPages } from "./pages/dosen";
 import { studentPages } from "./pages/mahasiswa";
 import { Activation } from "./pages/Activation";
@@ -50,13 +51,21 @@ const studentNav: [PageName, string][] = [
   ["profil", student.nav.profil],
   ["dataSaya", student.nav.dataSaya],
 ];
-const staffNav: [PageName, string][] = [
+/** A lecturer's menu (decisions §19): their first page, then their students and cases, and their profile. */
+const lecturerNav: [PageName, string][] = [
+  ["hariIni", staff.nav.hariIni],
   ["bimbingan", staff.nav.bimbingan],
   ["tindakLanjut", staff.nav.tindakLanjut],
   ["statistik", staff.nav.statistik],
+  ["profilDosen", staff.nav.profil],
 ];
-/** An admin's menu: the lecturer pages, and the console (whose own menu lists its pages). */
-const adminNav: [PageName, string][] = [...staffNav, ["konsol", consoleLink]];
+/** An admin's menu: the lecturer pages an admin acts on for a chosen lecturer, and the console (whose own menu lists its pages). */
+const adminNav: [PageName, string][] = [
+  ["bimbingan", staff.nav.bimbingan],
+  ["tindakLanjut", staff.nav.tindakLanjut],
+  ["statistik", staff.nav.statistik],
+  ["konsol", consoleLink],
+];
 
 /** Whether a page is for this user: students theirs, lecturers and admins the staff pages, admins the console too. */
 function mayOpen(user: User, name: PageName): boolean {
@@ -66,12 +75,17 @@ function mayOpen(user: User, name: PageName): boolean {
   return role === "admin" && user.role === "admin";
 }
 
-const homeOf = (user: User): PageName => (user.role === "mahasiswa" ? "beranda" : "bimbingan");
+/** An account's first page; a lecturer's depends on what they have (lecturerHome), known once their first page has answered. */
+const homeOf = (user: User, today: Today | null | undefined): PageName =>
+  user.role === "mahasiswa" ? "beranda" : user.role === "admin" ? "bimbingan" : lecturerHome(today);
 
 export function App() {
   const session = useSession();
   const { pathname, search } = useLocation();
   useEffect(() => void resumeSession(), []);
+  const signedIn = session.status === "signed-in" ? session.user : null;
+  // A lecturer's counts, asked again on every page they open.
+  const today = useToday(signedIn?.role === "dosen" ? signedIn.Id_User : null, pathname);
 
   if (session.status === "checking") {
     return (
@@ -125,18 +139,26 @@ export function App() {
   }
   if (!match || match.name === "masuk" || match.name === "aktivasi" || !mayOpen(user, match.name)) {
     if (match && (match.name === "masuk" || match.name === "aktivasi" || match.name === "beranda")) {
-      navigate(pathOf(homeOf(user)), { replace: true });
+      // A lecturer lands once their first page has said what they have.
+      if (user.role === "dosen" && today === undefined) {
+        return (
+          <Shell user={user} current={null} today={today}>
+            <Loading />
+          </Shell>
+        );
+      }
+      navigate(pathOf(homeOf(user, today)), { replace: true });
       return null;
     }
     // A page of the other kind of account (the guests' pages went home above) says whose it is; either way the link leads home.
     const forOthers = match ? (pageRoutes[match.name].role as "mahasiswa" | "staff" | "admin") : null;
     const home = user.role === "mahasiswa" ? "mahasiswa" : "staff";
     return (
-      <Shell user={user} current={null}>
+      <Shell user={user} current={null} today={today}>
         <Page title={forOthers ? errors.wrongRoleTitle[forOthers] : common.notFoundTitle}>
           <p>{forOthers ? errors.wrongRole[forOthers] : common.notFoundText}</p>
           <p>
-            <a class="button button-primary" href={pathOf(homeOf(user))}>
+            <a class="button button-primary" href={pathOf(homeOf(user, today))}>
               {common.toHome[home]}
             </a>
           </p>
@@ -146,16 +168,17 @@ export function App() {
   }
   const Current = signedInPages[match.name];
   return (
-    <Shell user={user} current={match.name}>
+    <Shell user={user} current={match.name} today={today}>
       {Current ? <Current user={user} params={match.params} search={search} /> : <ConsolePageLoader name={match.name} user={user} params={match.params} search={search} />}
     </Shell>
   );
 }
 
-function Shell(props: { user?: User; current?: PageName | null; children: ComponentChildren }) {
+function Shell(props: { user?: User; current?: PageName | null; today?: Today | null; children: ComponentChildren }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : props.user.role === "admin" ? adminNav : staffNav) : [];
+  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : props.user.role === "admin" ? adminNav : lecturerNav) : [];
+  const waiting = waitingCounts(props.today);
   const unreadNotes = useUnreadNotes(props.user?.role === "mahasiswa" ? props.user.Id_User : null);
   useEffect(() => setMenuOpen(false), [props.current]);
   return (
@@ -164,7 +187,7 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
         {common.skipToContent}
       </a>
       <header class="top-bar">
-        <a class="brand" href={props.user ? pathOf(homeOf(props.user)) : pathOf("masuk")}>
+        <a class="brand" href={props.user ? pathOf(homeOf(props.user, props.today)) : pathOf("masuk")}>
           <span class="brand-mark" aria-hidden="true" />
           {common.appName}
         </a>
@@ -180,6 +203,8 @@ function Shell(props: { user?: User; current?: PageName | null; children: Compon
                     <a href={pathOf(name)} aria-current={props.current === name ? "page" : name === "konsol" && props.current?.startsWith("admin") ? "true" : undefined}>
                       {label}
                       {name === "catatan" && unreadNotes ? <span class="nav-count">{student.unreadNotes(unreadNotes)}</span> : null}
+                      {name === "hariIni" && waiting.hariIni > 0 ? <span class="nav-count">{staff.today.navCount(waiting.hariIni)}</span> : null}
+                      {name === "tindakLanjut" && waiting.tindakLanjut > 0 ? <span class="nav-count">{staff.today.navWaiting(waiting.tindakLanjut)}</span> : null}
                     </a>
                   </li>
                 ))}

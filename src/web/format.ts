@@ -46,3 +46,8 @@ export function formatTime(value: string): string {
 export function formatNumber(value: number): string {
   return numberFormat.format(value);
 }
+
+const longDate = new Intl.DateTimeFormat("id-ID", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+
+/** `2026-11-24` → `Selasa, 24 November 2026`: a mood or a diary day as a person says it. */
+export const formatDay = (date: string) => longDate.format(new Date(`${date}T12:00:00Z`));

@@ -23,6 +23,8 @@ export const pageRoutes = {
   profil: { path: "/profil", role: "mahasiswa" },
   dataSaya: { path: "/data-saya", role: "mahasiswa" },
   bimbingan: { path: "/dosen", role: "staff" },
+  hariIni: { path: "/dosen/hari-ini", role: "staff" },
+  profilDosen: { path: "/dosen/profil", role: "staff" },
   detailMahasiswa: { path: "/dosen/mahasiswa/:nim", role: "staff" },
   tindakLanjut: { path: "/dosen/tindak-lanjut", role: "staff" },
   detailTindakLanjut: { path: "/dosen/tindak-lanjut/:id", role: "staff" },

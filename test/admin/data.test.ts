@@ -208,7 +208,7 @@ describe("Statistik fakultas", () => {
     const answer = await opened.call("GET", "/api/admin/statistik");
     expect(answer.body.csv_bawaan).toBe("excel-id");
     expect(answer.body.per_dosen.map((row: { NIP: string }) => row.NIP)).toEqual(["D001", "D002"]);
-    expect(answer.body.per_dosen[0]).toMatchObject({ total_mahasiswa: 1, sudah_skrining: 1, terbuka: 1 });
+    expect(answer.body.per_dosen[0]).toMatchObject({ total_mahasiswa: 1, sudah_skrining: 1, terbuka: 1, terlambat: 0 });
     await opened.service.context.audit.flush();
     expect(opened.auditAfter(before)).toEqual([expect.objectContaining({ action: "view", nim: null, detail: "semua dosen", target: "GET /api/admin/statistik" })]);
   });

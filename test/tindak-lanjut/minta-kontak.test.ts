@@ -51,7 +51,7 @@ describe("POST /api/mahasiswa/minta-kontak", () => {
     expect((await ask()).status).toBe(201);
     const again = await ask({ pesan: "x".repeat(1001) });
     expect(again.status).toBe(429);
-    expect(again.body.error).toMatch(/^Anda sudah meminta dihubungi dalam 24 jam terakhir\. Permintaan berikutnya dapat dikirim dalam (23 jam 59 menit|24 jam)\.$/);
+    expect(again.body.error).toMatch(/^Anda sudah meminta dihubungi dalam 24 jam terakhir\. Coba lagi dalam (23 jam 59 menit|24 jam)\.$/);
     expect(again.body.boleh_minta_lagi_pada).toMatch(isoTimestamp);
     expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(24 * 3600 - 60);
     expect(requests()).toHaveLength(1);

@@ -193,6 +193,7 @@ export const FacultyStatistics = t.Object(
           terbuka: Integer(),
           baru: Integer(),
           lebih_dari_7_hari: Integer(),
+          terlambat: Integer(),
           median_hari_ke_kontak_pertama: t.Nullable(t.Number()),
         },
         { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { requestMessageMaxLength } from "./service";
+import { requestMessageMaxLength } from "../tindak-lanjut/moves";
 
 // Request bodies are documentation only (src/http/documentation.ts): the service reads them
 // leniently and answers with its own texts.

@@ -5,9 +5,8 @@ import type { WriteQueue } from "../../db/write-queue";
 import { ServiceError, forbidden, invalid, notFound } from "../../errors";
 import type { Principal } from "../../requests/principal";
 import { exceedsCharacters, type JsonObject } from "../../requests/values";
+import { requestMessageMaxLength } from "../tindak-lanjut/moves";
 
-/** The longest message a request for contact carries (decisions §19). */
-export const requestMessageMaxLength = 1000;
 /** A student asks at most once in this many milliseconds (decisions §19: once per 24 hours). */
 const requestInterval = 24 * 3600 * 1000;
 
@@ -24,7 +23,7 @@ export const mintaKontakMessages = {
     "Pemrosesan data Anda sedang dibatasi atas permintaan Anda, jadi dosen tidak dapat menerima permintaan ini lewat skrining. Hubungi dosen wali Anda langsung, atau nomor bantuan di halaman Hasil.",
   messageNotText: "pesan harus berupa teks.",
   messageTooLong: `pesan paling banyak ${requestMessageMaxLength} karakter.`,
-  tooSoon: (left: number) => `Anda sudah meminta dihubungi dalam 24 jam terakhir. Permintaan berikutnya dapat dikirim dalam ${timeLeft(left)}.`,
+  tooSoon: (left: number) => `Anda sudah meminta dihubungi dalam 24 jam terakhir. Coba lagi dalam ${timeLeft(left)}.`,
   sent: "Permintaan Anda sudah diteruskan. Anda akan dihubungi secepatnya.",
 } as const;
 

@@ -39,3 +39,6 @@ export type SupportJudgement = (typeof supportJudgements)[number];
 /** Everything that can open a case; `permintaan_mahasiswa` is the student's own request (POST /api/mahasiswa/minta-kontak). */
 export const caseReasons = ["early_warning", "perubahan_mendadak", "stres_sangat_tinggi", "permintaan_mahasiswa"] as const;
 export type CaseReason = (typeof caseReasons)[number];
+
+/** The longest message a student's request for contact carries (decisions §19, POST /api/mahasiswa/minta-kontak). */
+export const requestMessageMaxLength = 1000;

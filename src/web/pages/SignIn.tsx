@@ -23,8 +23,9 @@ export function SignIn(props: { notice?: string; returnTo: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      const user = await startSession(username, password, undefined, remember);
-      navigate(props.returnTo ?? pathOf(user.role === "mahasiswa" ? "beranda" : "bimbingan"), { replace: true });
+      await startSession(username, password, undefined, remember);
+      // Without a page to return to, the shell sends each account to its own first page (app.tsx homeOf).
+      navigate(props.returnTo ?? pathOf("beranda"), { replace: true });
     } catch (caught) {
       setError(caught);
       setBusy(false);

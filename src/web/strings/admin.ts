@@ -100,6 +100,12 @@ export const admin = {
     outcomes: { dibuat: "dibuat", diperbarui: "diperbarui", "tidak berubah": "tidak berubah" } as Record<string, string>,
     fields: (fields: string[]) => (fields.length > 0 ? ` (${fields.join(", ")})` : ""),
     passwordReset: ", password diganti",
+    /** Decisions §19: a student's new advisor, and the open case that goes along. */
+    advisorMove: (from: string, to: string, cases: number) => `; dosen wali ${from} → ${to}${cases > 0 ? `, ${number(cases)} tindak lanjut terbuka ikut pindah` : ""}`,
+    noAdvisor: "tanpa dosen wali",
+    casesMoving: (moves: string[]) => `Tindak lanjut terbuka yang akan pindah ke dosen wali baru: ${moves.join("; ")}.`,
+    casesMovingTo: (count: number, to: string) => `${number(count)} ke ${to}`,
+    noCasesMoving: "Tidak ada tindak lanjut terbuka yang pindah.",
     submit: "Impor",
     importing: "Mengimpor…",
     confirmQuestion: (passwords: number, admins: number) =>
@@ -300,6 +306,7 @@ export const admin = {
       motivation: "Motivasi R/S/T",
       open: "Kasus terbuka",
       fresh: "Baru",
+      late: "Terlambat",
       old: "> 7 hari",
       median: "Median hari ke kontak",
     },

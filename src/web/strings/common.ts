@@ -29,7 +29,7 @@ export const common = {
   notFoundTitle: "Halaman tidak ditemukan",
   notFoundText: "Alamat ini tidak ada di skrining.",
   /** The home page of each kind of account, for a link from a page that is not theirs. */
-  toHome: { mahasiswa: "Ke Beranda", staff: "Ke daftar mahasiswa bimbingan" } as Record<"mahasiswa" | "staff", string>,
+  toHome: { mahasiswa: "Ke Beranda", staff: "Ke halaman utama Anda" } as Record<"mahasiswa" | "staff", string>,
   signedInAs: (name: string, role: string) => `Masuk sebagai ${name} (${role})`,
   roles: { mahasiswa: "mahasiswa", dosen: "dosen", admin: "admin" } as Record<string, string>,
   page: (page: number, pages: number) => `Halaman ${page} dari ${pages}`,
@@ -61,7 +61,7 @@ export const errors = {
     string
   >,
   wrongRole: {
-    mahasiswa: "Anda masuk dengan akun dosen atau admin, sedangkan halaman ini hanya untuk mahasiswa. Halaman Anda dimulai dari daftar mahasiswa bimbingan.",
+    mahasiswa: "Anda masuk dengan akun dosen atau admin, sedangkan halaman ini hanya untuk mahasiswa. Halaman Anda dimulai dari halaman utama akun Anda.",
     staff: "Anda masuk dengan akun mahasiswa, sedangkan halaman ini hanya untuk dosen wali dan admin fakultas. Halaman Anda dimulai dari Beranda.",
     admin: "Konsol admin hanya untuk akun admin fakultas. Halaman Anda dimulai dari halaman utama akun Anda.",
   } as Record<"mahasiswa" | "staff" | "admin", string>,

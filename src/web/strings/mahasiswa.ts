@@ -14,6 +14,9 @@ const moodLabel = (value: number) => `${value} · ${moodWords[value - 1] ?? ""}`
 const readers = (what: string) =>
   `${what} dapat dibaca oleh dosen wali Anda, oleh dosen yang menangani tindak lanjut Anda selama tindak lanjut itu masih terbuka, dan oleh admin fakultas. Setiap kali mereka membukanya, hal itu tercatat di halaman Data saya.`;
 
+/** The advisor by name when the page knows it (decisions §19: say exactly who reads what). */
+const advisorWords = (name: string | null) => (name ? `dosen wali Anda, ${name}` : "dosen wali Anda");
+
 export const student = {
   nav: {
     beranda: "Beranda",
@@ -149,7 +152,10 @@ export const student = {
   },
 
   mood: {
-    intro: `Catat mood Anda setiap hari. Satu tanggal berisi satu mood; mengisi lagi tanggal yang sama menggantinya. ${readers("Mood Anda")}`,
+    intro: "Catat mood Anda setiap hari. Satu tanggal berisi satu mood; mengisi lagi tanggal yang sama menggantinya.",
+    /** Decisions §19: exactly who reads what. */
+    readers: (advisor: string | null) =>
+      `Siapa yang membaca: ${advisorWords(advisor)} melihat mood 30 hari terakhir Anda sebagai grafik di halaman mahasiswanya; dosen yang menangani tindak lanjut Anda melihatnya selama tindak lanjut itu masih terbuka; admin fakultas juga dapat membukanya. Setiap kali mereka membukanya, hal itu tercatat di halaman Data saya.`,
     addTitle: "Catat mood",
     date: "Tanggal",
     value: "Mood",
@@ -169,7 +175,14 @@ export const student = {
   },
 
   jurnal: {
-    intro: `Tulislah apa saja yang ingin Anda catat. Jurnal ini bukan rahasia: ${readers("jurnal Anda")}`,
+    intro: "Tulislah apa saja yang ingin Anda catat.",
+    /** Decisions §19: an entry is the student's own unless she shares it. */
+    readers: (advisor: string | null) =>
+      `Siapa yang membaca: jurnal Anda hanya untuk Anda. Entri yang Anda tandai “Bagikan ke dosen wali” dapat dibaca oleh ${advisorWords(advisor)}, oleh dosen yang menangani tindak lanjut Anda selama tindak lanjut itu masih terbuka, dan oleh admin fakultas; setiap kali mereka membukanya, hal itu tercatat di halaman Data saya. Entri lainnya tidak dapat dibaca siapa pun selain Anda.`,
+    share: "Bagikan ke dosen wali",
+    shareHint: "Bila dicentang, dosen wali Anda (dan penangan tindak lanjut Anda yang terbuka) dapat membaca entri ini. Tanpa centang, hanya Anda yang membacanya.",
+    shared: "Dibagikan ke dosen wali",
+    private: "Hanya untuk Anda",
     writeTitle: "Tulis jurnal",
     editTitle: (title: string) => `Ubah jurnal: ${title}`,
     date: "Tanggal",
@@ -209,6 +222,36 @@ export const student = {
     unread: "Baru",
   },
 
+  /** Decisions §19: the advisor by name and number, and a request to be contacted. */
+  kontak: {
+    advisorTitle: "Dosen wali Anda",
+    noAdvisor: "Anda belum memiliki dosen wali. Permintaan untuk dihubungi diteruskan kepada admin fakultas.",
+    call: (nomor: string) => `Telepon/WhatsApp ${nomor}`,
+    noPhone: "Dosen wali Anda belum mencantumkan nomor telepon.",
+    title: "Minta dihubungi",
+    intro: "Ingin berbicara dengan seseorang tentang keadaan Anda? Kirim permintaan, dan Anda akan dihubungi. Pesan Anda hanya dibaca dosen dan admin yang menindaklanjutinya.",
+    message: "Pesan (boleh kosong)",
+    messageHint: (count: string) => `Misalnya kapan dan bagaimana Anda bisa dihubungi. ${count}`,
+    send: "Minta dihubungi",
+    sending: "Mengirim…",
+    sentAt: (date: string, recipient: string) => `Permintaan Anda pada ${date} ${recipient}.`,
+    recipient: {
+      dosen_wali: "diteruskan kepada dosen wali Anda",
+      dosen_lain: "diteruskan kepada dosen yang ditunjuk fakultas untuk menindaklanjuti Anda",
+      admin: "diteruskan kepada admin fakultas",
+    } as Record<string, string>,
+    status: {
+      menunggu: "Permintaan Anda sudah diterima dan menunggu ditanggapi.",
+      ditanggapi: "Permintaan Anda sudah ditanggapi; dosen sedang menindaklanjutinya.",
+      selesai: "Tindak lanjut permintaan Anda sudah selesai. Anda dapat meminta lagi bila perlu.",
+    } as Record<string, string>,
+    againAt: (date: string) => `Anda dapat mengirim permintaan baru mulai ${date}. Bila mendesak, hubungi dosen wali Anda atau nomor bantuan langsung.`,
+    changed: (from: string | null, to: string | null, date: string) =>
+      to
+        ? sentence(`Dosen wali Anda berganti${from ? ` dari ${from}` : ""} menjadi ${to} sejak ${date}`)
+        : sentence(`Anda tidak lagi memiliki dosen wali${from ? ` (sebelumnya ${from})` : ""} sejak ${date}`),
+  },
+
   profil: {
     dataTitle: "Data diri",
     nim: "NIM",
@@ -216,6 +259,7 @@ export const student = {
     program: "Program studi",
     kelas: "Kelas",
     lecturer: "Dosen wali",
+    lecturerPhone: "Telepon dosen wali",
     notSet: "Belum diisi",
     editTitle: "Ubah profil",
     editIntro: "Kolom yang dikosongkan tidak mengubah data yang sudah tersimpan.",

@@ -172,6 +172,9 @@ export const privacy = {
     noteHeading: (name: string | null, nip: string, date: string) => `Dari ${name ?? `dosen dengan NIP ${nip}`}, ${date}`,
     reply: (date: string) => `Balasan Anda (${date})`,
     noReply: "Belum dibalas.",
+    requestsTitle: "Permintaan untuk dihubungi",
+    requestsEmpty: "Anda belum pernah meminta dihubungi.",
+    requestNoMessage: "Tanpa pesan.",
 
     consentTitle: "Persetujuan pemberitahuan privasi",
     consentEmpty: "Belum ada persetujuan yang tercatat.",

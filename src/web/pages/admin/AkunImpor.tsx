@@ -15,6 +15,9 @@ const text = admin.impor;
  * existing account's password or makes an admin is confirmed with the password (decisions
  * §21), as the preview shows it will be.
  */
+/** A lecturer of the preview by name, else NIP, else none. */
+const lecturerWords = (lecturer: { NIP: string | null; nama_dosen: string | null }) => lecturer.nama_dosen ?? lecturer.NIP ?? text.noAdvisor;
+
 export function AkunImpor(props: { onImported: () => void }) {
   const limits = useResource(uploadLimits);
   const [file, setFile] = useState<File | null>(null);
@@ -130,6 +133,11 @@ export function AkunImpor(props: { onImported: () => void }) {
             <>
               <Notice kind="info">
                 <p>{text.summary(preview.counts.created, preview.counts.updated, preview.counts.unchanged)}</p>
+                <p>
+                  {preview.casesMoving.length > 0
+                    ? text.casesMoving(preview.casesMoving.map((move) => text.casesMovingTo(move.count, move.nama_dosen ?? move.NIP ?? text.noAdvisor)))
+                    : text.noCasesMoving}
+                </p>
               </Notice>
               <DataTable
                 caption={text.rowsTable}
@@ -137,7 +145,9 @@ export function AkunImpor(props: { onImported: () => void }) {
                 rows={preview.rows.map((row) => [
                   String(row.line),
                   row.username,
-                  `${text.outcomes[row.outcome]}${text.fields(row.fields)}${row.passwordReset ? text.passwordReset : ""}`,
+                  `${text.outcomes[row.outcome]}${text.fields(row.fields)}${row.passwordReset ? text.passwordReset : ""}${
+                    row.advisor ? text.advisorMove(lecturerWords(row.advisor.from), lecturerWords(row.advisor.to), row.advisor.openCases) : ""
+                  }`,
                 ])}
               />
               {confirming ? (

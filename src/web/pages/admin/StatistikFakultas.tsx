@@ -38,8 +38,8 @@ export function StatistikFakultas(_props: PageProps) {
         <>
           <DataTable
             caption={text.table}
-            columns={[columns.lecturer, columns.total, columns.screened, columns.stress, columns.motivation, columns.open, columns.fresh, columns.old, columns.median]}
-            numeric={[false, true, true, true, true, true, true, true, true]}
+            columns={[columns.lecturer, columns.total, columns.screened, columns.stress, columns.motivation, columns.open, columns.fresh, columns.late, columns.old, columns.median]}
+            numeric={[false, true, true, true, true, true, true, true, true, true]}
             rows={data.per_dosen.map((row) => [
               `${row.nama_dosen} (${row.NIP})`,
               formatNumber(row.total_mahasiswa),
@@ -48,6 +48,7 @@ export function StatistikFakultas(_props: PageProps) {
               levels(row.motivasi_dist),
               formatNumber(row.terbuka),
               formatNumber(row.baru),
+              formatNumber(row.terlambat),
               formatNumber(row.lebih_dari_7_hari),
               row.median_hari_ke_kontak_pertama === null ? "–" : formatNumber(row.median_hari_ke_kontak_pertama),
             ])}

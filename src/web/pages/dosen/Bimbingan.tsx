@@ -20,6 +20,8 @@ export function Bimbingan(props: PageProps) {
   const q = props.search.get("q")?.trim() ?? "";
   const page = Math.max(1, Number.parseInt(props.search.get("page") ?? "", 10) || 1);
   const risk = props.search.get("sort") === "risk";
+  // Decisions §19: only the advisees whose replies the lecturer has not seen.
+  const replied = props.search.get("balasan") === "1";
   const waiting = nip === "";
 
   const [draft, setDraft] = useState(q);
@@ -27,16 +29,17 @@ export function Bimbingan(props: PageProps) {
   useEffect(() => setDraft(q), [q]);
 
   const students = useResource(
-    () => (waiting ? Promise.resolve(null) : api.get<StudentPage>(withQuery("/api/dosen/mahasiswa", { q, page, sort: risk ? "risk" : "", NIP: nip ?? "" }))),
-    [q, page, risk, nip],
+    () => (waiting ? Promise.resolve(null) : api.get<StudentPage>(withQuery("/api/dosen/mahasiswa", { q, page, sort: risk ? "risk" : "", balasan: replied ? "1" : "", NIP: nip ?? "" }))),
+    [q, page, risk, replied, nip],
   );
 
-  const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("bimbingan"), { q, page: page > 1 ? page : "", sort: risk ? "risk" : "", nip: nip ?? "", ...changes });
+  const listPath = (changes: Record<string, string | number>) =>
+    withQuery(pathOf("bimbingan"), { q, page: page > 1 ? page : "", sort: risk ? "risk" : "", balasan: replied ? "1" : "", nip: nip ?? "", ...changes });
 
   const result = students.data;
   let summary = "";
   if (students.loading) summary = common.loading;
-  else if (result?.total === 0) summary = q ? text.noneFor(q) : text.none;
+  else if (result?.total === 0) summary = replied ? text.noneReplied : q ? text.noneFor(q) : text.none;
   else if (result) summary = `${q ? text.foundFor(result.total, q) : text.found(result.total)} · ${common.page(result.page, result.total_pages)}`;
 
   return (
@@ -71,14 +74,26 @@ export function Bimbingan(props: PageProps) {
                 )}
               </div>
             </form>
-            <Field label={text.sort}>
-              {({ id }) => (
-                <select id={id} value={risk ? "risk" : ""} onChange={(event) => navigate(listPath({ sort: event.currentTarget.value, page: "" }))}>
-                  <option value="">{text.sortNim}</option>
-                  <option value="risk">{text.sortRisk}</option>
-                </select>
+            <div class="list-filters">
+              <Field label={text.show}>
+                {({ id }) => (
+                  <select id={id} value={replied ? "1" : ""} onChange={(event) => navigate(listPath({ balasan: event.currentTarget.value, page: "" }))}>
+                    <option value="">{text.showAll}</option>
+                    <option value="1">{text.showReplied}</option>
+                  </select>
+                )}
+              </Field>
+              {!replied && (
+                <Field label={text.sort}>
+                  {({ id }) => (
+                    <select id={id} value={risk ? "risk" : ""} onChange={(event) => navigate(listPath({ sort: event.currentTarget.value, page: "" }))}>
+                      <option value="">{text.sortNim}</option>
+                      <option value="risk">{text.sortRisk}</option>
+                    </select>
+                  )}
+                </Field>
               )}
-            </Field>
+            </div>
           </div>
 
           <ListHeading page={page} heading={text.heading} summary={summary} resource={students} />
@@ -110,17 +125,20 @@ function StudentCard(props: { student: StudentItem; href: string }) {
   const { student } = props;
   const latest = student.last_skrining;
   const meta = [`${staff.detail.nim} ${student.NIM}`, student.kelas, student.angkatan && `${staff.detail.angkatan} ${student.angkatan}`].filter(Boolean).join(" · ");
+  // Decisions §19: every reason for attention carries the same badge, besides its own.
+  const attention = student.early_warning || student.stres_sangat_tinggi;
   return (
-    <li class={`card student-card${student.early_warning || student.stres_sangat_tinggi ? " student-card-warning" : ""}`}>
+    <li class={`card student-card${attention ? " student-card-warning" : ""}`}>
       <Photo student={student} alt="" class="avatar" />
       <div class="student-main">
         <h3 class="student-name">
           <a href={props.href}>{studentName(student)}</a>
         </h3>
         <p class="student-meta">{meta}</p>
-        {(student.early_warning || student.stres_sangat_tinggi || latest?.is_spike || student.balasan_baru > 0) && (
+        {(attention || latest?.is_spike || student.balasan_baru > 0) && (
           <p class="badge-row">
-            {student.early_warning && <span class="badge badge-warning">{text.earlyWarning}</span>}
+            {attention && <span class="badge badge-warning">{text.attention}</span>}
+            {latest?.tingkat_stres === "Tinggi" && latest.tingkat_motivasi === "Rendah" && <span class="badge badge-warning">{text.earlyWarning}</span>}
             {student.stres_sangat_tinggi && <span class="badge badge-danger">{text.veryHighStress}</span>}
             {latest?.is_spike && <span class="badge badge-danger">{text.spike}</span>}
             {student.balasan_baru > 0 && <span class="badge badge-info">{text.newReplies(student.balasan_baru)}</span>}

@@ -8,7 +8,7 @@ import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
 import { LecturerPicker, ListHeading, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
-import { StatusBadge, handlerName, isOld, isOpen, reasonWords } from "./follow-up-status";
+import { CaseBadges, closingWords, handlerName, isOld, isOpen } from "./follow-up-status";
 
 const text = staff.followUp;
 
@@ -56,7 +56,6 @@ export function DaftarTindakLanjut(props: PageProps) {
       {isAdmin && (
         <LecturerPicker nip={nip} noneLabel={text.lecturerNone} hint={text.lecturerHint} onPick={(chosen) => navigate(withQuery(pathOf("tindakLanjut"), { nip: chosen, status, min_hari: old ? oldAfterDays : "" }))} />
       )}
-      <Summary isAdmin={isAdmin} listPath={(lecturer) => withQuery(pathOf("tindakLanjut"), { nip: lecturer, status: "terbuka", min_hari: oldAfterDays })} />
 
       <div class="list-tools follow-up-tools">
         <Field label={text.filterStatus}>
@@ -100,6 +99,8 @@ export function DaftarTindakLanjut(props: PageProps) {
           <Pager page={page} totalPages={pages.total_pages} label={text.pages} pathFor={(page) => listPath({ page })} />
         </>
       )}
+      {/* The figures after the cases: on a phone the cases come first (decisions §19). */}
+      <Summary isAdmin={isAdmin} listPath={(lecturer) => withQuery(pathOf("tindakLanjut"), { nip: lecturer, status: "terbuka", min_hari: oldAfterDays })} />
     </Page>
   );
 }
@@ -123,18 +124,17 @@ function CaseCard(props: { kasus: FollowUpCase; viewer: string | null; href: str
     .filter(Boolean)
     .join(" · ");
   return (
-    <li class={`card student-card${isOld(kasus) ? " student-card-warning" : ""}`}>
+    <li class={`card student-card${kasus.terlambat || kasus.permintaan_menunggu || isOld(kasus) ? " student-card-warning" : ""}`}>
       <div class="student-main">
         {/* A restricted student's case is listed so that its owner knows why it waits; it cannot be opened. */}
         <h3 class="student-name">{kasus.dibatasi ? studentName(kasus) : <a href={props.href}>{studentName(kasus)}</a>}</h3>
         <p class="student-meta">{[`${staff.detail.nim} ${kasus.NIM}`, ...roles(kasus, props.viewer)].join(" · ")}</p>
-        <p class="badge-row">
-          <StatusBadge status={kasus.status} />
-          {isOld(kasus) && <span class="badge badge-warning">{text.old}</span>}
-        </p>
-        <p class="student-meta">{kasus.dibatasi ? text.restricted : reasonWords(kasus).join("; ")}</p>
+        <CaseBadges kasus={kasus} />
+        {kasus.dibatasi && <p class="student-meta">{text.restricted}</p>}
         <p class="student-meta">{dates}</p>
         {kasus.pertama_dihubungi_pada && <p class="student-meta">{text.firstContact(formatDate(kasus.pertama_dihubungi_pada))}</p>}
+        {isOpen(kasus) && !kasus.pertama_dihubungi_pada && <p class="student-meta">{text.contactBy(formatDate(kasus.batas_kontak_pada))}</p>}
+        {!isOpen(kasus) && <p class="student-meta">{closingWords(kasus)}</p>}
       </div>
     </li>
   );
@@ -161,17 +161,25 @@ function Summary(props: { isAdmin: boolean; listPath: (nip: string) => string })
         <div class="compact-table">
           <DataTable
             caption={text.summaryTable}
-            columns={[text.summaryLecturer, text.summaryOpen, text.summaryNew, text.summaryOld, text.summaryMedian]}
-            numeric={[false, true, true, true, true]}
+            columns={[text.summaryLecturer, text.summaryOpen, text.summaryNew, text.summaryLate, text.summaryOld, text.summaryMedian]}
+            numeric={[false, true, true, true, true, true]}
             rows={[
               ...data.per_dosen.map((row) => [
                 row.NIP ? <a href={props.listPath(row.NIP)}>{row.nama_dosen ?? row.NIP}</a> : text.summaryNoOwner,
                 formatNumber(row.terbuka),
                 formatNumber(row.baru),
+                formatNumber(row.terlambat),
                 formatNumber(row.lebih_dari_7_hari),
                 median(row),
               ]),
-              [<strong>{text.summaryFaculty}</strong>, formatNumber(data.fakultas.terbuka), formatNumber(data.fakultas.baru), formatNumber(data.fakultas.lebih_dari_7_hari), median(data.fakultas)],
+              [
+                <strong>{text.summaryFaculty}</strong>,
+                formatNumber(data.fakultas.terbuka),
+                formatNumber(data.fakultas.baru),
+                formatNumber(data.fakultas.terlambat),
+                formatNumber(data.fakultas.lebih_dari_7_hari),
+                median(data.fakultas),
+              ],
             ]}
           />
           <p class="aside">{text.summaryBasis}</p>
@@ -191,6 +199,10 @@ function OwnFigures(props: { figures: FollowUpFigures }) {
         <div class="card">
           <dt>{text.summaryOpen}</dt>
           <dd>{formatNumber(figures.terbuka)}</dd>
+        </div>
+        <div class="card">
+          <dt>{text.summaryLate}</dt>
+          <dd>{formatNumber(figures.terlambat)}</dd>
         </div>
         <div class="card">
           <dt>{text.summaryOld}</dt>

@@ -1,5 +1,5 @@
 import { useRef, useState } from "preact/hooks";
-import { api } from "../../api";
+import { ApiError, api } from "../../api";
 import { DataTable, LineChart } from "../../components/charts";
 import { Button, ErrorNotice, Field, Loading, LevelTag, Notice, Page } from "../../components/ui";
 import { formatDate, formatDateTime, formatNumber, formatShortDate } from "../../format";
@@ -9,7 +9,9 @@ import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import type { Catatan, FollowUpCase, Mahasiswa, PageProps, Skrining } from "../../types";
 import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
-import { StatusBadge, StatusForm, handlerName, isOld, reasonWords, statusWord } from "./follow-up-status";
+import { CaseBadges, StatusForm, handlerName, reasonWords, statusWord } from "./follow-up-status";
+import { NoteList } from "./notes-list";
+import { MoodMonth, SharedDiary } from "./student-records";
 
 const text = staff.detail;
 
@@ -31,7 +33,7 @@ function Detail(props: PageProps) {
     return (
       <Page title={text.title}>
         {back}
-        {detail.error !== undefined ? <ResourceError resource={detail} /> : <Loading />}
+        {refusedAdvisee(detail.error) ? <OutOfScope nim={nim} error={detail.error} /> : detail.error !== undefined ? <ResourceError resource={detail} /> : <Loading />}
       </Page>
     );
   }
@@ -42,13 +44,9 @@ function Detail(props: PageProps) {
       <Profile student={student} latest={data.riwayat[0]} />
       <FollowUp kasus={data.tindak_lanjut} nip={nip} onChanged={detail.reload} />
       <Progress riwayat={data.riwayat} />
-      <Notes
-        student={student}
-        catatan={data.catatan}
-        adminNip={nip === null ? null : nip || student.NIP_doswal || ""}
-        viewer={props.user.NIP ?? null}
-        onSaved={detail.reload}
-      />
+      <MoodMonth nim={student.NIM} />
+      <SharedDiary nim={student.NIM} />
+      <Notes student={student} catatan={data.catatan} adminNip={nip === null ? null : nip || student.NIP_doswal || ""} onSaved={detail.reload} />
     </Page>
   );
 }
@@ -107,10 +105,7 @@ function FollowUp(props: { kasus: FollowUpCase | null; nip: string | null; onCha
         <p>{followUp.onStudentNone}</p>
       ) : (
         <>
-          <p class="badge-row">
-            <StatusBadge status={kasus.status} />
-            {isOld(kasus) && <span class="badge badge-warning">{followUp.old}</span>}
-          </p>
+          <CaseBadges kasus={kasus} />
           <p class="student-meta">{reasonWords(kasus).join("; ")}</p>
           <p class="student-meta">
             {followUp.opened(formatDate(kasus.dibuka_pada))} · {followUp.daysOpen(kasus.hari_terbuka)} · {followUp.handler(handlerName(kasus))}
@@ -216,7 +211,7 @@ const noteLimit = 5000;
  * `adminNip` is the lecturer an admin writes for: the list's, else the student's advisor
  * ("" when neither, which the server refuses with its own text); null for a lecturer.
  */
-function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNip: string | null; viewer: string | null; onSaved: () => void }) {
+function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNip: string | null; onSaved: () => void }) {
   const notes = staff.notes;
   const [draft, setDraft] = useState("");
   const [busy, setBusy] = useState(false);
@@ -288,26 +283,39 @@ function Notes(props: { student: Mahasiswa; catatan: readonly Catatan[]; adminNi
       {props.catatan.length === 0 ? (
         <p>{notes.none}</p>
       ) : (
-        <ol class="note-list">
-          {props.catatan.map((note) => (
-            <li key={note.Id_catatan} class="card">
-              <h3 class="section-card-title">{notes.written(formatDateTime(note.tanggal_catat))}</h3>
-              <p class="badge-row">
-                {note.status === "sudah_dibalas" ? <span class="badge badge-success">{notes.replied}</span> : <span class="badge badge-neutral">{notes.notReplied}</span>}
-                {note.reply && note.balasan_dibaca_dosen_pada === null && note.NIP === props.viewer && <span class="badge badge-warning">{notes.newReply}</span>}
-              </p>
-              <p class="student-meta">{note.dibaca_mahasiswa_pada ? notes.readOn(formatDateTime(note.dibaca_mahasiswa_pada)) : notes.unread}</p>
-              <p class="note-text">{note.isi_catatan}</p>
-              {note.reply && (
-                <div class="note-reply">
-                  <p class="note-reply-head">{notes.reply(note.tanggal_reply && formatDateTime(note.tanggal_reply))}</p>
-                  <p class="note-text">{note.reply}</p>
-                </div>
-              )}
-            </li>
-          ))}
-        </ol>
+        <NoteList notes={props.catatan} />
       )}
     </section>
+  );
+}
+
+/** The advisor scope's refusal: a student this lecturer may not read (now). */
+const refusedAdvisee = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 403;
+
+/**
+ * A student the lecturer may not read (decisions §19): when the student moved away from them,
+ * the page says when and to whom; else the refusal. Either way the notes the lecturer wrote,
+ * with their replies (the notes route still answers their author), and nothing else.
+ */
+function OutOfScope(props: { nim: string; error: ApiError }) {
+  const moved = props.error.body.pindah_dosen_wali as { tanggal: string; nama_dosen_wali_baru: string | null } | undefined;
+  const notes = useResource(() => api.get<Catatan[]>(`/api/dosen/catatan/${encodeURIComponent(props.nim)}`).catch(() => [] as Catatan[]), [props.nim]);
+  return (
+    <>
+      {moved ? (
+        <Notice kind="info">
+          <p>{text.moved(formatDate(moved.tanggal), moved.nama_dosen_wali_baru)}</p>
+          <p>{text.movedDetail}</p>
+        </Notice>
+      ) : (
+        <ErrorNotice error={props.error} />
+      )}
+      {notes.data && notes.data.length > 0 && (
+        <section aria-labelledby="catatan-lama-judul">
+          <h2 id="catatan-lama-judul">{text.ownNotes}</h2>
+          <NoteList notes={notes.data} />
+        </section>
+      )}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { FollowUpDetail, PageProps } from "../../types";
+import type { Catatan, FollowUpDetail, PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Confirm, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";
@@ -9,7 +9,8 @@ import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import { BackLink, nipInUrl, ResourceError, studentName, useLecturers, withQuery } from "./shared";
-import { StatusBadge, StatusForm, handlerName, isOld, isOpen, reasonWords, statusWord } from "./follow-up-status";
+import { CaseBadges, StatusBadge, StatusForm, closingWords, handlerName, isOpen, reasonWords, statusWord } from "./follow-up-status";
+import { NoteList } from "./notes-list";
 
 const text = staff.followUp;
 
@@ -43,6 +44,7 @@ function Detail(props: PageProps) {
       <Facts kasus={data} studentHref={readsStudent(data, props.user.NIP ?? null, isAdmin) ? withQuery(pathOf("detailMahasiswa", { nim: data.NIM }), { nip: nip ?? "" }) : null} />
       <Levels kasus={data} stoppedAtClosing={!readsStudent(data, props.user.NIP ?? null, isAdmin)} />
       <Timeline kasus={data} />
+      <CaseNotes nim={data.NIM} ownOnly={!readsStudent(data, props.user.NIP ?? null, isAdmin)} />
       <section aria-labelledby="ubah-status-judul">
         {saved && <Notice kind="success">{saved}</Notice>}
         {data.dapat_diubah ? (
@@ -98,7 +100,14 @@ function Facts(props: { kasus: FollowUpDetail; studentHref: string | null }) {
     [text.factOpened, formatDateTime(kasus.dibuka_pada)],
     [isOpen(kasus) ? text.factDays : text.factClosed, isOpen(kasus) ? text.days(kasus.hari_terbuka) : kasus.ditutup_pada ? formatDateTime(kasus.ditutup_pada) : ""],
     [text.factFirstContact, kasus.pertama_dihubungi_pada ? formatDateTime(kasus.pertama_dihubungi_pada) : text.notYet],
+    [text.factTarget, formatDateTime(kasus.batas_kontak_pada)],
+    [text.factAttempts, String(kasus.percobaan_kontak)],
   ];
+  // Decisions §19: why a case closed and the handler's judgement; a case closed before they were asked says so.
+  if (!isOpen(kasus)) {
+    facts.push([text.factClosing, kasus.alasan_selesai ? (text.closing[kasus.alasan_selesai] ?? kasus.alasan_selesai) : text.closingNotRecorded]);
+    facts.push([text.factSupport, kasus.perlu_dukungan ? (text.support[kasus.perlu_dukungan] ?? kasus.perlu_dukungan) : text.closingNotRecorded]);
+  }
   return (
     <section class="card" aria-labelledby="ringkasan-kasus-judul">
       <h2 id="ringkasan-kasus-judul" class="section-card-title">
@@ -112,11 +121,7 @@ function Facts(props: { kasus: FollowUpDetail; studentHref: string | null }) {
           </div>
         ))}
       </dl>
-      {isOld(kasus) && (
-        <p class="badge-row">
-          <span class="badge badge-warning">{text.old}</span>
-        </p>
-      )}
+      <CaseBadges kasus={kasus} withStatus={false} withReasons={false} />
       {props.studentHref && (
         <p>
           <a href={props.studentHref}>{text.toStudent}</a>
@@ -155,11 +160,27 @@ function Levels(props: { kasus: FollowUpDetail; stoppedAtClosing: boolean }) {
 
 type TimelineEntry = FollowUpDetail["riwayat"][number];
 
-/** The opening, a move, or a reassignment (the same status on both sides; its note names the lecturers). */
+/** The opening, a move, another contact attempt, the student's request, or a change of handler (its note names the lecturers). */
 function entryTitle(entry: TimelineEntry): string {
-  if (!entry.status_dari) return text.openedEntry(statusWord(entry.status_ke));
-  if (entry.status_dari === entry.status_ke) return text.reassignedEntry;
-  return text.changeEntry(statusWord(entry.status_dari), statusWord(entry.status_ke));
+  switch (entry.jenis) {
+    case "dibuka":
+      return text.openedEntry(statusWord(entry.status_ke));
+    case "percobaan_kontak":
+      return text.attemptEntry(text.outcomeShort[entry.hasil_kontak ?? ""] ?? "");
+    case "permintaan_mahasiswa":
+      return text.requestEntry;
+    case "penangan":
+      return text.reassignedEntry;
+    default:
+      return text.changeEntry(statusWord(entry.status_dari ?? ""), statusWord(entry.status_ke));
+  }
+}
+
+/** What a move recorded (decisions §19): a contact's outcome, a closing's reason and judgement. */
+function entryDetails(entry: TimelineEntry): string | null {
+  if (entry.hasil_kontak && entry.jenis === "status") return text.outcomeWords(text.outcomeShort[entry.hasil_kontak] ?? entry.hasil_kontak);
+  if (entry.status_ke === "selesai" && entry.jenis === "status") return closingWords(entry);
+  return null;
 }
 
 /** Every status change with its note, author and time, oldest first: the case's story as it happened. */
@@ -178,6 +199,7 @@ function Timeline(props: { kasus: FollowUpDetail }) {
                 {entryTitle(entry)}
               </h3>
               <p class="student-meta">{text.by(entry.oleh, formatDateTime(entry.waktu))}</p>
+              {entryDetails(entry) && <p class="student-meta">{entryDetails(entry)}</p>}
               {entry.catatan && <p class="note-text">{entry.catatan}</p>}
             </li>
           ))}
@@ -276,6 +298,23 @@ function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
           </div>
         </form>
       )}
+    </section>
+  );
+}
+
+/**
+ * The counselling notes of the case's student (decisions §19): all of them for whoever may
+ * read the student, else the notes the viewer wrote with their replies (a counsellor after
+ * the case closed reads the student's answer here). Nothing when the viewer may read none.
+ */
+function CaseNotes(props: { nim: string; ownOnly: boolean }) {
+  const notes = useResource(() => api.get<Catatan[]>(`/api/dosen/catatan/${encodeURIComponent(props.nim)}`).catch(() => null), [props.nim]);
+  if (!notes.data || notes.data.length === 0) return null;
+  return (
+    <section aria-labelledby="catatan-kasus-judul">
+      <h2 id="catatan-kasus-judul">{props.ownOnly ? text.notesOnCaseOwn : text.notesOnCase}</h2>
+      <p class="aside">{props.ownOnly ? text.notesOnCaseOwnHint : text.notesOnCaseHint}</p>
+      <NoteList notes={notes.data} />
     </section>
   );
 }

@@ -2,10 +2,9 @@
 // day (`Dr. Rina Kartika (dosen), Kamis, 26 November 2026:`), each thing they did said once
 // in plain words with how often (`melihat hasil skrining Anda, 3 kali`); the times are
 // folded away under each card. The downloaded document keeps every entry as the server gave it.
-import { formatTime, localDate } from "../../format";
+import { formatDay, formatTime, localDate } from "../../format";
 import { privacy } from "../../strings";
 import type { StudentData } from "../../types";
-import { formatDay } from "./shared";
 import "./access-list.css";
 
 const text = privacy.dataSaya;

@@ -1,13 +1,14 @@
 import { useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api } from "../../api";
-import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";
+import { ErrorNotice, LevelTag, Loading, Notice, Page } from "../../components/ui";
 import { formatDate, todayLocal } from "../../format";
 import { useResource, type Resource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
-import type { Hasil, Mood } from "../../types";
+import type { Hasil, Mood, User } from "../../types";
 import { useUnreadNotes } from "../../unread-notes";
+import { ContactCard } from "./contact";
 import { HelpCard } from "./help";
 import { latestResult, nimPath, OutcomeNotice, useAction } from "./shared";
 
@@ -25,11 +26,19 @@ export function Beranda(props: PageProps) {
   const { user } = props;
   const latest = useResource(() => latestResult(user), [user.NIM]);
   const unreadNotes = useUnreadNotes(user.Id_User);
+  // Decisions §19: a change of advisor is told here for 14 days (GET /api/auth/me).
+  const me = useResource(() => api.get<User>("/api/auth/me"), [user.Id_User]);
+  const change = me.data?.pergantian_dosen_wali;
   return (
     <Page title={student.nav.beranda}>
       <p>
         {text.greeting(user.nama || user.username)} {text.intro}
       </p>
+      {change && (
+        <Notice kind="info">
+          <p>{student.kontak.changed(change.nama_sebelumnya, change.nama_baru, formatDate(change.tanggal))}</p>
+        </Notice>
+      )}
       {/* After a Tinggi stress result, where to get help comes first here too (decisions §13). */}
       {latest.data?.tingkat_stres === "Tinggi" && <HelpCard urgent brief />}
       <div class="cards">
@@ -37,6 +46,7 @@ export function Beranda(props: PageProps) {
         <QuestionnaireCard {...props} />
         <LatestCard latest={latest} />
         <TodayMood {...props} />
+        <ContactCard user={user} headingId="beranda-kontak" />
       </div>
     </Page>
   );

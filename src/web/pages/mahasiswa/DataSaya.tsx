@@ -46,6 +46,7 @@ function Document({ data, nim }: { data: StudentData; nim: string }) {
       <MoodSection moods={data.mood} />
       <DiarySection entries={data.jurnal} />
       <NotesSection notes={data.catatan} />
+      <RequestsSection requests={data.permintaan_kontak} />
       <ConsentSection acknowledgements={data.pemberitahuan_privasi} />
       <AccessSection accesses={data.dilihat_oleh} />
       <section class="card" aria-labelledby="data-hak">
@@ -193,6 +194,27 @@ function NotesSection({ notes }: { notes: StudentData["catatan"] }) {
               ) : (
                 <p class="hint">{text.noReply}</p>
               )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Decisions §19: the student's requests to be contacted, with what they wrote. */
+function RequestsSection({ requests }: { requests: StudentData["permintaan_kontak"] }) {
+  return (
+    <section class="card" aria-labelledby="data-permintaan">
+      <h2 id="data-permintaan">{text.requestsTitle}</h2>
+      {requests.length === 0 ? (
+        <p>{text.requestsEmpty}</p>
+      ) : (
+        <ul class="entry-list">
+          {requests.map((request) => (
+            <li key={request.waktu} class="entry">
+              <p class="entry-date">{formatDateTime(request.waktu)}</p>
+              <p class="entry-content">{request.pesan || text.requestNoMessage}</p>
             </li>
           ))}
         </ul>

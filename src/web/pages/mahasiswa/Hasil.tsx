@@ -6,6 +6,7 @@ import { useResource } from "../../hooks";
 import { scales } from "../../levels";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
+import { ContactCard } from "./contact";
 import { HelpCard, ReachNotice } from "./help";
 import { latestResult } from "./shared";
 
@@ -52,6 +53,7 @@ export function Hasil({ user, search }: PageProps) {
           {/* A Tinggi stress result: where to get help first, above everything else (decisions §13). */}
           {result.data.record.tingkat_stres === "Tinggi" && <HelpCard urgent />}
           <ReachNotice result={result.data.record} />
+          <ContactCard user={user} headingId="hasil-kontak" />
           <p>{text.date(formatDate(result.data.record.tanggal_skrining))}</p>
           <p class="disclaimer">{text.notDiagnosis}</p>
           <div class="cards">

@@ -2,11 +2,12 @@ import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
-import { todayLocal } from "../../format";
+import { formatDay, todayLocal } from "../../format";
 import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Diary } from "../../types";
-import { characters, draftKey, focusSoon, formatDay, nimPath, OutcomeNotice, readDraft, removeDraft, useAction, writeDraft } from "./shared";
+import { useContactState } from "./contact";
+import { characters, draftKey, focusSoon, nimPath, OutcomeNotice, readDraft, removeDraft, useAction, writeDraft } from "./shared";
 
 const text = student.jurnal;
 /** The server's limits (decisions §4), counted here too so that the student sees them while writing. */
@@ -19,6 +20,8 @@ interface DiaryText {
   date: string;
   title: string;
   content: string;
+  /** Decisions §19: shared with the advisor; off unless the student ticks it. */
+  dibagikan: boolean;
 }
 
 /** What is being written: a new entry, and at most one entry being changed. */
@@ -27,12 +30,12 @@ interface Drafts {
   edit: (DiaryText & { id: number }) | null;
 }
 
-const emptyText = (): DiaryText => ({ date: todayLocal(), title: "", content: "" });
+const emptyText = (): DiaryText => ({ date: todayLocal(), title: "", content: "", dibagikan: false });
 
 function readText(value: unknown): DiaryText | null {
   const saved = value as Partial<Record<keyof DiaryText, unknown>> | null;
   if (!saved || typeof saved.date !== "string" || typeof saved.title !== "string" || typeof saved.content !== "string") return null;
-  return { date: saved.date, title: saved.title, content: saved.content };
+  return { date: saved.date, title: saved.title, content: saved.content, dibagikan: saved.dibagikan === true };
 }
 
 function restore(saved: Record<string, unknown> | null): Drafts {
@@ -45,6 +48,7 @@ function restore(saved: Record<string, unknown> | null): Drafts {
 export function Jurnal({ user }: PageProps) {
   const key = draftKey("jurnal", user);
   const entries = useResource(() => api.get<Diary[]>(`/api/mahasiswa/diary/${nimPath(user)}`), [user.NIM]);
+  const contact = useContactState(user);
   const [drafts, setDrafts] = useState(() => restore(readDraft(key)));
   const [deleting, setDeleting] = useState<number | null>(null);
   const [expanded, setExpanded] = useState<readonly number[]>([]);
@@ -69,6 +73,7 @@ export function Jurnal({ user }: PageProps) {
   return (
     <Page title={student.nav.jurnal}>
       <p>{text.intro}</p>
+      <p class="readers">{text.readers(contact.data?.dosen_wali?.nama ?? null)}</p>
       <section aria-labelledby="jurnal-tulis">
         <h2 id="jurnal-tulis">{text.writeTitle}</h2>
         <DiaryForm
@@ -112,7 +117,7 @@ export function Jurnal({ user }: PageProps) {
                         onChange={(value) => keep({ ...drafts, edit: { ...value, id: entry.id } })}
                         submitLabel={text.saveChanges}
                         onSubmit={async () => {
-                          await api.put<Diary>(`/api/mahasiswa/diary/${entry.id}`, { date: edit.date, title: edit.title, content: edit.content });
+                          await api.put<Diary>(`/api/mahasiswa/diary/${entry.id}`, { date: edit.date, title: edit.title, content: edit.content, dibagikan: edit.dibagikan });
                           keep({ ...drafts, edit: null });
                           entries.reload();
                           listAction.setOutcome({ kind: "success", text: text.updated });
@@ -127,7 +132,9 @@ export function Jurnal({ user }: PageProps) {
                   ) : (
                     <article aria-labelledby={`jurnal-judul-${entry.id}`}>
                       <h3 id={`jurnal-judul-${entry.id}`}>{title}</h3>
-                      <p class="entry-date">{formatDay(entry.date)}</p>
+                      <p class="entry-date">
+                        {formatDay(entry.date)} <span class={`badge ${entry.dibagikan ? "badge-info" : "badge-neutral"}`}>{entry.dibagikan ? text.shared : text.private}</span>
+                      </p>
                       <p class="entry-content" id={`jurnal-isi-${entry.id}`}>
                         {long && !open ? `${entry.content.slice(0, excerptLength)}…` : entry.content}
                       </p>
@@ -159,7 +166,7 @@ export function Jurnal({ user }: PageProps) {
                             variant="secondary"
                             id={`jurnal-ubah-${entry.id}`}
                             aria-label={text.editLabel(title)}
-                            onClick={() => keep({ ...drafts, edit: { id: entry.id, date: entry.date, title: entry.title, content: entry.content } })}
+                            onClick={() => keep({ ...drafts, edit: { id: entry.id, date: entry.date, title: entry.title, content: entry.content, dibagikan: entry.dibagikan } })}
                           >
                             {common.edit}
                           </Button>
@@ -251,6 +258,21 @@ function DiaryForm(props: {
           />
         )}
       </Field>
+      <div class="field">
+        <label class="choice">
+          <input
+            type="checkbox"
+            name={`${props.name}-bagikan`}
+            checked={value.dibagikan}
+            aria-describedby={`${props.name}-bagikan-hint`}
+            onChange={(event) => set({ dibagikan: event.currentTarget.checked })}
+          />
+          <span>{text.share}</span>
+        </label>
+        <p class="hint" id={`${props.name}-bagikan-hint`}>
+          {text.shareHint}
+        </p>
+      </div>
       <p class="hint">{text.draftNote}</p>
       <OutcomeNotice outcome={action.outcome} />
       <div class="button-row">

@@ -2,11 +2,12 @@ import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { api } from "../../api";
 import { Button, Confirm, ErrorNotice, Field, Loading, Page } from "../../components/ui";
-import { todayLocal } from "../../format";
+import { formatDay, todayLocal } from "../../format";
 import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Mood } from "../../types";
-import { focusSoon, formatDay, nimPath, OutcomeNotice, useAction } from "./shared";
+import { useContactState } from "./contact";
+import { focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
 
 const text = student.mood;
 /** About the last four weeks at first; older entries on request. */
@@ -15,6 +16,7 @@ const shownAtFirst = 28;
 /** Mood: the daily mood entries, newest first; add, change and delete them. */
 export function MoodPage({ user }: PageProps) {
   const moods = useResource(() => api.get<Mood[]>(`/api/mahasiswa/mood/${nimPath(user)}`), [user.NIM]);
+  const contact = useContactState(user);
   const [showAll, setShowAll] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
@@ -34,6 +36,7 @@ export function MoodPage({ user }: PageProps) {
   return (
     <Page title={student.nav.mood}>
       <p>{text.intro}</p>
+      <p class="readers">{text.readers(contact.data?.dosen_wali?.nama ?? null)}</p>
       <AddMood entries={entries} onSaved={moods.reload} />
       <section aria-labelledby="mood-daftar">
         <h2 id="mood-daftar">{text.listTitle}</h2>

@@ -26,6 +26,7 @@ export interface Profile {
   durasi_tidur: string;
   nip_doswal: string;
   nama_dosen_wali: string;
+  telepon_dosen_wali: string;
 }
 
 const text = student.profil;
@@ -52,6 +53,7 @@ export function Profil({ user }: PageProps) {
                     [text.program, profile.data.program],
                     [text.kelas, profile.data.kelas],
                     [text.lecturer, profile.data.nama_dosen_wali],
+                    [text.lecturerPhone, profile.data.telepon_dosen_wali],
                   ] as const
                 ).map(([label, value]) => (
                   <div key={label}>

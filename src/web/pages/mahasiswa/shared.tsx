@@ -3,7 +3,6 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError, keptStorage } from "../../api";
 import { ErrorNotice, Notice } from "../../components/ui";
-import { timeZone } from "../../format";
 import type { Hasil, User } from "../../types";
 
 /**
@@ -50,11 +49,6 @@ export async function latestResult(user: User): Promise<Hasil | null> {
     throw error;
   }
 }
-
-const longDate = new Intl.DateTimeFormat("id-ID", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
-
-/** `2026-11-24` → `Selasa, 24 November 2026`: a mood or a diary day as a person says it. */
-export const formatDay = (date: string) => longDate.format(new Date(`${date}T12:00:00Z`));
 
 /** Characters as the server counts them (code points, not UTF-16 units). */
 export const characters = (text: string) => [...text].length;
