@@ -20,6 +20,7 @@ export const staff = {
     option: (name: string, advisees: number) => `${name} (${count.format(advisees)} mahasiswa)`,
     prompt: "Pilih dosen terlebih dahulu untuk melihat mahasiswa bimbingannya.",
     promptStatistik: "Pilih dosen terlebih dahulu untuk melihat statistik mahasiswa bimbingannya.",
+    lecturersOnly: "Halaman ini milik setiap dosen sendiri. Sebagai admin, buka Mahasiswa bimbingan atau Tindak lanjut dan pilih dosennya.",
     actingAs: (name: string) => sentence(`Catatan disimpan atas nama ${name}`),
   },
   list: {

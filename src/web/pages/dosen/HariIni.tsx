@@ -1,12 +1,12 @@
 import type { ComponentChildren } from "preact";
 import type { FollowUpCase, PageProps } from "../../types";
-import { ErrorNotice, LevelTag, Loading, Notice, Page } from "../../components/ui";
+import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";
 import { formatDate, formatDateTime } from "../../format";
 import { pathOf } from "../../routes";
 import { errors, staff } from "../../strings";
 import { useToday, type Today } from "../../staff-today";
 import { ApiError } from "../../api";
-import { studentName, withQuery } from "./shared";
+import { LecturersOnly, studentName, withQuery } from "./shared";
 import { CaseBadges } from "./follow-up-status";
 
 const text = staff.today;
@@ -20,15 +20,7 @@ const shownPerGroup = 3;
  */
 export function HariIni(props: PageProps) {
   const today = useToday(props.user.role === "dosen" ? props.user.Id_User : null, "page");
-  if (props.user.role !== "dosen") {
-    return (
-      <Page title={text.title}>
-        <Notice kind="info">
-          <p>{staff.lecturer.prompt}</p>
-        </Notice>
-      </Page>
-    );
-  }
+  if (props.user.role !== "dosen") return <LecturersOnly title={text.title} />;
   return (
     <Page title={text.title}>
       {today === undefined ? <Loading /> : today === null ? <ErrorNotice error={new ApiError(0, errors.offline)} /> : <Groups today={today} />}

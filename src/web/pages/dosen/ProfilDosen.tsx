@@ -7,7 +7,7 @@ import { useResource } from "../../hooks";
 import { staff } from "../../strings";
 import type { DosenProfil } from "../../../modules/dosen/model";
 import { phoneNumberPattern } from "../../../content/help-phone";
-import { ResourceError } from "./shared";
+import { LecturersOnly, ResourceError } from "./shared";
 
 const text = staff.profile;
 type Profile = Static<typeof DosenProfil>;
@@ -18,15 +18,7 @@ type Profile = Static<typeof DosenProfil>;
  */
 export function ProfilDosen(props: PageProps) {
   const profile = useResource(() => (props.user.role === "dosen" ? api.get<Profile>("/api/dosen/profil") : Promise.resolve(null)), [props.user.Id_User]);
-  if (props.user.role !== "dosen") {
-    return (
-      <Page title={text.title}>
-        <Notice kind="info">
-          <p>{staff.lecturer.prompt}</p>
-        </Notice>
-      </Page>
-    );
-  }
+  if (props.user.role !== "dosen") return <LecturersOnly title={text.title} />;
   return (
     <Page title={text.title}>
       {profile.data ? <PhoneForm profile={profile.data} /> : profile.error !== undefined ? <ResourceError resource={profile} /> : <Loading />}

@@ -4,7 +4,7 @@ import type { Static } from "elysia";
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { PageProps } from "../../types";
 import { ApiError, api } from "../../api";
-import { ErrorNotice, Field, Loading } from "../../components/ui";
+import { ErrorNotice, Field, Loading, Notice, Page } from "../../components/ui";
 import { usePhotoUrl, useResource, type Resource } from "../../hooks";
 import { navigate } from "../../router";
 import { common, staff } from "../../strings";
@@ -192,5 +192,16 @@ export function Pager(props: { page: number; totalPages: number; label: string; 
         <span />
       )}
     </nav>
+  );
+}
+
+/** A lecturer's own page (their first page, their profile) opened by an admin, who has none of their own. */
+export function LecturersOnly(props: { title: string }) {
+  return (
+    <Page title={props.title}>
+      <Notice kind="info">
+        <p>{staff.lecturer.lecturersOnly}</p>
+      </Notice>
+    </Page>
   );
 }
