@@ -91,26 +91,30 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
     const shown = () => page.evaluate(() => document.querySelector("main")!.innerText);
     // Decisions §19: the diary is the student's own unless an entry is shared, as the service answers the advisor.
     await page.getByText(/Entri yang Anda tandai “Bagikan ke dosen wali” dapat dibaca oleh dosen wali Anda, Dr\. Rina Kartika, oleh dosen yang menangani tindak lanjut Anda/).waitFor();
-    expect(await shown()).toMatch(/Entri lainnya tidak dapat dibaca siapa pun selain Anda\./);
+    expect(await shown()).toMatch(/Entri lainnya tidak ditampilkan kepada dosen maupun admin; entri itu hanya ikut dalam salinan lengkap data Anda/);
     await checkPage(page, "jurnal-pembaca", size);
     await goTo(page, "Mood");
     await page.getByText(/dosen wali Anda, Dr\. Rina Kartika melihat mood 30 hari terakhir Anda sebagai grafik di halaman mahasiswanya; dosen yang menangani tindak lanjut Anda melihatnya selama tindak lanjut itu masih terbuka; admin fakultas juga dapat membukanya\./).waitFor();
 
     await goTo(page, "Catatan dosen");
     expect(await shown()).toMatch(readersSaid);
+    // Decisions §19: a note's author keeps reading it and its reply (GET /api/dosen/catatan/<nim> answers them their own notes).
+    expect(await shown()).toMatch(/Dosen yang menulis sebuah catatan tetap dapat membaca catatan itu dan balasan Anda, juga setelah ia bukan lagi dosen wali/);
     await goTo(page, "Profil");
     await page.getByText(/Foto profil dapat dibuka tanpa masuk oleh siapa pun di jaringan kampus yang mengetahui NIM Anda/).waitFor();
     await closePage(page);
   });
 });
 
-test("the privacy notice shipped by default names the handler of an open case, in a new version", async () => {
+test("the privacy notice shipped by default names the handler of an open case and the shared diary entries, in a new version", async () => {
   const page = await openPage(browser, served, "narrow");
   await page.goto("/aktivasi");
-  await page.getByText("Versi 2026-2", { exact: true }).waitFor();
+  await page.getByText("Versi 2026-3", { exact: true }).waitFor();
   const notice = await page.evaluate(() => document.querySelector("main")!.innerText);
-  expect(notice).toContain("Dosen wali Anda melihat profil, hasil skrining, mood, jurnal dan catatan konseling Anda.");
+  expect(notice).toContain("Dosen wali Anda melihat profil, hasil skrining, mood dan catatan konseling Anda, serta entri jurnal yang Anda tandai “Bagikan ke dosen wali”");
   expect(notice).toContain("dosen yang menangani tindak lanjut itu melihat data yang sama selama tindak lanjut masih terbuka");
+  expect(notice).toContain("tetap dapat membaca catatan yang ditulisnya beserta balasan Anda");
+  expect(notice).toContain("permintaan Anda untuk dihubungi beserta pesannya");
   expect(notice).toContain("Foto profil dapat dibuka tanpa masuk");
   await closePage(page);
 });

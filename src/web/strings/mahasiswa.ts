@@ -178,7 +178,7 @@ export const student = {
     intro: "Tulislah apa saja yang ingin Anda catat.",
     /** Decisions §19: an entry is the student's own unless she shares it. */
     readers: (advisor: string | null) =>
-      `Siapa yang membaca: jurnal Anda hanya untuk Anda. Entri yang Anda tandai “Bagikan ke dosen wali” dapat dibaca oleh ${advisorWords(advisor)}, oleh dosen yang menangani tindak lanjut Anda selama tindak lanjut itu masih terbuka, dan oleh admin fakultas; setiap kali mereka membukanya, hal itu tercatat di halaman Data saya. Entri lainnya tidak dapat dibaca siapa pun selain Anda.`,
+      `Siapa yang membaca: jurnal Anda hanya untuk Anda. Entri yang Anda tandai “Bagikan ke dosen wali” dapat dibaca oleh ${advisorWords(advisor)}, oleh dosen yang menangani tindak lanjut Anda selama tindak lanjut itu masih terbuka, dan oleh admin fakultas; setiap kali mereka membukanya, hal itu tercatat di halaman Data saya. Entri lainnya tidak ditampilkan kepada dosen maupun admin; entri itu hanya ikut dalam salinan lengkap data Anda (Data saya, atau salinan yang dibuat admin atas permintaan Anda, yang juga tercatat).`,
     share: "Bagikan ke dosen wali",
     shareHint: "Bila dicentang, dosen wali Anda (dan penangan tindak lanjut Anda yang terbuka) dapat membaca entri ini. Tanpa centang, hanya Anda yang membacanya.",
     shared: "Dibagikan ke dosen wali",
@@ -206,7 +206,7 @@ export const student = {
   },
 
   catatan: {
-    intro: `Catatan konseling dari dosen untuk Anda. Anda dapat membalas setiap catatan sekali, lalu mengubah balasan itu. ${readers("Catatan dan balasan Anda")}`,
+    intro: `Catatan konseling dari dosen untuk Anda. Anda dapat membalas setiap catatan sekali, lalu mengubah balasan itu. ${readers("Catatan dan balasan Anda")} Dosen yang menulis sebuah catatan tetap dapat membaca catatan itu dan balasan Anda, juga setelah ia bukan lagi dosen wali atau penangan tindak lanjut Anda.`,
     empty: "Belum ada catatan dari dosen.",
     from: (name: string, date: string) => `Dari ${name}, ${date}`,
     /** A note of a lecturer without a name is signed with the NIP. */

@@ -60,7 +60,7 @@ export const followUp = {
   chooseSupport: "Pilih penilaian Anda.",
   late: "Terlambat dihubungi",
   newlyClosed: "Baru ditutup",
-  requestWaiting: "Minta dihubungi",
+  requestWaiting: "Permintaan belum ditanggapi",
   newReplies: (replies: number) => (replies === 1 ? "1 balasan baru" : `${count.format(replies)} balasan baru`),
   contactBy: (date: string) => `Hubungi paling lambat ${date}`,
   attempts: (attempts: number) => `${count.format(attempts)} percobaan kontak`,
