@@ -114,7 +114,7 @@ test("the privacy notice shipped by default names the handler of an open case an
   expect(notice).toContain("Dosen wali Anda melihat profil, hasil skrining, mood dan catatan konseling Anda, serta entri jurnal yang Anda tandai “Bagikan ke dosen wali”");
   expect(notice).toContain("dosen yang menangani tindak lanjut itu melihat data yang sama selama tindak lanjut masih terbuka");
   expect(notice).toContain("tetap dapat membaca catatan yang ditulisnya beserta balasan Anda");
-  expect(notice).toContain("permintaan Anda untuk dihubungi beserta pesannya");
+  expect(notice).toContain("permintaan Anda agar dosen menghubungi Anda beserta pesannya");
   expect(notice).toContain("Foto profil dapat dibuka tanpa masuk");
   await closePage(page);
 });
