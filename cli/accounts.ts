@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { clearUnshownPassword } from "../src/accounts/first-admin";
+import { commandOn } from "../src/command-line";
 import { breaksPasswordRule, passwordRule } from "../src/accounts/password-rule";
 import type { ImportResult, MinorStudent } from "../src/accounts/import-result";
 import { AccountsService } from "../src/accounts/service";
@@ -29,7 +30,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
       // The CSV reader and the progress bar are loaded by this command only, not by every `serve`.
       const [{ readRoster }, { SingleBar, Presets }] = await Promise.all([import("../src/accounts/import"), import("cli-progress")]);
       const roster = readRoster(bytes);
-      const { config, db, writes } = openData(command, io, "may-create");
+      const { config, db, writes } = openData(command, io, "may-create-if-named");
       try {
         const service = new AccountsService(db, writes, config.bcryptCost);
         const bar = io.errIsTerminal ? new SingleBar({ format: "membuat hash password {bar} {value}/{total} ({eta} s)", stream: process.stderr }, Presets.shades_classic) : undefined;
@@ -44,7 +45,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         } finally {
           bar?.stop();
         }
-        io.out(importSummary(result, (performance.now() - started) / 1000));
+        io.out(importSummary(result, (performance.now() - started) / 1000, config.dataDir));
         io.out(minorsNotice(service.minorsAmong(roster.accounts.flatMap((row) => (row.nim === undefined ? [] : [row.nim])))));
       } finally {
         db.$client.close();
@@ -76,14 +77,14 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
       // Refused before the data folder is opened (or created): a bad row starts no installation.
       const { account: checked, errors } = validateAccountRow(1, cells);
       if (!checked) throw invalid(errors.join("; "));
-      const { config, db, writes } = openData(command, io, "may-create");
+      const { config, db, writes } = openData(command, io, "may-create-if-named");
       try {
         const account = await new AccountsService(db, writes, config.bcryptCost).addOne(cells, commandAudit(command));
         io.out(
           account.activated
             ? `Akun ${account.username} (${account.role}) dibuat, sudah aktif.\n`
             : `Akun ${account.username} (${account.role}) dibuat, belum aktif: pemiliknya mengaktifkan sendiri dengan password awal, ` +
-                `atau jalankan "skrining accounts activate ${account.username}".\n`,
+                `atau jalankan "${commandOn(config.dataDir, `accounts activate ${account.username}`)}".\n`,
         );
       } finally {
         db.$client.close();
@@ -166,7 +167,7 @@ export function registerAccountCommands(program: Command, io: CommandIo): void {
         const changed = await new AccountsService(db, writes, config.bcryptCost).setActivated(username, false, commandAudit(command));
         io.out(
           changed
-            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "skrining accounts activate ${username}".\n`
+            ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "${commandOn(config.dataDir, `accounts activate ${username}`)}".\n`
             : `Akun ${username} sudah dinonaktifkan; semua sesinya berakhir.\n`,
         );
       } finally {
@@ -193,13 +194,13 @@ function minorsNotice(minors: readonly MinorStudent[]): string {
 }
 
 /** The import's one-line summary, and a hint when rows asked for an activation the import does not do. */
-function importSummary(result: ImportResult, seconds: number): string {
+function importSummary(result: ImportResult, seconds: number, dataDir: string): string {
   const reset = result.passwordsReset > 0 ? `; password ${result.passwordsReset} akun lama diganti dan sesinya diakhiri` : "";
   let text = `Impor selesai: ${result.created} akun dibuat, ${result.updated} diperbarui, ${result.unchanged} tidak berubah${reset} (${seconds.toFixed(1)} s).\n`;
   if (result.leftInactive > 0) {
     text +=
       `Catatan: ${result.leftInactive} akun lama tetap belum aktif atau tetap dinonaktifkan walau kolom activated bernilai ya; impor tidak mengubah status aktif akun lama. ` +
-      `Aktifkan dengan "skrining accounts activate <username>".\n`;
+      `Aktifkan dengan "${commandOn(dataDir, "accounts activate <username>")}".\n`;
   }
   return text;
 }

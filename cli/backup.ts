@@ -7,6 +7,7 @@ import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identi
 import { differencesFromManifest, differsFromManifest, manifestTotal } from "../src/backup/manifest";
 import { checkNewPassphrase, encryptionExpected, encryptionMessages } from "../src/backup/encryption";
 import { appendAuditRows } from "../src/audit/trail";
+import { newerSchemaText } from "../src/db/migrate";
 import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
 import { endEverySession } from "../src/modules/auth/sessions";
@@ -177,7 +178,7 @@ async function checkArchive(io: CommandIo, file: string, passphraseFile: string 
       (encrypted ? "terenkripsi, setiap bytenya terautentikasi dengan passphrase itu.\n" : "tidak terenkripsi.\n"),
   );
   if (!encrypted) io.out(`${plainArchiveNote}\n`);
-  if ((manifest.schema.lastMigrationCreatedAt ?? 0) > migrations.at(-1)!.createdAt) io.out(`Skema basis datanya lebih baru dari program ini: pulihkan dengan ${manifest.program} atau yang lebih baru.\n`);
+  if ((manifest.schema.lastMigrationCreatedAt ?? 0) > migrations.at(-1)!.createdAt) io.out(`Basis datanya: ${newerSchemaText(manifest.schema.migrations, migrations)}; pulihkan dengan ${manifest.program} atau yang lebih baru.\n`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
+import { dataDirNamed, loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
 import { openDatabase, type DatabaseClient, type SchemaUse } from "../src/db";
 import { WriteQueue } from "../src/db/write-queue";
 import type { Logger } from "../src/logger";
@@ -67,11 +67,13 @@ function globalOptionsOf(command: Command): { data?: string; tz?: string } {
 }
 
 /**
- * Whether a command may start a new data folder: only `serve`, `restore`, `accounts import`
- * and `accounts add` (`"may-create"`), which say so in one line; every other command refuses
- * a folder without a database (see DataFolderUse).
+ * Whether a command may start a new data folder (decisions: Which commands start a data
+ * folder): `serve` and `restore` may (`"may-create"`); `accounts import`, `accounts add`
+ * and `tls init` only where `--data` or SKRINING_DATA names the folder
+ * (`"may-create-if-named"`): each says so in one line. Every other command refuses a folder
+ * without a database (see DataFolderUse).
  */
-export type DataFolderAccess = "may-create" | "existing";
+export type DataFolderAccess = "may-create" | "may-create-if-named" | "existing";
 
 /** The line a command prints when it started a new data folder. */
 export const newDataFolderLine = (dataDir: string) => `Folder data baru dibuat: ${dataDir}\n`;
@@ -81,10 +83,17 @@ export function dataDirOf(command: Command, io: CommandIo): string {
   return resolveDataDir(globalOptionsOf(command).data, io.environment);
 }
 
+/** Whether `--data` or SKRINING_DATA named the data folder (rather than the default `./data`). */
+export function dataDirNamedBy(command: Command, io: CommandIo): boolean {
+  return dataDirNamed(globalOptionsOf(command).data, io.environment);
+}
+
 /** `settings`: a command's options that stand for an environment variable, and win over it. */
 export function configOf(command: Command, io: CommandIo, access: DataFolderAccess = "existing", settings: Record<string, string | undefined> = {}): Config {
   const { data, tz } = globalOptionsOf(command);
-  const use: DataFolderUse = access === "may-create" ? { create: true, created: (dataDir) => io.out(newDataFolderLine(dataDir)) } : { create: false };
+  const created = (dataDir: string) => io.out(newDataFolderLine(dataDir));
+  const use: DataFolderUse =
+    access === "existing" ? { create: false } : { create: true, created, ...(access === "may-create-if-named" ? { onlyWhenNamed: { named: dataDirNamed(data, io.environment) } } : {}) };
   // An option wins over its variable, as --data wins over SKRINING_DATA.
   const options = Object.fromEntries(Object.entries({ ...settings, SKRINING_TZ: tz }).filter(([, value]) => value !== undefined));
   return loadConfig(data, { ...io.environment, ...options }, use);

@@ -4,7 +4,9 @@ import { readHostNames } from "../src/http/host-names";
 import { shortAddress, type CertificateFacts } from "../src/tls/certificate";
 import { coverageFor, initialiseTls, serverCertificateDays, tlsPaths } from "../src/tls/local";
 import { localTlsStatus } from "../src/tls/status";
-import { dataDirOf, newDataFolderLine, type CommandIo } from "./common";
+import { commandOn } from "../src/command-line";
+import { assertMayStartDataFolder } from "../src/config";
+import { dataDirNamedBy, dataDirOf, newDataFolderLine, type CommandIo } from "./common";
 
 const dateOf = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -37,10 +39,11 @@ export function registerTlsCommands(program: Command, io: CommandIo): void {
       const dataDir = dataDirOf(command, io);
       const paths = tlsPaths(dataDir);
       if (options.ifMissing && existsSync(paths.certificate) && existsSync(paths.authorityCertificate)) {
-        io.out(`${paths.folder} sudah berisi CA lokal dan sertifikat server; tidak ada yang dibuat ('skrining tls status' untuk rinciannya).\n`);
+        io.out(`${paths.folder} sudah berisi CA lokal dan sertifikat server; tidak ada yang dibuat ('${commandOn(dataDir, "tls status")}' untuk rinciannya).\n`);
         return;
       }
-      // The data folder and its subfolders are the owner's alone (decisions §9); tls/ may be its first content.
+      // Only a folder --data names becomes a new data folder (issue 44), its owner's alone (decisions §9); tls/ may be its first content.
+      assertMayStartDataFolder(dataDir, dataDirNamedBy(command, io));
       if (!existsSync(dataDir)) {
         mkdirSync(dataDir, { recursive: true, mode: 0o700 });
         chmodSync(dataDir, 0o700);
@@ -56,7 +59,7 @@ export function registerTlsCommands(program: Command, io: CommandIo): void {
           `Sertifikat server baru: ${paths.certificate}, berlaku sampai ${dateOf(certificate.notAfter)}, untuk:`,
           ...coveredLines(certificate),
           `Sidik jari SHA-256 CA lokal: ${authority.fingerprint}`,
-          "Pasang CA ini di ponsel dan PC lab: jalankan 'skrining serve', lalu buka http://<alamat PC>:5000/ dari ponsel (docs/operations.md, bagian HTTPS).",
+          `Pasang CA ini di ponsel dan PC lab: jalankan '${commandOn(dataDir, "serve")}', lalu buka http://<alamat PC>:5000/ dari ponsel (docs/operations.md, bagian HTTPS).`,
           "Server yang sedang berjalan dengan HTTPS memakai sertifikat baru ini dalam semenit; yang berjalan tanpa HTTPS perlu dimulai ulang.",
         ].join("\n") + "\n",
       );

@@ -1,5 +1,6 @@
 import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { describeBuild } from "./build-info";
+import { commandOn } from "./command-line";
 import type { AdminWeb, Config } from "./config";
 import { isLoopback, isWildcardHost, listenedAddresses, urlHost } from "./machine";
 import type { ServedTls } from "./tls/served";
@@ -31,7 +32,7 @@ const loopbackUrl = (url: string) => /\/\/(127\.|\[::1\]|localhost)/.test(url);
  * Where the admin console opens (`--admin-web`), and a warning when it is open to the
  * LAN without TLS: the admin's password would cross the network readable.
  */
-function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean): string[] {
+function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean, dataDir: string): string[] {
   if (mode === "off") return ["Konsol admin di peramban dimatikan (--admin-web off); administrasi lewat perintah skrining."];
   const loopback = urls.find(loopbackUrl);
   if (mode === "local") {
@@ -44,16 +45,16 @@ function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean): string
   const lines = [`Konsol admin dapat dibuka dari jaringan kampus (--admin-web lan): ${urls.map((url) => `${url}/admin`).join(", ")}.`];
   if (!tls) {
     lines.push(
-      "PERINGATAN: konsol admin terbuka ke jaringan tanpa TLS; password admin dan data mahasiswa melintas jaringan tanpa enkripsi. Jalankan 'skrining tls init' lalu mulai ulang serve, atau pakai --admin-web local.",
+      `PERINGATAN: konsol admin terbuka ke jaringan tanpa TLS; password admin dan data mahasiswa melintas jaringan tanpa enkripsi. Jalankan '${commandOn(dataDir, "tls init")}' lalu mulai ulang serve, atau pakai --admin-web local.`,
     );
   }
   return lines;
 }
 
-/** decisions §18: serving a LAN address without TLS is said on every start, with what to run. */
-export const plainHttpWarning =
+/** decisions §18: serving a LAN address without TLS is said on every start, with what to run (on this data folder, issue 44). */
+export const plainHttpWarning = (dataDir: string) =>
   "PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. " +
-  "Jalankan 'skrining tls init', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).";
+  `Jalankan '${commandOn(dataDir, "tls init")}', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).`;
 
 /** decisions §18: the API kept on the plain port for an old app is said on every start. */
 export const httpApiWarning = (plainUrls: string[], httpsUrls: string[]) =>
@@ -98,7 +99,7 @@ export function banner(start: StartFacts): string[] {
     `${describeBuild()} berjalan${tls ? " dengan HTTPS" : ""}. Buka di peramban (browser) dari jaringan kampus:`,
     ...start.urls.filter((url) => !loopbackUrl(url)).map((url) => `  ${url}/`),
     ...start.urls.filter(loopbackUrl).map((url) => `  ${url}/  (hanya dari PC ini)`),
-    ...(tls ? tlsLines(tls.served, tls.plainUrls, start.urls, tls.httpApi) : isLoopback(start.host) || start.host === "localhost" ? [] : [plainHttpWarning]),
+    ...(tls ? tlsLines(tls.served, tls.plainUrls, start.urls, tls.httpApi) : isLoopback(start.host) || start.host === "localhost" ? [] : [plainHttpWarning(config.dataDir)]),
     `Data: ${config.dataDir}; zona waktu ${config.timeZone}; ` +
       (backups
         ? `cadangan otomatis ke ${backups.folder} tiap ${period(backups.everyMilliseconds)}, ${backups.keep} terakhir disimpan, ${backups.passphrase === undefined ? "tidak terenkripsi" : "terenkripsi"}.`
@@ -108,7 +109,7 @@ export function banner(start: StartFacts): string[] {
       ? ['Cadangan yang dibawa keluar PC ini sebaiknya terenkripsi: jalankan dengan --backup-passphrase-file <file> (docs/operations.md, bagian "Encrypted backups").']
       : []),
     bcryptStartLine(start.bcrypt),
-    ...adminConsoleLines(config.adminWeb, start.urls, tls !== null),
+    ...adminConsoleLines(config.adminWeb, start.urls, tls !== null, config.dataDir),
   ];
   if (admin) {
     lines.push(
@@ -117,15 +118,15 @@ export function banner(start: StartFacts): string[] {
         : start.terminal
           ? `Akun admin pertama dibuat: username "${admin.username}"; passwordnya ditampilkan sekali di bawah, di terminal ini saja (tidak di log), dan harus diganti saat masuk pertama.`
           : `Akun admin pertama dibuat: username "${admin.username}"; passwordnya tidak ditampilkan karena keluaran ini bukan terminal (bisa tersimpan di log). ` +
-            `Tetapkan password: skrining --data ${config.dataDir} accounts passwd ${admin.username}`,
+            `Tetapkan password: ${commandOn(config.dataDir, `accounts passwd ${admin.username}`)}`,
     );
   }
   if (start.reminder) lines.push(start.reminder);
   if (start.newInstallation) {
     lines.push(
       "Langkah berikutnya:",
-      "  1. Impor daftar dosen dan mahasiswa: skrining accounts import daftar.csv (format kolom: README, bagian \"Accounts CSV\").",
-      "  2. Pilihan: daftarkan model prediksi, mis. skrining model add --type stress --file model.joblib --activate; tanpa model, tingkat ditentukan aturan skor.",
+      `  1. Impor daftar dosen dan mahasiswa: ${commandOn(config.dataDir, "accounts import daftar.csv")} (format kolom: README, bagian "Accounts CSV").`,
+      `  2. Pilihan: daftarkan model prediksi, mis. ${commandOn(config.dataDir, "model add --type stress --file model.joblib --activate")}; tanpa model, tingkat ditentukan aturan skor.`,
       ...(backups
         ? []
         : ["  3. Jalankan dengan --backup-dir <folder> --backup-passphrase-file <file> agar data dicadangkan otomatis dan terenkripsi (docs/operations.md, bagian Backups)."]),

@@ -87,7 +87,7 @@ export const defaultFollowUpStressMin = 160;
 export const defaultFollowUpContactDays = 3;
 
 export function resolveDataDir(option: string | undefined, environment: Environment = process.env): string {
-  return resolve(option ?? environment.SKRINING_DATA ?? "./data");
+  return resolve(option ?? (environment.SKRINING_DATA || "./data"));
 }
 
 /** A new token key: 48 random bytes as text, in a file its owner alone reads (`wx`: only where there is none). */
@@ -166,12 +166,18 @@ function assertDatabaseNotMissing(dataDir: string): void {
 }
 
 /**
- * Whether a command may start a new data folder. Only the commands that begin an
- * installation (`serve`, `restore`, `accounts import`, `accounts add`) may; they are told
- * when they did, to say so. Every other command refuses a folder without a database, so a
+ * Whether a command may start a new data folder (issue 44): `serve` and `restore` may
+ * (`create: true`); `accounts import`, `accounts add` and `tls init` only in a folder that
+ * `--data` or SKRINING_DATA names (`onlyWhenNamed`), never in the default `./data` of
+ * whatever folder they were run from, which the server would never see. Each is told when
+ * it did, to say so. Every other command refuses a folder without a database, so a
  * mistyped `--data` is noticed instead of answered from a new, empty database.
  */
-export type DataFolderUse = { create: false } | { create: true; created?: (dataDir: string) => void };
+export type DataFolderUse = { create: false } | { create: true; created?: (dataDir: string) => void; onlyWhenNamed?: { named: boolean } };
+
+/** Which commands start a data folder, as the refusals name them. */
+const startingCommands =
+  "folder data baru hanya dibuat oleh 'skrining serve' dan 'skrining restore', atau oleh 'skrining accounts import', 'skrining accounts add' dan 'skrining tls init' bila --data (atau SKRINING_DATA) menyebutnya";
 
 /**
  * A folder without a database, for a command that may not start one: refused before
@@ -180,11 +186,25 @@ export type DataFolderUse = { create: false } | { create: true; created?: (dataD
 function assertDatabasePresent(dataDir: string): void {
   if (existsSync(join(dataDir, databaseFileName))) return;
   const problem = existsSync(dataDir) ? `belum berisi basis data (${databaseFileName})` : "tidak ada";
+  throw new DataFolderError(`Folder data ${dataDir} ${problem}. Periksa --data (atau SKRINING_DATA); ${startingCommands}.`);
+}
+
+/**
+ * Whether `dataDir` (the default `./data` unless `named`) may become a new data folder: a
+ * command run from another folder than the server's would otherwise start a second data
+ * folder there, which the server never sees (issue 44). Refused, naming `--data`.
+ */
+export function assertMayStartDataFolder(dataDir: string, named: boolean): void {
+  if (named || existsSync(join(dataDir, databaseFileName))) return;
   throw new DataFolderError(
-    `Folder data ${dataDir} ${problem}. Periksa --data (atau SKRINING_DATA); folder data baru hanya dibuat oleh ` +
-      "'skrining serve', 'skrining accounts import', 'skrining accounts add' atau 'skrining restore'.",
+    `Folder data ${dataDir} (bawaan ./data di folder kerja ini) ${existsSync(dataDir) ? `belum berisi basis data (${databaseFileName})` : "tidak ada"}; ` +
+      "folder data baru tidak dibuat di sini tanpa disebut. Beri --data <folder data server> (atau SKRINING_DATA), mis. --data /var/lib/skrining; " +
+      "untuk sengaja memulai folder data baru di sini: --data ./data.",
   );
 }
+
+/** Whether the data folder was named (`--data` or SKRINING_DATA) rather than the default `./data`. */
+export const dataDirNamed = (option: string | undefined, environment: Environment = process.env) => option !== undefined || Boolean(environment.SKRINING_DATA);
 
 /** Creates the data folder layout on first use (when `use` allows) and reads every setting. */
 export function loadConfig(dataDirOption?: string, environment: Environment = process.env, use: DataFolderUse = { create: true }): Config {
@@ -202,6 +222,7 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
   assertDatabaseNotMissing(dataDir);
   const databasePresent = existsSync(join(dataDir, databaseFileName));
   if (!use.create) assertDatabasePresent(dataDir);
+  else if (use.onlyWhenNamed) assertMayStartDataFolder(dataDir, use.onlyWhenNamed.named);
   const photosDir = join(dataDir, "photos");
   const modelsDir = join(dataDir, "models");
   for (const dir of [dataDir, photosDir, modelsDir]) privateFolder(dir);

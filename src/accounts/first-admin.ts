@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { commandOn } from "../command-line";
 import type { AccountsService } from "./service";
 
 // The first admin's random password is shown once, on the terminal of the start that
@@ -57,5 +58,5 @@ export function unshownPasswordReminder(accounts: AccountsService, dataDir: stri
     clearUnshownPassword(dataDir);
     return null;
   }
-  return `Password akun admin "${username}" belum pernah ditampilkan (start pertamanya tidak di terminal, atau berhenti sebelum mencetaknya); tetapkan password: skrining --data ${dataDir} accounts passwd ${username}`;
+  return `Password akun admin "${username}" belum pernah ditampilkan (start pertamanya tidak di terminal, atau berhenti sebelum mencetaknya); tetapkan password: ${commandOn(dataDir, `accounts passwd ${username}`)}`;
 }

@@ -2,6 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, s
 import { basename, dirname, join, resolve } from "node:path";
 import { databaseFileName, writeTokenSecret } from "../config";
 import { databaseFiles, processesHolding } from "../db/holders";
+import { newerSchemaText } from "../db/migrate";
+import { migrations } from "../db/migrations";
 import { invalid } from "../errors";
 import { syncFolder } from "../folder-sync";
 import { tlsFolderName } from "../tls/local";
@@ -155,7 +157,7 @@ export async function restoreBackup(options: {
       if (damage.length > 0) throw invalid(`basis data di ${archive} rusak (quick_check: ${damage.slice(0, 3).join("; ")}). Tidak ada yang dipulihkan.`);
       const schema = databaseSchema(database);
       if (schema.newerThanProgram) {
-        throw invalid(`${archive} memakai skema basis data yang lebih baru (${schema.level.migrations} migrasi) dari program ini; pulihkan dengan ${manifest.program} atau yang lebih baru. Tidak ada yang dipulihkan.`);
+        throw invalid(`Basis data di ${archive}: ${newerSchemaText(schema.level.migrations, migrations)}; pulihkan dengan ${manifest.program} atau yang lebih baru. Tidak ada yang dipulihkan.`);
       }
       pendingMigrations = schema.pending;
       for (const folder of ["photos", "models"]) mkdirSync(join(staging, folder), { recursive: true, mode: 0o700 });

@@ -3,6 +3,7 @@ import { chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { backUpBeforeMigrating } from "../backup/snapshot";
+import { commandOn } from "../command-line";
 import { invalid, type ServiceError } from "../errors";
 import { consoleLogger, type Logger } from "../logger";
 import { databaseFiles, processesHolding } from "./holders";
@@ -90,7 +91,7 @@ function olderSchema(path: string, from: string, to: string): ServiceError {
   const why = from === to ? `pemicu ringkasannya berbeda dari versi ini (${to})` : `skemanya lebih lama (migrasi ${from}; program ini ${to})`;
   return invalid(
     `Basis data ${path} perlu dimigrasi: ${why}. Perintah ini tidak mengubah skema; hentikan server versi lama bila masih berjalan, ` +
-      `lalu jalankan 'skrining --data ${dirname(path)} migrate' (atau mulai 'skrining serve' versi ini).`,
+      `lalu jalankan '${commandOn(dirname(path), "migrate")}' (atau mulai 'skrining serve' versi ini).`,
   );
 }
 

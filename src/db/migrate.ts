@@ -34,6 +34,23 @@ export function migrationsAfter(level: SchemaLevel, migrations: readonly Embedde
   return migrations.filter((migration) => migration.createdAt > (level.lastCreatedAt ?? 0));
 }
 
+/** A migration's number as a file name and a message show it (`0003` of `0003_sessions`). */
+export const migrationNumber = (tag: string | undefined) => tag?.split("_")[0] ?? "?";
+
+/**
+ * The number of the newest migration a database of `applied` migrations has had, counted as
+ * the older-schema message counts (`0016` after 17 migrations): migrations are numbered from
+ * 0000 without gaps, so a newer program's number is known without its file.
+ */
+export const appliedNumber = (applied: number) => (applied === 0 ? "0000" : String(applied - 1).padStart(4, "0"));
+
+/**
+ * The one wording of a database a newer skrining has migrated, for `serve`, every command and
+ * `restore` alike (issue 44): both levels as migration numbers, as an older schema is named.
+ */
+export const newerSchemaText = (applied: number, migrations: readonly EmbeddedMigration[]) =>
+  `skema basis datanya lebih baru dari program ini (migrasi ${appliedNumber(applied)}; program ini ${migrationNumber(migrations.at(-1)?.tag)})`;
+
 /**
  * A database a newer skrining has migrated is refused: this program does not know its
  * tables, and reinstalling its own (older) summary triggers would break them.
@@ -42,13 +59,10 @@ function refuseNewerSchema(level: SchemaLevel, migrations: readonly EmbeddedMigr
   const known = migrations.at(-1)?.createdAt ?? 0;
   if (level.lastCreatedAt === null || level.lastCreatedAt <= known) return;
   throw invalid(
-    `Basis data ini sudah diperbarui oleh skrining versi yang lebih baru (${level.applied} migrasi; program ini mengenal ${migrations.length}). ` +
-      "Jalankan versi yang lebih baru itu, atau pulihkan cadangan yang dibuat sebelum pembaruan (docs/operations.md).",
+    `Basis data ini sudah diperbarui oleh skrining versi yang lebih baru: ${newerSchemaText(level.applied, migrations)}. ` +
+      "Jalankan versi yang lebih baru itu, atau kembalikan salinan sebelum pembaruan dengan 'skrining rollback' (docs/operations.md, bagian Upgrade).",
   );
 }
-
-/** A migration's number as a file name and a message show it (`0003` of `0003_sessions`). */
-export const migrationNumber = (tag: string | undefined) => tag?.split("_")[0] ?? "?";
 
 /**
  * What opening this database with this program's migrations would change: the migrations it

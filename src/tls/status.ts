@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { commandOn } from "../command-line";
 import { invalid } from "../errors";
 import { lanAddresses } from "../machine";
 import { daysLeft, shortAddress, type CertificateFacts } from "./certificate";
@@ -25,7 +26,7 @@ export interface LocalTlsStatus {
  */
 export function localTlsStatus(dataDir: string, now: Date = new Date()): LocalTlsStatus {
   const paths = tlsPaths(dataDir);
-  if (!existsSync(paths.folder)) throw invalid(`Folder data ${dataDir} belum punya ${paths.folder}: jalankan 'skrining tls init' untuk membuat CA lokal dan sertifikat server.`);
+  if (!existsSync(paths.folder)) throw invalid(`Folder data ${dataDir} belum punya ${paths.folder}: jalankan '${commandOn(dataDir, "tls init")}' untuk membuat CA lokal dan sertifikat server.`);
   const authority = readAuthority(paths).facts;
   const { facts } = readPair(paths.certificate, paths.key);
   const warnings: string[] = [];

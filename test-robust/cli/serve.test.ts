@@ -148,7 +148,7 @@ describe("the banner", () => {
 describe("serve without TLS on the LAN", () => {
   const plainHttpWarning =
     "PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. " +
-    "Jalankan 'skrining tls init', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).";
+    "Jalankan 'skrining --data DATA tls init', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).";
   const env = { SKRINING_ADMIN_PASSWORD: "sandi-admin-dari-env" };
 
   /** The start-up lines of a serve process, once all of them are out (the "Data:" line follows the warning). */
@@ -164,7 +164,7 @@ describe("serve without TLS on the LAN", () => {
     const dataDir = temporaryDir();
     for (const start of ["first", "second"]) {
       const { lines, stop: stopped } = await startUpLines({ dataDir, env, serveOptions: ["--host", "0.0.0.0"] });
-      const warning = lines.indexOf(plainHttpWarning);
+      const warning = lines.indexOf(plainHttpWarning.replace("DATA", dataDir));
       expect({ start, warned: warning > 0 }).toEqual({ start, warned: true });
       // After the addresses to open (the loopback one last), before the data folder's line.
       expect(lines[warning - 1]).toMatch(/^ {2}http:\/\/127\.0\.0\.1:\d+\/ {2}\(hanya dari PC ini\)$/);

@@ -300,7 +300,7 @@ describe("accounts activate and deactivate", () => {
       const result = await cli(dataDir, ["accounts", "deactivate", "satu"]);
       expect(result.stderr).toBe("");
       expect(result.exitCode).toBe(0);
-      expect(result.stdout).toBe('Akun satu dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "skrining accounts activate satu".\n');
+      expect(result.stdout).toBe(`Akun satu dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai admin menjalankan "skrining --data ${dataDir} accounts activate satu".\n`);
       expect(userRow(dataDir, "satu")!.disabled_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
       expect(await service.me(satu.access!)).toBe(401);
@@ -375,7 +375,7 @@ describe("accounts add says whether the account is active", () => {
     const inactive = await cli(dataDir, ["accounts", "add", "--role", "mahasiswa", "--username", "budi", "--password", "budi-pass-1", "--nim", "N1"]);
     expect(inactive.exitCode).toBe(0);
     expect(outputLines(inactive.stdout).at(-1)).toBe(
-      'Akun budi (mahasiswa) dibuat, belum aktif: pemiliknya mengaktifkan sendiri dengan password awal, atau jalankan "skrining accounts activate budi".',
+      `Akun budi (mahasiswa) dibuat, belum aktif: pemiliknya mengaktifkan sendiri dengan password awal, atau jalankan "skrining --data ${dataDir} accounts activate budi".`,
     );
     expect(userRow(dataDir, "budi")!.is_activated).toBe(0);
 

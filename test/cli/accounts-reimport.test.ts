@@ -143,7 +143,7 @@ describe("importing the same roster again", () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Impor selesai: 0 akun dibuat, 0 diperbarui, 4 tidak berubah \(/);
     expect(lines[1]).toStartWith("Catatan: 2 akun lama tetap belum aktif");
-    expect(lines[1]).toContain("skrining accounts activate <username>");
+    expect(lines[1]).toContain(`skrining --data ${dataDir} accounts activate <username>`);
     expect(snapshot(dataDir)).toEqual(before);
     expect((await service.login("aktif", "sandi-pilihan-sendiri")).status).toBe(403);
     expect((await service.login("belum", "mhs-awal-02")).status).toBe(403);

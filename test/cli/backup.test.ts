@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join, relative } from "node:path";
 import { create as createTar, extract as extractTar, list as listTar } from "tar";
 import { writeBackup } from "../../src/backup/archive";
+import { migrations } from "../../src/db/migrations";
 import { standardAccounts, temporaryDir } from "../helpers";
 import { constantModel } from "../models/support";
 import { signJwt } from "../auth/support";
@@ -360,7 +361,8 @@ describe("restore", () => {
     ["a symbolic link", () => repacked((root) => symlinkSync("/etc/passwd", join(root, "data", "photos", "tautan.jpg"))), "bukan bagian cadangan skrining"],
     ["an empty manifest", () => repacked((root) => truncateSync(join(root, "manifest.json"), 0)), "manifest cadangan tidak dapat dibaca"],
     ["no manifest", () => repacked((root) => rmSync(join(root, "manifest.json"))), "manifest tidak ada"],
-    ["a database from a newer program", newerSchemaArchive, "skema basis data yang lebih baru"],
+    // Worded and counted as every command refuses a newer database (issue 44).
+    ["a database from a newer program", newerSchemaArchive, `skema basis datanya lebih baru dari program ini (migrasi ${String(migrations.length).padStart(4, "0")}; program ini ${migrations.at(-1)!.tag.split("_")[0]})`],
   ];
 
   test.each(refusals)("refuses an archive with %s, creating and changing nothing", async (_case, make, message) => {

@@ -11,15 +11,20 @@ import { cli, csvFile, outputLines } from "./support";
 
 // Only the commands that begin an installation may start a data folder; every other one
 // refuses a folder without a database, so a mistyped --data is noticed (issue 16, item 3).
+// accounts import, accounts add and tls init start one only where --data or SKRINING_DATA
+// names it, never the default ./data of the folder they were run from (issue 44, item 3).
 
 afterEach(stopStarted);
 
-/** The commands that may start a data folder (restore: test/cli/backup.test.ts). */
-const mayCreate = ["serve", "restore", "accounts import", "accounts add"];
+/** The commands that may start a data folder anywhere (restore: test/cli/backup.test.ts). */
+const mayCreate = ["serve", "restore"];
+/** The commands that may start one only where --data or SKRINING_DATA names it (test-robust/cli/next-steps.test.ts runs them from another folder). */
+export const mayCreateWhenNamed = ["accounts import", "accounts add", "tls init"];
 /** Works on files it is given and never opens a data folder. */
 const withoutDataFolder = ["model predict"];
-/** Work on the data folder's tls/ only, never its database: `tls init` makes the folder if need be, `tls status` refuses one without tls/ (test/tls/). */
-const tlsCommands = ["tls init", "tls status"];
+/** Work on the data folder's tls/ only, never its database: `tls status` refuses one without tls/ (test/tls/). */
+const tlsCommands = ["tls status"];
+const diagnosis: string[] = [];
 
 function leafCommands(command: Command, prefix: string[] = []): string[] {
   if (command.commands.length === 0) return [prefix.join(" ")];
@@ -27,7 +32,7 @@ function leafCommands(command: Command, prefix: string[] = []): string[] {
 }
 
 test("every command of the program is in exactly one of the lists here", () => {
-  const listed = [...needsExistingFolder.map(([name]) => name), ...mayCreate, ...withoutDataFolder, ...tlsCommands];
+  const listed = [...needsExistingFolder.map(([name]) => name), ...mayCreate, ...mayCreateWhenNamed, ...withoutDataFolder, ...tlsCommands, ...diagnosis];
   expect(listed.sort()).toEqual(leafCommands(buildProgram(processIo)).sort());
 });
 
@@ -38,7 +43,8 @@ describe("a command that may not start a data folder", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe("");
     expect(outputLines(result.stderr)).toEqual([
-      `skrining: Folder data ${dataDir} tidak ada. Periksa --data (atau SKRINING_DATA); folder data baru hanya dibuat oleh 'skrining serve', 'skrining accounts import', 'skrining accounts add' atau 'skrining restore'.`,
+      `skrining: Folder data ${dataDir} tidak ada. Periksa --data (atau SKRINING_DATA); folder data baru hanya dibuat oleh 'skrining serve' dan 'skrining restore', ` +
+        "atau oleh 'skrining accounts import', 'skrining accounts add' dan 'skrining tls init' bila --data (atau SKRINING_DATA) menyebutnya.",
     ]);
     expect(existsSync(dataDir)).toBe(false);
   });

@@ -216,9 +216,10 @@ describe("a certificate serve cannot use", () => {
 
 describe("serve without TLS", () => {
   test("on a LAN address, every start warns that passwords cross the network unencrypted, naming skrining tls init", async () => {
-    const server = await serveInProcess({ dataDir: temporaryDir(), env, serveOptions: ["--host", "0.0.0.0"] });
+    const dataDir = temporaryDir();
+    const server = await serveInProcess({ dataDir, env, serveOptions: ["--host", "0.0.0.0"] });
     expect(server.stdout()).toContain(
-      "PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. Jalankan 'skrining tls init'",
+      `PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. Jalankan 'skrining --data ${dataDir} tls init'`,
     );
     expect(await (await fetch(`http://127.0.0.1:${server.port}/health`)).json()).not.toHaveProperty("tls");
   });

@@ -161,7 +161,8 @@ describe("tls status", () => {
     const status = await runCli(["--data", dataDir, "tls", "status"]);
     expect(status.exitCode).toBe(1);
     expect(status.stderr.trim().split("\n")).toHaveLength(1);
-    expect(status.stderr).toContain("jalankan 'skrining tls init'");
+    // On this data folder, from whatever folder it is run (issue 44).
+    expect(status.stderr).toContain(`jalankan 'skrining --data ${dataDir} tls init'`);
     expect(existsSync(dataDir)).toBe(existed);
     expect(existsSync(join(dataDir, "tls"))).toBe(false);
   });

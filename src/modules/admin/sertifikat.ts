@@ -26,7 +26,7 @@ export const sertifikatController = (guards: RouteGuards, dependencies: AdminDep
       () => {
         const tls = dependencies.tls;
         if (!tls) {
-          return { https: false, ca_lokal: false, dapat_diperbarui: false, sidik_jari: null, berakhir: null, hari_tersisa: null, nama: [], alamat: [], peringatan: [plainHttpWarning.replace(/^PERINGATAN: /, "")], alamat_https: [], halaman_sertifikat: [], qr: null };
+          return { https: false, ca_lokal: false, dapat_diperbarui: false, sidik_jari: null, berakhir: null, hari_tersisa: null, nama: [], alamat: [], peringatan: [plainHttpWarning(dependencies.context.config.dataDir).replace(/^PERINGATAN: /, "")], alamat_https: [], halaman_sertifikat: [], qr: null };
         }
         const { served } = tls;
         const health = served.health();
