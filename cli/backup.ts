@@ -7,6 +7,8 @@ import { dataFolderIdentity, resolveIdentity } from "../src/backup/folder-identi
 import { differencesFromManifest, differsFromManifest, manifestTotal } from "../src/backup/manifest";
 import { checkNewPassphrase, encryptionExpected, encryptionMessages } from "../src/backup/encryption";
 import { appendAuditRows } from "../src/audit/trail";
+import { foreignOwner, keepOwner } from "../src/backup/ownership";
+import { accountName } from "../src/command-line";
 import { newerSchemaText } from "../src/db/migrate";
 import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
@@ -146,7 +148,32 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
           (result.sessionsKept ? "sesi login dipertahankan (--keep-sessions)" : "kunci token baru, semua sesi login berakhir"),
         result.sessionsKept,
       );
+      io.out(ownershipKept(result.dataDir, result.movedAsideTo));
     });
+}
+
+/**
+ * Issue 44, item 4: restore run as root into a folder the service's account owns gives what
+ * it wrote (the restored files, the WAL of its audit row, a copy before a migration) to that
+ * owner, or the service would meet root's files at its start (EPERM, exit 3). Said in one line.
+ */
+function ownershipKept(dataDir: string, movedAside: string | null): string {
+  const owner = foreignOwner(dataDir);
+  if (!owner) return "";
+  const name = accountName(owner.uid);
+  let changed: number;
+  try {
+    changed = keepOwner(dataDir, [dataDir, ...(movedAside ? [movedAside] : [])]);
+  } catch (error) {
+    throw invalid(
+      `Data dipulihkan, tetapi kepemilikan file-nya tidak dapat dikembalikan ke ${name} (pemilik ${dataDir}): ${(error as Error).message}. ` +
+        `Jalankan 'chown -R ${name}: ${dataDir}', dan lain kali jalankan restore sebagai pemiliknya: sudo -u ${name} skrining --data ${dataDir} restore ….`,
+    );
+  }
+  return (
+    `Dijalankan sebagai root: ${changed} file dan folder yang ditulis restore diberikan kepada ${name}, pemilik ${dataDir}, agar layanan dapat membukanya. ` +
+    `Lain kali jalankan sebagai pemiliknya: sudo -u ${name} skrining --data ${dataDir} restore ….\n`
+  );
 }
 
 /** Decisions §21: what a restore did to the signed-in users. */

@@ -20,6 +20,7 @@ import { logFileOption, logKeepOption, logMaxSizeOption, serveLogger, type LogFi
 import { registerModelCommands } from "./model";
 import { choiceOption } from "./options";
 import { registerPrivacyCommands } from "./privacy";
+import { registerRollbackCommand } from "./rollback";
 import { registerStatsCommands } from "./stats";
 import { registerTlsCommands } from "./tls";
 
@@ -116,6 +117,7 @@ export function buildProgram(io: CommandIo): Command {
   registerBackupCommands(program, io);
   registerCheckCommand(program, io);
   registerMigrateCommand(program, io);
+  registerRollbackCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);

@@ -23,7 +23,7 @@ function quoted(word: string, platform: NodeJS.Platform): string {
 }
 
 /** The name of `uid` in the password file, or `#uid` (which sudo -u also takes) when it has none. */
-function accountName(uid: number): string {
+export function accountName(uid: number): string {
   let entries = "";
   try {
     entries = readFileSync("/etc/passwd", "utf8");
