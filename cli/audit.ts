@@ -70,15 +70,15 @@ export function registerAuditCommands(program: Command, io: CommandIo): void {
   audit
     .command("verify")
     .description("memeriksa rantai hash jejak audit dalam satu potret: baris yang diubah atau dihapus langsung di file basis data, dan pemicu atau view asing, disebutkan")
-    .option("--anchor <ID:HASH>", "juga memastikan baris ini (dari skrining audit anchor) masih ada dengan hash yang sama")
+    .option("--anchor <ID:HASH>", "juga memastikan baris ini (dari skrining audit anchor) masih ada dengan hash yang sama; hash saja (dicetak versi lama) dicari menurut hash-nya")
     .action((options: { anchor?: string }, command: Command) => {
       const anchor = options.anchor === undefined ? undefined : parseAnchor(options.anchor);
       const { db } = openData(command, io);
       try {
-        const { rows, anchor: newest, problems } = verifyAuditChain(db.$client, anchor);
+        const { rows, anchor: newest, anchorFound, problems } = verifyAuditChain(db.$client, anchor);
         const lines = verificationLines(problems);
         if (lines.length > 0) throw invalid(`Jejak audit tidak utuh: ${lines.length} masalah (${rows} baris diperiksa).`, { lines });
-        io.out(`Jejak audit utuh: ${rows} baris${anchor ? `, termasuk jangkar ${anchor.id}` : ""}; jangkar terbaru ${newest ? formatAnchor(newest) : "(belum ada baris)"}\n`);
+        io.out(`Jejak audit utuh: ${rows} baris${anchorFound ? `, termasuk jangkar ${anchorFound.id}` : ""}; jangkar terbaru ${newest ? formatAnchor(newest) : "(belum ada baris)"}\n`);
         io.out(`Simpan jangkar terbaru ini di luar server (misalnya di buku catatan admin): pemeriksaan berikutnya dengan --anchor harus menemukannya lagi.\n`);
       } finally {
         db.$client.close();

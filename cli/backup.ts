@@ -215,9 +215,9 @@ async function checkArchive(io: CommandIo, file: string, passphraseFile: string 
  * folder open), so the folder is ready for this version.
  */
 async function recordRestore(command: Command, io: CommandIo, detail: string, sessionsKept: boolean): Promise<void> {
-  const { db, writes } = openData(command, io, "existing", "migrate");
+  const { actor, target } = commandAudit(command);
+  const { db, writes } = openData(command, io, "existing", "migrate", { source: { actor, target } });
   try {
-    const { actor, target } = commandAudit(command);
     await writes.run(() => {
       // The new key already refuses every earlier token; the sessions end too, so that a key
       // given by SKRINING_SECRET (which restore cannot change) opens none of them either.

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { dataDirNamed, loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
-import { openDatabase, type DatabaseClient, type SchemaUse } from "../src/db";
+import { openDatabase, type DatabaseClient, type MigrationRecord, type SchemaUse } from "../src/db";
 import { WriteQueue } from "../src/db/write-queue";
 import type { Logger } from "../src/logger";
 import { readSecretFromTerminal } from "./terminal";
@@ -107,9 +107,15 @@ export function configOf(command: Command, io: CommandIo, access: DataFolderAcce
  * `check`). The line about a copy taken before a migration goes to stderr, so it never
  * mixes into a command's output (`--json`, a CSV on stdout).
  */
-export function openData(command: Command, io: CommandIo, access: DataFolderAccess = "existing", use: SchemaUse = "current"): { config: Config; db: DatabaseClient; writes: WriteQueue } {
+export function openData(
+  command: Command,
+  io: CommandIo,
+  access: DataFolderAccess = "existing",
+  use: SchemaUse = "current",
+  migration: MigrationRecord = {},
+): { config: Config; db: DatabaseClient; writes: WriteQueue } {
   const config = configOf(command, io, access);
-  const db = openDatabase(config.databasePath, undefined, stderrLogger(io), use);
+  const db = openDatabase(config.databasePath, undefined, stderrLogger(io), use, migration);
   return { config, db, writes: new WriteQueue(db.$client, { busyWaitMilliseconds: 10_000 }) };
 }
 

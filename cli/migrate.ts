@@ -1,6 +1,5 @@
 import { Database } from "bun:sqlite";
 import type { Command } from "commander";
-import { appendAuditRows } from "../src/audit/trail";
 import { schemaChanges } from "../src/db/migrate";
 import { migrations } from "../src/db/migrations";
 import { commandAudit } from "./audit";
@@ -23,13 +22,9 @@ export function registerMigrateCommand(program: Command, io: CommandIo): void {
         io.out(`Skema basis data ${config.databasePath} sudah sesuai versi ini (${before.to}); tidak ada yang diubah.\n`);
         return;
       }
-      const { db, writes } = openData(command, io, "existing", "migrate");
-      try {
-        const { actor, target } = commandAudit(command);
-        await writes.run(() => appendAuditRows(db.$client, [{ actor, target, action: "update", detail: `skema basis data dimigrasi ${before.from} → ${before.to}` }]));
-      } finally {
-        db.$client.close();
-      }
+      // The audit row is written by the migration itself, in its exclusive hold, as serve's is.
+      const { db } = openData(command, io, "existing", "migrate", { source: commandAudit(command) });
+      db.$client.close();
       io.out(`Skema basis data ${config.databasePath} dimigrasi: ${before.from} → ${before.to}.\n`);
     });
 }

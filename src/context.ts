@@ -1,6 +1,6 @@
 import { AccountsService } from "./accounts/service";
 import type { Config } from "./config";
-import { openDatabase, scratchInMemory, stopWaitingForLocks, type DatabaseClient } from "./db";
+import { openDatabase, scratchInMemory, stopWaitingForLocks, type DatabaseClient, type MigrationRecord } from "./db";
 import { StorageHealth, asStorageError } from "./db/storage";
 import { AuditTrail } from "./audit/trail";
 import { hasWeeklyCounts, useTimeZone, weeksTimeZone } from "./db/summaries";
@@ -54,8 +54,12 @@ export interface AppContext {
   privasi: PrivasiService;
 }
 
-export function createContext(config: Config, logger: Logger = consoleLogger): AppContext {
-  const db = openDatabase(config.databasePath, undefined, logger);
+/**
+ * The long-lived pieces on the data folder of `config`. `migration` names who migrates a
+ * database that holds data (serve's audit row, issue 44) and hears that it happened.
+ */
+export function createContext(config: Config, logger: Logger = consoleLogger, migration: MigrationRecord = {}): AppContext {
+  const db = openDatabase(config.databasePath, undefined, logger, "migrate", migration);
   // Before the server stops waiting for locks: a command may hold the database a moment.
   try {
     const previousZone = weeksTimeZone(db.$client) ?? "UTC";

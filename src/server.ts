@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createApp, largestBodyBytes } from "./app";
+import { commandActor } from "./audit/trail";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
 import { dataFolderIdentity } from "./backup/folder-identity";
@@ -95,7 +96,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const givenNames = [...config.hostNames, ...(options.hostnames ?? [])];
   // A file that is no database, or damage met while opening it, stops the start here with
   // the file named; the whole file is checked once the port listens (checkAfterListening).
-  const context = naming(config.databasePath, () => createContext(config, logger));
+  // A migration at this start leaves its audit row as `skrining migrate`'s does, and a backup after it (issue 44).
+  let migrated: { from: string; to: string } | null = null;
+  const context = naming(config.databasePath, () => createContext(config, logger, { source: { actor: commandActor(), target: "skrining serve" }, migrated: (levels) => (migrated = levels) }));
   // The photos there before the port opens: the tidy after the check looks at these only, never at an upload of this run.
   const photosBefore = context.photos.photoFiles();
   let backupFolder: BackupFolder | undefined;

@@ -13,10 +13,18 @@ export interface AuditAnchor {
   hash: string;
 }
 
+/**
+ * An anchor as given to `verify`: `ID:HASH`, or a hash alone, as builds before the anchor
+ * printed it (`hash terakhir …`, issue 44): that row is then found by its hash.
+ */
+export type GivenAnchor = AuditAnchor | { id: null; hash: string };
+
 export interface AuditVerification {
   rows: number;
   /** The newest row's, or null for an empty trail. */
   anchor: AuditAnchor | null;
+  /** The given anchor as found in the trail (a bare hash with the id of its row); null when none was given or it is not there. */
+  anchorFound: AuditAnchor | null;
   problems: AuditProblem[];
 }
 
@@ -40,14 +48,16 @@ const ownTriggers: ReadonlyMap<string, string> = new Map(
   ]),
 );
 
-/** An anchor as the command line takes it: `ID:HASH`. */
-export function parseAnchor(text: string): AuditAnchor {
-  const match = /^\s*(\d{1,15}):([0-9a-f]{64})\s*$/i.exec(text);
-  if (!match) throw invalid("--anchor harus berbentuk ID:HASH, seperti yang dicetak skrining audit anchor (misalnya 1234:9f2c…, 64 karakter heksadesimal).");
-  return { id: Number(match[1]), hash: match[2]!.toLowerCase() };
+/** An anchor as the command line takes it: `ID:HASH`, or the bare hash that builds before `audit anchor` printed. */
+export function parseAnchor(text: string): GivenAnchor {
+  const match = /^\s*(?:(\d{1,15}):)?([0-9a-f]{64})\s*$/i.exec(text);
+  if (!match) {
+    throw invalid("--anchor harus berbentuk ID:HASH, seperti yang dicetak skrining audit anchor (misalnya 1234:9f2c…, 64 karakter heksadesimal), atau hash saja seperti yang dicetak versi lama.");
+  }
+  return { id: match[1] === undefined ? null : Number(match[1]), hash: match[2]!.toLowerCase() };
 }
 
-export const formatAnchor = (anchor: AuditAnchor) => `${anchor.id}:${anchor.hash}`;
+export const formatAnchor = (anchor: GivenAnchor) => (anchor.id === null ? anchor.hash : `${anchor.id}:${anchor.hash}`);
 
 const idRange = (first: number, last: number) => (first === last ? `baris ${first}` : `baris ${first}–${last}`);
 
@@ -81,14 +91,14 @@ function structureProblems(sqlite: Database): AuditProblem[] {
  * was changed and given a new hash. With `anchor`, that row must still be there with that
  * hash, and the chain up to it intact.
  */
-export function verifyAuditChain(sqlite: Database, anchor?: AuditAnchor): AuditVerification {
+export function verifyAuditChain(sqlite: Database, anchor?: GivenAnchor): AuditVerification {
   return sqlite
     .transaction((): AuditVerification => {
       const problems = structureProblems(sqlite);
       let previousHash = chainStart;
       let previousId = 0;
       let rows = 0;
-      let anchorFound = false;
+      let anchorFound: AuditAnchor | null = null;
       const gaps: [first: number, last: number][] = [];
       const orphans: number[] = [];
       // The students of every row, in the rows' order: read beside them, never a query per row.
@@ -113,8 +123,10 @@ export function verifyAuditChain(sqlite: Database, anchor?: AuditAnchor): AuditV
         const studentsMatch = row.format !== 1 || own.join() === (row.nim === null ? "" : row.nim);
         if (!studentsMatch || auditRowHash(content, own) !== hash) problems.push({ id: row.id, problem: "isi baris tidak cocok dengan hash-nya: baris ini (atau daftar mahasiswanya) diubah" });
         if (anchor && row.id === anchor.id) {
-          anchorFound = true;
+          anchorFound = { id: row.id, hash };
           if (hash !== anchor.hash) problems.push({ id: row.id, problem: "baris jangkar ada, tetapi hash-nya bukan yang dicatat: jejak sampai baris ini ditulis ulang" });
+        } else if (anchor && anchor.id === null && hash === anchor.hash && !anchorFound) {
+          anchorFound = { id: row.id, hash };
         }
         previousHash = row.hash;
         previousId = row.id;
@@ -130,8 +142,15 @@ export function verifyAuditChain(sqlite: Database, anchor?: AuditAnchor): AuditV
       for (const id of new Set(orphans)) {
         if (!gaps.some(([first, last]) => id >= first && id <= last)) problems.push({ id, problem: "nama mahasiswa tercatat untuk baris yang tidak ada" });
       }
-      if (anchor && !anchorFound) problems.push({ id: anchor.id, problem: "baris jangkar tidak ada lagi di jejak audit" });
-      return { rows, anchor: rows === 0 ? null : { id: previousId, hash: previousHash }, problems };
+      if (anchor && !anchorFound) {
+        problems.push(
+          anchor.id === null
+            ? { id: 0, problem: `tidak ada baris dengan hash jangkar ${anchor.hash}: jejak sampai titik itu ditulis ulang atau dihapus` }
+            : { id: anchor.id, problem: "baris jangkar tidak ada lagi di jejak audit" },
+        );
+      }
+      const found = anchorFound && anchorFound.hash === anchor?.hash ? anchorFound : null;
+      return { rows, anchor: rows === 0 ? null : { id: previousId, hash: previousHash }, anchorFound: found, problems };
     })
     .deferred();
 }

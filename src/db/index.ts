@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { appendAuditRows, type AuditEntry } from "../audit/trail";
 import { backUpBeforeMigrating } from "../backup/snapshot";
 import { commandOn } from "../command-line";
 import { invalid, type ServiceError } from "../errors";
@@ -64,7 +65,13 @@ function connect(path: string, configure: (sqlite: Database) => void = () => {})
  * migrated (`logger` says where). A file that is not a sound database is a StorageError
  * (`damaged`).
  */
-export function openDatabase(path: string, migrations: readonly EmbeddedMigration[] = embeddedMigrations, logger: Logger = consoleLogger, use: SchemaUse = "migrate"): DatabaseClient {
+export function openDatabase(
+  path: string,
+  migrations: readonly EmbeddedMigration[] = embeddedMigrations,
+  logger: Logger = consoleLogger,
+  use: SchemaUse = "migrate",
+  migration: MigrationRecord = {},
+): DatabaseClient {
   let sqlite: Database | undefined;
   try {
     sqlite = connect(path);
@@ -76,7 +83,7 @@ export function openDatabase(path: string, migrations: readonly EmbeddedMigratio
     } else if (changes.changes && use === "migrate") {
       sqlite.close();
       sqlite = undefined;
-      migrateAlone(path, migrations, logger, `${changes.from} → ${changes.to}`);
+      migrateAlone(path, migrations, logger, { from: changes.from, to: changes.to }, migration);
       sqlite = connect(path);
     }
   } catch (error) {
@@ -84,6 +91,16 @@ export function openDatabase(path: string, migrations: readonly EmbeddedMigratio
     throw asStorageError(error, path);
   }
   return drizzle(sqlite, { schema });
+}
+
+/**
+ * Who migrates a database that holds data, for the audit row the migration leaves in the
+ * same exclusive hold (`serve` and `skrining migrate` alike, issue 44), and who is told it
+ * happened (serve takes a backup after it).
+ */
+export interface MigrationRecord {
+  source?: Pick<AuditEntry, "actor" | "target">;
+  migrated?: (levels: { from: string; to: string }) => void;
 }
 
 /** The one line a command says about a database it will not migrate, with what to run. */
@@ -102,7 +119,7 @@ function olderSchema(path: string, from: string, to: string): ServiceError {
  * database open (an older server still serving it, a command, sqlite3), and nobody can
  * open it until the migration is done. A refused lock is a refusal naming the holders.
  */
-function migrateAlone(path: string, migrations: readonly EmbeddedMigration[], logger: Logger, levels: string): void {
+function migrateAlone(path: string, migrations: readonly EmbeddedMigration[], logger: Logger, levels: { from: string; to: string }, migration: MigrationRecord): void {
   let alone: Database | undefined;
   try {
     // The lock is asked for by the connection's first access (setting WAL), and kept.
@@ -115,11 +132,14 @@ function migrateAlone(path: string, migrations: readonly EmbeddedMigration[], lo
     alone.run(`PRAGMA busy_timeout = ${commandBusyTimeoutMilliseconds}`);
     backUpBeforeMigrating(alone, path, migrations, logger);
     applyMigrations(alone, migrations);
+    const { source } = migration;
+    if (source) alone.transaction(() => appendAuditRows(alone!, [{ ...source, action: "update", detail: `skema basis data dimigrasi ${levels.from} → ${levels.to}` }])).immediate();
+    migration.migrated?.(levels);
   } catch (error) {
     if (!/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code))) throw error;
     const holders = processesHolding(databaseFiles(path));
     throw invalid(
-      `Basis data ${path} perlu dimigrasi (${levels}), tetapi sedang dibuka program lain${holders.length > 0 ? ` (proses ${holders.join(", ")})` : ""}: ` +
+      `Basis data ${path} perlu dimigrasi (${levels.from} → ${levels.to}), tetapi sedang dibuka program lain${holders.length > 0 ? ` (proses ${holders.join(", ")})` : ""}: ` +
         "server skrining versi lama yang masih berjalan, perintah lain, atau sqlite3. Hentikan program itu, lalu ulangi; migrasi tidak dijalankan.",
     );
   } finally {

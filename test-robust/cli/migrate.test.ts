@@ -73,6 +73,26 @@ describe("a command on a database at an older schema", () => {
     expect((await cli(dataDir, ["accounts", "list", "--json"])).exitCode).toBe(0);
   });
 
+  // Issue 44, item 8: the restarted service migrates too, and leaves the same row, naming serve.
+  test("serve's migration at its start leaves the audit row migrate leaves, naming serve; the trail verifies", async () => {
+    const dataDir = olderDataFolder();
+    const server = await startServer({ dataDir });
+    expect(await stop(server)).toBe(0);
+    const listed = await cliProcess(dataDir, ["audit", "list", "--format", "json"]);
+    const rows = JSON.parse(listed.stdout) as { target: string; aksi: string; keterangan: string }[];
+    expect(rows.map((row) => [row.target, row.aksi, row.keterangan])).toEqual([["skrining serve", "update", `skema basis data dimigrasi ${from} → ${to}`]]);
+    expect((await cliProcess(dataDir, ["audit", "verify"])).exitCode).toBe(0);
+  }, 30_000);
+
+  test("audit verify --anchor takes the bare hash that builds before the anchor printed", async () => {
+    const dataDir = olderDataFolder();
+    expect((await cliProcess(dataDir, ["migrate"])).exitCode).toBe(0);
+    const hash = withDatabase(dataDir, (db) => db.query<{ hash: string }, []>("SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1").get()!.hash);
+    const verified = await cliProcess(dataDir, ["audit", "verify", "--anchor", hash]);
+    expect(verified.stderr).toBe("");
+    expect(outputLines(verified.stdout)[0]).toStartWith("Jejak audit utuh: 1 baris, termasuk jangkar 1;");
+  }, 30_000);
+
   test("creating a new data folder's schema is not a migration: accounts add and import start one", async () => {
     for (const args of [["accounts", "add", "--role", "admin", "--username", "baru", "--password", "sandi-baru-1"], ["accounts", "import", csvFile(standardAccounts)]]) {
       const dataDir = join(temporaryDir("skrining-new-"), "data");

@@ -67,7 +67,8 @@ describe("commands that start a data folder only where --data names it", () => {
   });
 
   test.each(runs)("%s with --data ./data or SKRINING_DATA named: starts the folder and says so", async (_name, args) => {
-    for (const named of [{ args: ["--data", "./data"], env: {} }, { args: [], env: { SKRINING_DATA: "data" } }]) {
+    const ways: { args: string[]; env: Record<string, string> }[] = [{ args: ["--data", "./data"], env: {} }, { args: [], env: { SKRINING_DATA: "data" } }];
+    for (const named of ways) {
       const elsewhere = temporaryDir("skrining-elsewhere-");
       writeFileSync(join(elsewhere, "daftar.csv"), roster);
       const result = await skrining(elsewhere, [...named.args, ...args(elsewhere)], named.env);

@@ -207,6 +207,19 @@ describe("audit anchor and verify --anchor", () => {
     expect(anchored.stderr).toContain("baris 4: baris jangkar ada, tetapi hash-nya bukan yang dicatat: jejak sampai baris ini ditulis ulang");
   });
 
+  // Issue 44, item 8: builds before `audit anchor` printed the newest hash alone ("hash terakhir …").
+  test("the bare hash an older build printed is an anchor too: its row is found by the hash", async () => {
+    const result = await cli(source, ["audit", "verify", "--anchor", rowsOf(source)[3]!.hash.toUpperCase()]);
+    expect(result.stderr).toBe("");
+    expect(outputLines(result.stdout)[0]).toStartWith("Jejak audit utuh: 6 baris, termasuk jangkar 4;");
+  });
+
+  test("a bare hash no row has (the trail rewritten up to it): reported, exit 1", async () => {
+    const result = await cli(source, ["audit", "verify", "--anchor", "b".repeat(64)]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`tidak ada baris dengan hash jangkar ${"b".repeat(64)}: jejak sampai titik itu ditulis ulang atau dihapus`);
+  });
+
   test("an anchor beyond the trail (rows removed up to it): reported", async () => {
     const result = await cli(source, ["audit", "verify", "--anchor", `99:${"a".repeat(64)}`]);
     expect(result.exitCode).toBe(1);

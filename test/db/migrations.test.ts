@@ -392,7 +392,7 @@ describe("migrations 0008 (audit reads) and 0011 (audit subjects) on a trail of 
         { id: 2, reads: 1, format: 1 },
       ]);
       expect(sqlite.query("SELECT audit_id, nim FROM audit_subjects").all()).toEqual([{ audit_id: 1, nim: "N001" }]);
-      expect(verifyAuditChain(sqlite)).toEqual({ rows: 2, anchor: { id: 2, hash: previous }, problems: [] });
+      expect(verifyAuditChain(sqlite)).toEqual({ rows: 2, anchor: { id: 2, hash: previous }, anchorFound: null, problems: [] });
       // A row of the new format continues the chain.
       sqlite.transaction(() => appendAuditRows(sqlite, [{ actor: { userId: 2, username: "dosen1", role: "dosen" }, action: "view", students: ["N002", "N001"], target: "GET /api/dosen/mahasiswa" }]))();
       expect(verifyAuditChain(sqlite)).toMatchObject({ rows: 3, problems: [] });

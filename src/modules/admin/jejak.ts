@@ -56,9 +56,9 @@ export const jejakController = (guards: RouteGuards, dependencies: AdminDependen
       ({ query }) => {
         // `audit verify [--anchor ID:HASH]`: one snapshot, so that a write meanwhile is not taken for tampering.
         const anchor = query.jangkar?.trim() ? parseAnchor(query.jangkar) : undefined;
-        const { rows, anchor: newest, problems } = verifyAuditChain(db.$client, anchor);
+        const { rows, anchor: newest, anchorFound, problems } = verifyAuditChain(db.$client, anchor);
         const masalah = verificationLines(problems);
-        return { utuh: masalah.length === 0, baris: rows, jangkar: newest ? formatAnchor(newest) : null, jangkar_diperiksa: anchor ? formatAnchor(anchor) : null, masalah };
+        return { utuh: masalah.length === 0, baris: rows, jangkar: newest ? formatAnchor(newest) : null, jangkar_diperiksa: anchor ? formatAnchor(anchorFound ?? anchor) : null, masalah };
       },
       { access: adminOnly, response: { 200: AuditVerdict } },
     );
