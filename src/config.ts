@@ -53,6 +53,8 @@ export interface Config {
   modelLimitBytes: number;
   /** How often serve looks at its certificate, the PC's addresses and `tls/` (decisions §18): a new address is covered within this time. */
   tlsCheckSeconds: number;
+  /** How often serve looks for a roster import to back up after (issue 44). */
+  backupCheckSeconds: number;
 }
 
 /** `serve --admin-web`: who reaches the admin console's pages and routes (decisions: Admin console). */
@@ -263,5 +265,6 @@ export function loadConfig(dataDirOption?: string, environment: Environment = pr
     rosterLimitBytes,
     modelLimitBytes,
     tlsCheckSeconds: integerFrom(environment, "SKRINING_TLS_CHECK_SECONDS", 60, 1),
+    backupCheckSeconds: integerFrom(environment, "SKRINING_BACKUP_CHECK_SECONDS", 60, 1),
   };
 }

@@ -56,7 +56,7 @@ export interface AppContext {
 
 /**
  * The long-lived pieces on the data folder of `config`. `migration` names who migrates a
- * database that holds data (serve's audit row, issue 44) and hears that it happened.
+ * database that holds data (serve's audit row, issue 44).
  */
 export function createContext(config: Config, logger: Logger = consoleLogger, migration: MigrationRecord = {}): AppContext {
   const db = openDatabase(config.databasePath, undefined, logger, "migrate", migration);

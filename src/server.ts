@@ -3,6 +3,7 @@ import { createApp, largestBodyBytes } from "./app";
 import { commandActor } from "./audit/trail";
 import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
 import { BackupFolder } from "./backup/backup-folder";
+import { databaseChanges } from "./backup/triggers";
 import { dataFolderIdentity } from "./backup/folder-identity";
 import { banner, lanUrls } from "./banner";
 import type { Config } from "./config";
@@ -96,9 +97,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const givenNames = [...config.hostNames, ...(options.hostnames ?? [])];
   // A file that is no database, or damage met while opening it, stops the start here with
   // the file named; the whole file is checked once the port listens (checkAfterListening).
-  // A migration at this start leaves its audit row as `skrining migrate`'s does, and a backup after it (issue 44).
-  let migrated: { from: string; to: string } | null = null;
-  const context = naming(config.databasePath, () => createContext(config, logger, { source: { actor: commandActor(), target: "skrining serve" }, migrated: (levels) => (migrated = levels) }));
+  // A migration at this start leaves its audit row as `skrining migrate`'s does (issue 44).
+  const context = naming(config.databasePath, () => createContext(config, logger, { source: { actor: commandActor(), target: "skrining serve" } }));
   // The photos there before the port opens: the tidy after the check looks at these only, never at an upload of this run.
   const photosBefore = context.photos.photoFiles();
   let backupFolder: BackupFolder | undefined;
@@ -121,7 +121,16 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   if (options.backups && backupFolder) {
     const { passphrase, ...schedule } = options.backups;
     const write = backupInChildProcess(config.dataDir, environment, passphrase);
-    backups = new AutomaticBackups({ ...schedule, encrypted: passphrase !== undefined, write, ownership: backupFolder, logger });
+    backups = new AutomaticBackups({
+      ...schedule,
+      encrypted: passphrase !== undefined,
+      write,
+      ownership: backupFolder,
+      logger,
+      // A backup soon after a roster import and after a migration (issue 44).
+      triggers: databaseChanges(context.db),
+      checkEveryMilliseconds: config.backupCheckSeconds * 1000,
+    });
   }
   // Where the console's Sertifikat page says the service and the certificate page are: the PC's addresses now.
   const addresses = () => ({ https: lanUrls(options.host, listeners!.servicePort, "https").map((url) => `${url}/`), certificatePage: lanUrls(options.host, listeners!.plainPort, "http").map((url) => `${url}/`) });
@@ -184,7 +193,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     terminal(`Password admin pertama: ${admin.password}`);
     if (await (options.outputWritten?.() ?? true)) clearUnshownPassword(config.dataDir, admin.username);
   }
-  backups?.start();
+  void backups?.start();
   // Started by the first submission, not on the way to the first answer (its thread loading
   // took 10–40 ms from it); until it is ready, submissions are written on this thread.
   let writer: ReturnType<typeof startSubmissionWriter> | undefined;

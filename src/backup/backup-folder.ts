@@ -15,12 +15,16 @@ import { realPath, type FolderIdentity } from "./folder-identity";
 export const ownerFileName = "skrining-backup-folder.json";
 const ownerFormat = "skrining-backup-folder";
 
-/** What a manifest said about its data folder; `unreadable` for a file that is not a whole backup. */
+/** What a manifest said about its data folder and database; `unreadable` for a file that is not a whole backup. */
 interface ArchiveOrigin {
   size: number;
   modified: number;
   dataFolderId: string | null;
   dataDir: string | null;
+  /** How many migrations its database had (absent in records of earlier versions: read when asked). */
+  migrations?: number;
+  /** Who asked for a manual backup (the console's admin, issue 44). */
+  takenBy?: string;
   unreadable?: true;
 }
 
@@ -117,11 +121,32 @@ export class BackupFolder {
   }
 
   /** This server wrote `name` (its manifest names this data folder): known without reading it. */
-  written(name: string): void {
+  written(name: string, facts: { migrations?: number; takenBy?: string } = {}): void {
     const stats = lstatSync(join(this.folder, name), { throwIfNoEntry: false });
     if (!stats) return;
-    this.record.archives[name] = { size: stats.size, modified: stats.mtimeMs, dataFolderId: this.identity.id, dataDir: this.identity.path };
+    this.record.archives[name] = { size: stats.size, modified: stats.mtimeMs, dataFolderId: this.identity.id, dataDir: this.identity.path, ...facts };
     writeOwner(this.folder, this.record);
+  }
+
+  /** Who asked for a manual backup, as recorded when it was written; null when nobody is recorded. */
+  takenBy(name: string): string | null {
+    return this.record.archives[name]?.takenBy ?? null;
+  }
+
+  /** How many migrations the database in `name` had (its manifest, read once); null when it cannot be read. */
+  async migrationsOf(name: string): Promise<number | null> {
+    const known = this.record.archives[name];
+    if (known?.migrations !== undefined) return known.migrations;
+    try {
+      const migrations = (await this.readManifest(join(this.folder, name))).schema.migrations;
+      if (known) {
+        known.migrations = migrations;
+        writeOwner(this.folder, this.record);
+      }
+      return migrations;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -144,7 +169,7 @@ export class BackupFolder {
       read = true;
       try {
         const manifest = await this.readManifest(file);
-        archives[name] = { size: stats.size, modified: stats.mtimeMs, dataFolderId: manifest.dataFolderId ?? null, dataDir: manifest.dataDir ?? null };
+        archives[name] = { size: stats.size, modified: stats.mtimeMs, dataFolderId: manifest.dataFolderId ?? null, dataDir: manifest.dataDir ?? null, migrations: manifest.schema?.migrations };
       } catch {
         archives[name] = { size: stats.size, modified: stats.mtimeMs, dataFolderId: null, dataDir: null, unreadable: true };
       }

@@ -95,12 +95,10 @@ export function openDatabase(
 
 /**
  * Who migrates a database that holds data, for the audit row the migration leaves in the
- * same exclusive hold (`serve` and `skrining migrate` alike, issue 44), and who is told it
- * happened (serve takes a backup after it).
+ * same exclusive hold (`serve` and `skrining migrate` alike, issue 44).
  */
 export interface MigrationRecord {
   source?: Pick<AuditEntry, "actor" | "target">;
-  migrated?: (levels: { from: string; to: string }) => void;
 }
 
 /** The one line a command says about a database it will not migrate, with what to run. */
@@ -134,7 +132,6 @@ function migrateAlone(path: string, migrations: readonly EmbeddedMigration[], lo
     applyMigrations(alone, migrations);
     const { source } = migration;
     if (source) alone.transaction(() => appendAuditRows(alone!, [{ ...source, action: "update", detail: `skema basis data dimigrasi ${levels.from} → ${levels.to}` }])).immediate();
-    migration.migrated?.(levels);
   } catch (error) {
     if (!/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code))) throw error;
     const holders = processesHolding(databaseFiles(path));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { automaticBackupName } from "../../src/backup/automatic";
+import { automaticBackupName } from "../../src/backup/backup-names";
 import { ownerFileName } from "../../src/backup/backup-folder";
 import { identityFileName } from "../../src/backup/folder-identity";
 import { standardAccounts, temporaryDir } from "../../test/helpers";

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { automaticBackupName, backupChildCommand } from "../../src/backup/automatic";
+import { backupChildCommand } from "../../src/backup/automatic";
+import { automaticBackupName } from "../../src/backup/backup-names";
 import { ownerFileName } from "../../src/backup/backup-folder";
 import { standardAccounts, temporaryDir } from "../../test/helpers";
 import { serveInProcess, stop, stopStarted } from "../../test/server-process";

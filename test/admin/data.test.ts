@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeBackup } from "../../src/backup/archive";
-import { AutomaticBackups, automaticBackupName } from "../../src/backup/automatic";
+import { AutomaticBackups } from "../../src/backup/automatic";
+import { automaticBackupName } from "../../src/backup/backup-names";
 import { silentLogger } from "../../src/logger";
 import { jawaban, passwords, runCli, temporaryDir } from "../helpers";
 import { consoleService } from "./support";
@@ -13,6 +14,7 @@ let opened: Awaited<ReturnType<typeof consoleService>>;
 let folder: string;
 let backups: AutomaticBackups;
 let failNext = false;
+const takers = new Map<string, string>();
 
 /** A downloaded CSV's text with its byte order mark, which spreadsheets need and `Response.text()` drops. */
 const withBom = (bytes: ArrayBuffer) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
@@ -25,8 +27,12 @@ beforeAll(async () => {
       everyMilliseconds: 24 * 3_600_000,
       keep: 2,
       logger: silentLogger,
-      // Every archive of the test's folder is this data folder's own.
-      ownership: { written: () => {}, own: async (names) => new Set(names) },
+      // Every archive of the test's folder is this data folder's own; who took a manual one is remembered as BackupFolder does.
+      ownership: {
+        written: (name, facts) => void (facts?.takenBy && takers.set(name, facts.takenBy)),
+        own: async (names) => new Set(names),
+        takenBy: (name) => takers.get(name) ?? null,
+      },
       // The command's own writer, in process: the child process is the subject of test/backup.
       write: async (target) => {
         if (failNext) throw new Error("Disk penuh (uji)");
@@ -45,29 +51,32 @@ afterAll(async () => {
 });
 
 describe("Cadangan", () => {
-  test("the schedule and the folder's archives; a backup now is the schedule's, checked and rotated", async () => {
+  test("the schedule and the folder's archives by kind; a backup now is a manual archive, checked, out of the rotation, naming who took it", async () => {
     writeFileSync(join(folder, "manual-2026.tar.gz"), "not really");
     writeFileSync(join(folder, "skrining-auto-20260101-000000Z.tar.gz.enc"), "an encrypted one");
     writeFileSync(join(folder, ".skrining-auto-20260101-000000Z.tar.gz.1.archive.tmp"), "half");
     const first = await opened.call("GET", "/api/admin/cadangan");
     expect(first.body.jadwal).toMatchObject({ folder, everyMilliseconds: 86_400_000, keep: 2, running: false, encrypted: false, last: null });
-    expect(first.body.cadangan.map((backup: { name: string; automatic: boolean; encrypted: boolean }) => [backup.name, backup.automatic, backup.encrypted]).sort()).toEqual([
-      ["manual-2026.tar.gz", false, false],
-      ["skrining-auto-20260101-000000Z.tar.gz.enc", true, true],
+    writeFileSync(join(folder, "skrining-auto-20260102-000000Z-impor.tar.gz"), "after an import");
+    expect(first.body.cadangan.map((backup: { name: string; automatic: boolean; kind: string | null; encrypted: boolean }) => [backup.name, backup.automatic, backup.kind, backup.encrypted]).sort()).toEqual([
+      ["manual-2026.tar.gz", false, null, false],
+      ["skrining-auto-20260101-000000Z.tar.gz.enc", true, "terjadwal", true],
     ]);
+    expect((await opened.call("GET", "/api/admin/cadangan")).body.cadangan.find((backup: { name: string }) => backup.name.endsWith("-impor.tar.gz"))).toMatchObject({ automatic: true, kind: "impor", takenBy: null });
 
     const beforeBackup = opened.lastAuditId();
     const made = await opened.call("POST", "/api/admin/cadangan");
     expect(made.status).toBe(200);
-    expect(made.body.nama).toMatch(/^skrining-auto-\d{8}-\d{6}Z\.tar\.gz$/);
+    expect(made.body.nama).toMatch(/^skrining-manual-\d{8}-\d{6}Z\.tar\.gz$/);
+    expect(made.body.message).toBe(`Cadangan manual ${made.body.nama} tersimpan dan sudah diperiksa utuh. Rotasi cadangan otomatis tidak menghapusnya: hapus sendiri bila tidak diperlukan lagi.`);
     const listed = (await opened.call("GET", "/api/admin/cadangan")).body;
-    expect(listed.jadwal.last).toMatchObject({ ok: true, removed: 0 });
-    expect(listed.cadangan.find((backup: { name: string }) => backup.name === made.body.nama)).toMatchObject({ automatic: true, size: expect.any(Number) });
-    // A backup writes no audit row, as the command writes none.
-    expect(opened.auditAfter(beforeBackup)).toEqual([]);
+    expect(listed.jadwal.last).toMatchObject({ ok: true, removed: 0, kind: "manual" });
+    expect(listed.cadangan.find((backup: { name: string }) => backup.name === made.body.nama)).toMatchObject({ automatic: false, kind: "manual", takenBy: "admin", size: expect.any(Number) });
+    // Who took it is in the trail too (issue 44).
+    expect(opened.auditAfter(beforeBackup)).toEqual([expect.objectContaining({ action: "create", nim: null, detail: `cadangan manual ${made.body.nama} dibuat di folder cadangan` })]);
   });
 
-  test("an encrypted schedule's backup now is encrypted too: the schedule's own writer and name", async () => {
+  test("an encrypted schedule's backup now is encrypted too: the schedule's own writer, a manual name", async () => {
     const written: string[] = [];
     const encrypted = new AutomaticBackups({
       folder: temporaryDir("skrining-konsol-enc-"),
@@ -83,17 +92,17 @@ describe("Cadangan", () => {
     });
     try {
       expect(encrypted.status().encrypted).toBe(true);
-      const outcome = await encrypted.backUpNow();
-      expect(outcome).toMatchObject({ ok: true });
+      const outcome = await encrypted.backUpNow("admin");
+      expect(outcome).toMatchObject({ ok: true, kind: "manual" });
       expect(written).toEqual([outcome.target]);
-      expect(outcome.target).toMatch(/skrining-auto-\d{8}-\d{6}Z\.tar\.gz\.enc$/);
+      expect(outcome.target).toMatch(/skrining-manual-\d{8}-\d{6}Z\.tar\.gz\.enc$/);
     } finally {
       await encrypted.stop();
     }
   });
 
   test("a download hands out the archive with an export row; an unknown name is 404, never a path", async () => {
-    const name = (await opened.call("GET", "/api/admin/cadangan")).body.cadangan.find((backup: { automatic: boolean }) => backup.automatic).name as string;
+    const name = (await opened.call("GET", "/api/admin/cadangan")).body.cadangan.find((backup: { kind: string | null }) => backup.kind === "manual").name as string;
     const before = opened.lastAuditId();
     const response = await opened.service.app.handle(new Request(`http://localhost/api/admin/cadangan/${name}`, { headers: { authorization: `Bearer ${opened.admin}` } }));
     expect(response.status).toBe(200);

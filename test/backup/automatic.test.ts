@@ -64,8 +64,25 @@ function ownershipOf(ownedBefore: readonly string[] = []) {
   return { written: (name: string) => void mine.add(name), own: async (names: readonly string[]) => new Set(names.filter((name) => mine.has(name))) };
 }
 
+/** What the database says (BackupTriggers), set by the test: the newest import row and the schema's migrations. */
+function triggersOf() {
+  const database = { newestImport: null as { id: number; at: number } | null, migrations: 16 };
+  return { database, triggers: { newestImport: () => database.newestImport, schemaMigrations: () => database.migrations } };
+}
+
 /** Automatic backups into a fresh folder whose writes are recorded (and fail while `failing` is set). */
-function setUp(options: { every?: number; keep?: number; folder?: string; ownedBefore?: string[]; encrypted?: boolean } = {}) {
+function setUp(
+  options: {
+    every?: number;
+    keep?: number;
+    folder?: string;
+    ownedBefore?: string[];
+    encrypted?: boolean;
+    triggers?: ReturnType<typeof triggersOf>["triggers"];
+    /** The migrations of each archive's database, as its manifest would say. */
+    migrationsOf?: Record<string, number>;
+  } = {},
+) {
   const folder = options.folder ?? temporaryDir("skrining-auto-");
   const clock = new FakeClock(start);
   const log = recorder();
@@ -77,8 +94,10 @@ function setUp(options: { every?: number; keep?: number; folder?: string; ownedB
     keep: options.keep ?? 3,
     logger: log.logger,
     clock,
-    ownership: ownershipOf(options.ownedBefore),
+    ownership: { ...ownershipOf(options.ownedBefore), migrationsOf: async (name: string) => options.migrationsOf?.[name] ?? null },
     encrypted: options.encrypted,
+    triggers: options.triggers,
+    checkEveryMilliseconds: 60_000,
     write: async (target) => {
       if (state.failing) throw new Error("Disk penuh");
       writeFileSync(target, "arsip");
@@ -268,5 +287,107 @@ describe("automatic backups", () => {
     expect(log.info.at(-1)).toBe(`Cadangan otomatis ${join(folder, autoName(start))} dihentikan karena server berhenti; tidak ada file yang tersimpan.`);
     await clock.advance(10 * hour);
     expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
+// Issue 44, item 9: the first automatic backup was of an empty install, and the day the roster
+// came had none. A backup follows a roster import and a migration; a manual one stays.
+describe("backups after a roster import or a migration, and manual ones", () => {
+  const named = (kind: "impor" | "migrasi" | "manual", time: number) =>
+    kind === "manual" ? autoName(time).replace("skrining-auto-", "skrining-manual-") : autoName(time).replace(".tar.gz", `-${kind}.tar.gz`);
+
+  test("an import while serving (a command in another process, or the console) is backed up within a check period, named for it", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const newest = autoName(start - hour);
+    writeFileSync(join(folder, newest), "arsip");
+    const { database, triggers } = triggersOf();
+    const { clock, log, written, backups } = setUp({ folder, ownedBefore: [newest], triggers });
+    backups.start();
+    await clock.advance(10 * 60_000);
+    expect(written).toEqual([]);
+    database.newestImport = { id: 41, at: clock.time };
+    await clock.advance(60_000);
+    expect(written).toEqual([join(folder, named("impor", start + 11 * 60_000))]);
+    expect(log.info.at(-1)).toBe(`Cadangan otomatis tersimpan: ${join(folder, named("impor", start + 11 * 60_000))} (sesudah impor daftar akun).`);
+    // The same import once; the schedule goes on as it was.
+    await clock.advance(5 * 60_000);
+    expect(written).toHaveLength(1);
+    expect(backups.status().nextDue).toBe(new Date(start - hour + day).toISOString());
+    await backups.stop();
+  });
+
+  test("at the start, an import after the newest backup, or a database newer than it (a migration), is backed up at once", async () => {
+    for (const [kind, newerDatabase] of [["impor", false], ["migrasi", true]] as const) {
+      const folder = temporaryDir("skrining-auto-");
+      const newest = autoName(start - 2 * hour);
+      writeFileSync(join(folder, newest), "arsip");
+      const { database, triggers } = triggersOf();
+      if (!newerDatabase) database.newestImport = { id: 7, at: start - hour };
+      const { clock, written, backups } = setUp({ folder, ownedBefore: [newest], triggers, migrationsOf: { [newest]: newerDatabase ? 14 : 16 } });
+      await backups.start();
+      await clock.advance(0);
+      expect({ kind, written }).toEqual({ kind, written: [join(folder, named(kind, start))] });
+      await backups.stop();
+    }
+  });
+
+  test("at the start, nothing extra when the newest backup is after the import and of this schema, or when the schedule's is due anyway", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const newest = autoName(start - 2 * hour);
+    writeFileSync(join(folder, newest), "arsip");
+    const { database, triggers } = triggersOf();
+    database.newestImport = { id: 7, at: start - 3 * hour };
+    const quiet = setUp({ folder, ownedBefore: [newest], triggers, migrationsOf: { [newest]: 16 } });
+    await quiet.backups.start();
+    await quiet.clock.advance(0);
+    expect(quiet.written).toEqual([]);
+    await quiet.backups.stop();
+
+    // No backup yet: the schedule's, at once, covers the import and the migration.
+    database.newestImport = { id: 8, at: start - hour };
+    const fresh = setUp({ triggers });
+    fresh.backups.start();
+    await fresh.clock.advance(0);
+    expect(fresh.written).toEqual([join(fresh.folder, autoName(start))]);
+    await fresh.backups.stop();
+  });
+
+  test("rotation: the schedule's newest N stay; those after an import or a migration stay while a scheduled one of their time does; manual ones never go", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const scheduled = [3, 2, 1].map((daysAgo) => autoName(start - daysAgo * day));
+    const events = [named("impor", start - 2.5 * day), named("migrasi", start - 1.5 * day), named("impor", start - 0.5 * day)];
+    const manual = named("manual", start - 30 * day);
+    for (const name of [...scheduled, ...events, manual]) writeFileSync(join(folder, name), "arsip");
+    const { clock, log, backups } = setUp({ folder, keep: 2, ownedBefore: [...scheduled, ...events, manual] });
+    backups.start();
+    await clock.advance(0);
+    // Kept: the new one and the day before; the event backups of that window; the manual one.
+    expect(readdirSync(folder).sort()).toEqual([autoName(start), scheduled[2]!, events[2]!, manual].sort());
+    expect(log.info.at(-1)).toBe(`Cadangan otomatis tersimpan: ${join(folder, autoName(start))} (4 cadangan otomatis lama dihapus).`);
+    await backups.stop();
+  });
+
+  test("a manual backup: named as such, with who took it; the schedule is not moved and nothing is rotated", async () => {
+    const folder = temporaryDir("skrining-auto-");
+    const own = [50, 26, 2].map((hoursAgo) => autoName(start - hoursAgo * hour));
+    for (const name of own) writeFileSync(join(folder, name), "arsip");
+    const taken: [string, string | undefined][] = [];
+    const { clock, log, backups } = setUp({ folder, keep: 1, ownedBefore: own });
+    const ownership = (backups as unknown as { options: { ownership: { written: (name: string, facts?: { takenBy?: string }) => void } } }).options.ownership;
+    const recorded = ownership.written;
+    ownership.written = (name, facts) => {
+      taken.push([name, facts?.takenBy]);
+      recorded(name, facts);
+    };
+    backups.start();
+    const due = backups.status().nextDue;
+    await clock.advance(hour);
+    const outcome = await backups.backUpNow("admin");
+    expect(outcome).toMatchObject({ ok: true, kind: "manual", removed: 0, target: join(folder, named("manual", start + hour)) });
+    expect(taken).toEqual([[named("manual", start + hour), "admin"]]);
+    expect(log.info.at(-1)).toBe(`Cadangan manual tersimpan: ${join(folder, named("manual", start + hour))} (diminta admin).`);
+    expect(backups.status().nextDue).toBe(due);
+    expect(readdirSync(folder).sort()).toEqual([...own, named("manual", start + hour)].sort());
+    await backups.stop();
   });
 });

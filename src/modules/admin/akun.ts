@@ -81,6 +81,8 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
         if (accounts.importGivesAccess(roster, resetPasswords)) assertConfirmed(dependencies, { principal, claims, headers, request });
         try {
           const counts = await accounts.importRoster(roster, { resetPasswords, source: consoleSource(dependencies, principal, request, route) });
+          // A backup of the day the roster came (issue 44): the schedule's may be a day away.
+          dependencies.backups?.noticeChanges();
           const minors = accounts.minorsAmong(roster.accounts.flatMap((row) => (row.nim === undefined ? [] : [row.nim])));
           return { counts, di_bawah_18: minors };
         } catch (error) {

@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import { listBackups } from "../../backup/automatic";
+import { listBackups } from "../../backup/backup-names";
 import { ServiceError, conflict, notFound } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
 import { BackupMade, BackupsAnswer } from "./model";
@@ -10,13 +10,14 @@ export const backupMessages = {
     "Cadangan otomatis tidak aktif, jadi konsol tidak punya folder cadangan. Jalankan serve dengan --backup-dir <folder>, atau buat cadangan dengan perintah 'skrining backup FILE'.",
   unknown: (name: string) => `Cadangan ${name} tidak ada di folder cadangan.`,
   failed: (reason: string) => `Cadangan gagal: ${reason}. Cadangan lama tidak dihapus.`,
-  done: (name: string, removed: number) => `Cadangan ${name} tersimpan dan sudah diperiksa utuh${removed > 0 ? `; ${removed} cadangan otomatis lama dihapus` : ""}.`,
+  done: (name: string) => `Cadangan manual ${name} tersimpan dan sudah diperiksa utuh. Rotasi cadangan otomatis tidak menghapusnya: hapus sendiri bila tidak diperlukan lagi.`,
 } as const;
 
 /**
  * "Cadangan": serve's automatic backups (their folder, period, how many are kept, the next
- * one and the last outcome), the archives in that folder, a backup now and the download of
- * one. Restoring stays a command: it replaces the running service's data.
+ * one and the last outcome), the archives in that folder by kind (with who took a manual
+ * one), a manual backup now and the download of one. Restoring stays a command: it replaces
+ * the running service's data.
  */
 export const cadanganController = (guards: RouteGuards, dependencies: AdminDependencies) =>
   adminController(guards, dependencies, "/cadangan")
@@ -24,17 +25,20 @@ export const cadanganController = (guards: RouteGuards, dependencies: AdminDepen
       "",
       () => {
         const schedule = dependencies.backups?.status() ?? null;
-        return { jadwal: schedule, cadangan: schedule ? listBackups(schedule.folder) : [] };
+        return { jadwal: schedule, cadangan: schedule ? listBackups(schedule.folder, (name) => dependencies.backups!.takenBy(name)) : [] };
       },
       { access: adminOnly, response: { 200: BackupsAnswer } },
     )
     .post(
       "",
-      async () => {
+      async ({ principal, request, route }) => {
         if (!dependencies.backups) throw conflict(backupMessages.notScheduled);
-        const outcome = await dependencies.backups.backUpNow();
+        // A manual archive, named as such and kept out of the rotation (issue 44), with who asked for it.
+        const outcome = await dependencies.backups.backUpNow(principal.username);
         if (!outcome.ok) throw new ServiceError("failed", backupMessages.failed(outcome.reason));
-        return { message: backupMessages.done(basename(outcome.target), outcome.removed), nama: basename(outcome.target) };
+        const name = basename(outcome.target);
+        await dependencies.context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "create", detail: `cadangan manual ${name} dibuat di folder cadangan` });
+        return { message: backupMessages.done(name), nama: name };
       },
       { access: adminOnly, response: { 200: BackupMade } },
     )

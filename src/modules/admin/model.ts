@@ -78,8 +78,11 @@ export const ImportAnswer = t.Object(
   { additionalProperties: false },
 );
 
+/** Why a backup was taken (src/backup/backup-names.ts). */
+const BackupKind = t.Union([t.Literal("terjadwal"), t.Literal("impor"), t.Literal("migrasi"), t.Literal("manual")]);
+
 const BackupOutcome = t.Object(
-  { ok: t.Boolean(), target: t.String(), removed: t.Optional(Integer()), reason: t.Optional(t.String()), at: t.String() },
+  { ok: t.Boolean(), target: t.String(), removed: t.Optional(Integer()), reason: t.Optional(t.String()), kind: BackupKind, at: t.String() },
   { additionalProperties: false },
 );
 
@@ -91,7 +94,20 @@ export const BackupsAnswer = t.Object(
         { additionalProperties: false },
       ),
     ),
-    cadangan: t.Array(t.Object({ name: t.String(), size: Integer(), modifiedAt: t.String(), automatic: t.Boolean(), encrypted: t.Boolean() }, { additionalProperties: false })),
+    cadangan: t.Array(
+      t.Object(
+        {
+          name: t.String(),
+          size: Integer(),
+          modifiedAt: t.String(),
+          automatic: t.Boolean(),
+          kind: t.Nullable(BackupKind),
+          encrypted: t.Boolean(),
+          takenBy: t.Union([t.String(), t.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
