@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { dataDirNamed, loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
+import { defaultTimeZone, readTimeZone } from "../src/local-time";
 import { openDatabase, type DatabaseClient, type MigrationRecord, type SchemaUse } from "../src/db";
 import { WriteQueue } from "../src/db/write-queue";
 import type { Logger } from "../src/logger";
@@ -81,6 +82,11 @@ export const newDataFolderLine = (dataDir: string) => `Folder data baru dibuat: 
 /** The data folder the command line names (`--data`, SKRINING_DATA or ./data), as an absolute path. */
 export function dataDirOf(command: Command, io: CommandIo): string {
   return resolveDataDir(globalOptionsOf(command).data, io.environment);
+}
+
+/** The faculty's time zone the command line names (`--tz`, SKRINING_TZ or Asia/Jakarta), checked. */
+export function timeZoneOf(command: Command, io: CommandIo): string {
+  return readTimeZone(globalOptionsOf(command).tz || io.environment.SKRINING_TZ || defaultTimeZone);
 }
 
 /** Whether `--data` or SKRINING_DATA named the data folder (rather than the default `./data`). */

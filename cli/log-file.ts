@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from "commander";
 import { resolve } from "node:path";
 import { invalid } from "../src/errors";
+import { logTimestamp } from "../src/local-time";
 import { LogFile, withLogFile, type Logger } from "../src/logger";
 import type { CommandIo } from "./common";
 
@@ -52,7 +53,7 @@ function fromEnvironment<Value>(io: CommandIo, name: string, parse: (value: stri
  * The log of `serve`: the command's streams, and the file when one is asked for. Call
  * `close` once the server has stopped.
  */
-export function serveLogger(flags: LogFileFlags, streams: Logger, io: CommandIo): { logger: Logger; close: () => void } {
+export function serveLogger(flags: LogFileFlags, streams: Logger, io: CommandIo, timeZone: string): { logger: Logger; close: () => void } {
   const path = flags.logFile ?? fromEnvironment(io, "SKRINING_LOG_FILE", (value) => value);
   if (path === undefined && (flags.logMaxSize !== undefined || flags.logKeep !== undefined)) {
     throw invalid("--log-max-size dan --log-keep hanya berlaku bersama --log-file (atau SKRINING_LOG_FILE).");
@@ -60,6 +61,7 @@ export function serveLogger(flags: LogFileFlags, streams: Logger, io: CommandIo)
   const maxBytes = flags.logMaxSize ?? fromEnvironment(io, "SKRINING_LOG_MAX_SIZE", byteSize) ?? defaultMaxBytes;
   const keep = flags.logKeep ?? fromEnvironment(io, "SKRINING_LOG_KEEP", keepCount) ?? defaultKeep;
   if (path === undefined) return { logger: streams, close: () => {} };
-  const file = new LogFile({ path: resolve(path), maxBytes, keep }, (line) => streams.error(line));
+  // Entries begin with the faculty's local time, as the request lines do (issue 44).
+  const file = new LogFile({ path: resolve(path), maxBytes, keep, stamp: () => logTimestamp(Date.now(), timeZone) }, (line) => streams.error(line));
   return { logger: withLogFile(streams, file), close: () => file.close() };
 }

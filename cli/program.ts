@@ -11,7 +11,7 @@ import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, backupPassphraseFileOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
-import { configOf, dataDirOf, ioLogger, type CommandIo } from "./common";
+import { configOf, dataDirOf, ioLogger, timeZoneOf, type CommandIo } from "./common";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
@@ -92,7 +92,7 @@ export function buildProgram(io: CommandIo): Command {
       const hostnames = readHostNames(options.hostname ?? []);
       const dataDir = dataDirOf(command, io);
       const backups = automaticBackupsOf(options, dataDir);
-      const log = serveLogger(options, ioLogger(io), io);
+      const log = serveLogger(options, ioLogger(io), io, timeZoneOf(command, io));
       const outputClosed = new AbortController();
       io.onOutputClosed?.(() => outputClosed.abort());
       try {

@@ -86,7 +86,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     // that answer with their own Response (the photo) set their own Cache-Control.
     .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
     .use(errorHandler(context.logger, context.health, (path) => allowedMethods(path)))
-    .use(requestLog(context.config.logRequests ? context.logger : null, new Set([healthPath])))
+    .use(requestLog(context.config.logRequests ? context.logger : null, { timeZone: context.config.timeZone, clientAddress }, new Set([healthPath])))
     .use(corsPolicy(context.config.corsOrigins))
     .use(
       bodyParser({

@@ -104,10 +104,20 @@ function wallClock(time: number, timeZone: string): { shifted: Date; offset: num
 export function formatLocalTimestamp(stored: string, timeZone: string): string {
   const time = Date.parse(stored);
   if (Number.isNaN(time)) return stored;
+  return localClock(time, timeZone, false);
+}
+
+/**
+ * A moment as a log line begins (issue 44): the faculty's wall clock to the millisecond with
+ * its offset, `2026-11-25T00:30:00.123+07:00`, sortable and unambiguous like UTC, readable as WIB.
+ */
+export const logTimestamp = (time: number, timeZone: string) => localClock(time, timeZone, true);
+
+function localClock(time: number, timeZone: string, milliseconds: boolean): string {
   const { shifted, offset } = wallClock(time, timeZone);
   const sign = offset < 0 ? "-" : "+";
   const date = `${shifted.getUTCFullYear()}-${two(shifted.getUTCMonth() + 1)}-${two(shifted.getUTCDate())}`;
-  const clock = `${two(shifted.getUTCHours())}:${two(shifted.getUTCMinutes())}:${two(shifted.getUTCSeconds())}`;
+  const clock = `${two(shifted.getUTCHours())}:${two(shifted.getUTCMinutes())}:${two(shifted.getUTCSeconds())}${milliseconds ? `.${String(shifted.getUTCMilliseconds()).padStart(3, "0")}` : ""}`;
   return `${date}T${clock}${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
 }
 

@@ -16,6 +16,8 @@ export const silentLogger: Logger = { info: () => {}, error: () => {} };
 
 export interface LogFileOptions {
   path: string;
+  /** The time an entry begins with (the faculty's local time in serve, issue 44); UTC when absent. */
+  stamp?: () => string;
   /** The size a file may reach; the line that would take it past is the first of a new file. */
   maxBytes: number;
   /** How many earlier files are kept beside it: `.1` the newest, up to `.keep` the oldest. */
@@ -45,9 +47,13 @@ export class LogFile {
     private readonly report: (line: string) => void,
   ) {}
 
+  private stamp(): string {
+    return this.options.stamp?.() ?? new Date().toISOString();
+  }
+
   /** One line (a multi-line stack trace is one entry), prefixed with the time unless it has one. */
   write(line: string, level: "info" | "error"): void {
-    const stamped = startsWithTimestamp.test(line) ? line : `${new Date().toISOString()} ${level === "error" ? "GALAT " : ""}${line}`;
+    const stamped = startsWithTimestamp.test(line) ? line : `${this.stamp()} ${level === "error" ? "GALAT " : ""}${line}`;
     if (this.failure && Date.now() < this.failure.retryAt) {
       this.failure.missed++;
       return;
@@ -56,7 +62,7 @@ export class LogFile {
       const missed = this.failure?.missed;
       if (missed !== undefined) {
         const note = `Log file ${this.options.path} dapat ditulis lagi; ${missed} baris sebelumnya hanya ada di stdout/stderr.`;
-        this.append(`${new Date().toISOString()} ${note}\n`);
+        this.append(`${this.stamp()} ${note}\n`);
         this.failure = null;
         this.report(note);
       }

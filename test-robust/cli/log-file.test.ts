@@ -18,7 +18,8 @@ afterEach(async () => {
 });
 afterAll(unmountAll);
 
-const timestamped = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /;
+/** Every entry begins with the faculty's local time: Asia/Jakarta (WIB, +07:00) unless told otherwise (issue 44). */
+const timestamped = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+07:00 /;
 const failureMessage = "tidak dapat ditulis";
 
 /** Requests that each leave one line in the request log, numbered: `GET /api/tidak-ada-N 404`. */
@@ -39,6 +40,38 @@ async function stoppedAndRead(server: Running): Promise<void> {
 
 const requestNumbers = (text: string) => [...text.matchAll(/GET \/api\/tidak-ada-(\d+) 404/g)].map((match) => Number(match[1]));
 const mode = (path: string) => statSync(path).mode & 0o777;
+
+// Issue 44, item 10: the lines carried UTC and no client address.
+describe("the request log's lines", () => {
+  /** A request line's time as the moment it names, and the rest of the line. */
+  const parsed = (line: string) => {
+    const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})([+-]\d\d:\d\d) (.*)$/.exec(line)!;
+    return { offset: match[2], moment: Date.parse(`${match[1]}${match[2]}`), rest: match[3] };
+  };
+
+  test.each([
+    ["the default zone (WIB)", [] as string[], "+07:00"],
+    ["--tz Asia/Makassar (WITA)", ["--tz", "Asia/Makassar"], "+08:00"],
+  ])("%s: the local time with its offset and the client's address, on stdout and in the file", async (_zone, zoneOptions, offset) => {
+    const folder = temporaryDir();
+    const path = join(folder, "skrining.log");
+    const before = Date.now();
+    const server = await startServer({ dataDir: join(folder, "data"), env: { SKRINING_LOG: "on", SKRINING_TZ: zoneOptions[1] ?? "Asia/Jakarta" }, serveOptions: ["--log-file", path] });
+    await numberedRequests(server, 1);
+    expect(await stop(server)).toBe(0);
+    await stoppedAndRead(server);
+    for (const text of [server.stdout(), readFileSync(path, "utf8")]) {
+      const line = text.split("\n").find((each) => each.includes("/api/tidak-ada-1 "))!;
+      const { offset: written, moment, rest } = parsed(line);
+      expect(written).toBe(offset);
+      expect(moment).toBeGreaterThanOrEqual(before - 1);
+      expect(moment).toBeLessThanOrEqual(Date.now());
+      expect(rest).toMatch(/^127\.0\.0\.1 GET \/api\/tidak-ada-1 404 \d+\.\dms$/);
+    }
+    // The file's other entries begin with the same clock.
+    expect(readFileSync(path, "utf8").split("\n").find((line) => line.includes("SIGTERM diterima"))).toMatch(new RegExp(`^\\S+\\${offset} SIGTERM diterima`));
+  });
+});
 
 describe("a log file set aside by size", () => {
   test("through a real server: files of at most --log-max-size, --log-keep earlier ones, the oldest lines dropped, 0600; stdout keeps everything", async () => {
