@@ -12,6 +12,7 @@ import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, backupPassphraseFileOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
 import { configOf, dataDirOf, ioLogger, timeZoneOf, type CommandIo } from "./common";
+import { registerDoctorCommand } from "./doctor";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
@@ -118,6 +119,7 @@ export function buildProgram(io: CommandIo): Command {
   registerCheckCommand(program, io);
   registerMigrateCommand(program, io);
   registerRollbackCommand(program, io);
+  registerDoctorCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);

@@ -109,7 +109,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing, () => options.tls?.served.health() ?? null)))
+    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing, () => options.tls?.served.health() ?? null, () => options.backups?.health() ?? null)))
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))

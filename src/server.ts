@@ -1,11 +1,14 @@
 import { join } from "node:path";
 import { createApp, largestBodyBytes } from "./app";
 import { commandActor } from "./audit/trail";
-import { AutomaticBackups, backupInChildProcess } from "./backup/automatic";
+import { AutomaticBackups } from "./backup/automatic";
+import { backupInChildProcess } from "./backup/child-process";
 import { BackupFolder } from "./backup/backup-folder";
 import { databaseChanges } from "./backup/triggers";
 import { dataFolderIdentity } from "./backup/folder-identity";
 import { banner, lanUrls } from "./banner";
+import { describeBuild } from "./build-info";
+import { writeServeState } from "./serve-state";
 import type { Config } from "./config";
 import type { Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
@@ -185,6 +188,22 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const plain = tls && { served: tls, plainUrls: lanUrls(options.host, listeners.plainPort, "http"), httpApi: options.httpApi ?? "refuse" };
   for (const line of banner({ config, host: options.host, backups: options.backups, admin, reminder, bcrypt, urls, tls: plain, newInstallation: !context.accounts.hasAccounts("mahasiswa"), terminal: terminal !== null })) {
     logger.info(line);
+  }
+  // What doctor reads of this start (issue 44); a folder that cannot take it is only logged.
+  try {
+    const schedule = options.backups && { folder: options.backups.folder, everyMilliseconds: options.backups.everyMilliseconds, keep: options.backups.keep, encrypted: options.backups.passphrase !== undefined };
+    writeServeState(config.dataDir, {
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      program: describeBuild(),
+      host: options.host,
+      port: listeners.plainPort,
+      httpsPort: tls ? listeners.servicePort : null,
+      adminWeb: config.adminWeb,
+      backups: schedule ?? null,
+    });
+  } catch (error) {
+    logger.error(`Keadaan server untuk skrining doctor tidak dapat ditulis di ${config.dataDir}: ${error instanceof Error ? error.message : String(error)}.`);
   }
   // Renewed without a restart (decisions §18); each new pair replaces the HTTPS listener.
   tls?.start(config.tlsCheckSeconds, (pair) => listeners!.serveCertificate(pair, logger));

@@ -3,7 +3,6 @@ import { basename, join } from "node:path";
 import { conflict } from "../errors";
 import type { Logger } from "../logger";
 import { backupName, leftoverPattern, readBackupName, type BackupKind } from "./backup-names";
-import { passphraseVariable } from "./encryption";
 
 const unitMilliseconds: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -71,6 +70,13 @@ export interface BackupSchedule {
   last: (BackupOutcome & { at: string }) | null;
 }
 
+/** What `GET /health` says of the backups (issue 44): the newest one's time and age, and whether they are encrypted. */
+export interface BackupHealth {
+  terakhir: string | null;
+  umur_jam: number | null;
+  terenkripsi: boolean;
+}
+
 /** How often serve looks for a roster import to back up after, unless SKRINING_BACKUP_CHECK_SECONDS says otherwise. */
 export const defaultBackupCheckMilliseconds = 60_000;
 
@@ -118,6 +124,8 @@ export class AutomaticBackups {
   private last: (BackupOutcome & { at: string }) | null = null;
   /** The newest roster import a backup was taken (or asked for) after. */
   private importSeen = 0;
+  /** When the newest backup in the folder began (any kind), known at the start and from each backup since: /health's age. */
+  private newestBegan: number | null = null;
 
   constructor(private readonly options: AutomaticBackupOptions) {
     this.clock = options.clock ?? realClock;
@@ -126,6 +134,7 @@ export class AutomaticBackups {
   /** Arms the schedule; resolves once what happened since the newest backup was looked at (the server does not wait for it). */
   async start(): Promise<void> {
     const now = this.clock.now();
+    this.newestBegan = this.backupsInFolder()[0]?.began ?? null;
     const newest = Math.max(...this.backupsInFolder("terjadwal").map((backup) => backup.began), Number.NEGATIVE_INFINITY);
     // A newest backup "from the future" (the clock was set back) counts as taken now, not as a reason to wait.
     this.due = Math.max(now, Math.min(newest, now) + this.options.everyMilliseconds);
@@ -176,6 +185,17 @@ export class AutomaticBackups {
     if (this.stopped) throw conflict("Server sedang berhenti; cadangan tidak dibuat.");
     if (this.running !== null) throw conflict("Cadangan sedang dibuat; tunggu sampai selesai, lalu muat ulang daftar.");
     return this.run("manual", takenBy);
+  }
+
+  /** The newest backup's time and age in whole hours, for a monitor (read from memory: a poll costs nothing). */
+  health(): BackupHealth {
+    // To the second, as the names say it.
+    const began = this.newestBegan === null ? null : Math.floor(this.newestBegan / 1000) * 1000;
+    return {
+      terakhir: began === null ? null : new Date(began).toISOString(),
+      umur_jam: began === null ? null : Math.max(0, Math.floor((this.clock.now() - began) / 3_600_000)),
+      terenkripsi: this.options.encrypted === true,
+    };
   }
 
   /** Who asked for the manual backup `name` (the console lists it). */
@@ -272,6 +292,7 @@ export class AutomaticBackups {
       this.options.logger.error(`${what} ${target} gagal: ${messageOf(error)}.${retry} cadangan lama tidak dihapus.`);
       return { ok: false, target, reason: messageOf(error), kind };
     }
+    this.newestBegan = Math.max(this.newestBegan ?? began, began);
     let removed = 0;
     try {
       this.options.ownership.written(basename(target), { migrations: this.options.triggers?.schemaMigrations(), ...(takenBy === undefined ? {} : { takenBy }) });
@@ -331,46 +352,6 @@ export class AutomaticBackups {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/**
- * The command line and environment of the child that writes one automatic backup: `skrining
- * --data <dataDir> backup <target>`, with `--encrypt` and the passphrase in the child's own
- * environment when there is one (never on its command line, which every user of the
- * machine may list); without one, the child gets none, whatever the server inherited.
- */
-export function backupChildCommand(dataDir: string, environment: Record<string, string | undefined>, passphrase?: string) {
-  // The compiled executable is the program itself; under Bun the entry point is cli/main.ts.
-  const program = Bun.isStandaloneExecutable ? [process.execPath] : [process.execPath, join(import.meta.dir, "..", "..", "cli", "main.ts")];
-  const { [passphraseVariable]: _inherited, ...inherited } = environment;
-  return {
-    args: (target: string) => [...program, "--data", dataDir, "backup", ...(passphrase === undefined ? [] : ["--encrypt"]), target],
-    env: passphrase === undefined ? inherited : { ...inherited, [passphraseVariable]: passphrase },
-  };
-}
-
-/**
- * Writes a backup in a child process (backupChildCommand): the server's own thread never
- * waits for the snapshot or the compression, the database is read as any other program
- * reads it (a snapshot, no lock held against the server's writes), and the archive is
- * exactly what the command writes and verifies.
- */
-export function backupInChildProcess(dataDir: string, environment: Record<string, string | undefined>, passphrase?: string): AutomaticBackupOptions["write"] {
-  const command = backupChildCommand(dataDir, environment, passphrase);
-  return async (target, stop) => {
-    const child = Bun.spawn(command.args(target), { env: command.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-    const kill = () => child.kill("SIGTERM");
-    stop.addEventListener("abort", kill);
-    try {
-      const [exitCode, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
-      if (exitCode !== 0) {
-        const reason = stderr.trim().split("\n").at(-1)?.replace(/^skrining: /, "") || `kode keluar ${exitCode}`;
-        throw new Error(reason);
-      }
-    } finally {
-      stop.removeEventListener("abort", kill);
-    }
-  };
-}
 
 /** A period as it was most likely written (`24h`, `7d`, `30m`). */
 function describeDuration(milliseconds: number): string {

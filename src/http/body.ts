@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { ServiceError, invalid } from "../errors";
+import { fileSize } from "../file-size";
 import type { JsonObject } from "../requests/values";
 
 /**
@@ -68,6 +69,5 @@ function depthExceeds(root: object, limit: number): boolean {
 }
 
 function tooLarge(limit: number): ServiceError {
-  const megabytes = (limit / (1024 * 1024)).toFixed(limit % (1024 * 1024) === 0 ? 0 : 1);
-  return new ServiceError("too_large", `Ukuran data melebihi batas ${megabytes} MB.`);
+  return new ServiceError("too_large", `Ukuran data melebihi batas ${fileSize(limit)}.`);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { backupChildCommand } from "../../src/backup/automatic";
+import { backupChildCommand } from "../../src/backup/child-process";
 import { automaticBackupName } from "../../src/backup/backup-names";
 import { ownerFileName } from "../../src/backup/backup-folder";
 import { standardAccounts, temporaryDir } from "../../test/helpers";

@@ -49,7 +49,7 @@ describe("an upload", () => {
       [upload("setengah.json", constant("Rendah", "Rendah").slice(0, 80), { jenis: "stress" }), 400, "model JSON tidak dapat dibaca"],
       [upload("model.json", constant("Rendah", "Rendah"), { jenis: "suasana" }), 400, "Jenis model harus stress atau motivasi."],
       [form(null, { jenis: "stress" }), 400, "Pilih file model (.joblib atau .json)."],
-      [upload("besar.json", " ".repeat(2 * 1024 * 1024 + 1) + constant("Rendah", "Rendah"), { jenis: "stress" }), 413, "Ukuran file melebihi batas 2 MB."],
+      [upload("besar.json", " ".repeat(2 * 1024 * 1024 + 1) + constant("Rendah", "Rendah"), { jenis: "stress" }), 413, "Ukuran file melebihi batas 2 MB. Pilih file yang lebih kecil, atau pakai perintah skrining di PC server untuk file sebesar ini."],
     ];
     for (const [body, status, error] of cases) {
       const answer = await opened.call("POST", "/api/admin/model", { rawBody: body });

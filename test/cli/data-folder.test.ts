@@ -24,8 +24,8 @@ export const mayCreateWhenNamed = ["accounts import", "accounts add", "tls init"
 const withoutDataFolder = ["model predict"];
 /** Work on the data folder's tls/ only, never its database: `tls status` refuses one without tls/ (test/tls/). */
 const tlsCommands = ["tls status"];
-/** Puts a copy back in a folder it names, refusing one without (test-robust/cli/rollback.test.ts). */
-const diagnosis = ["rollback"];
+/** Reads whatever it finds and says what is wrong, a missing folder included (test-robust/cli/doctor.test.ts); puts a copy back (test-robust/cli/rollback.test.ts). */
+const diagnosis = ["doctor", "rollback"];
 
 function leafCommands(command: Command, prefix: string[] = []): string[] {
   if (command.commands.length === 0) return [prefix.join(" ")];

@@ -92,7 +92,7 @@ describe("PUT /api/mahasiswa/profil/foto", () => {
     ["a text file named .jpg", () => form({ foto: new File(["hello, this is text"], "foto.jpg") }), "Tipe file tidak diizinkan. Gunakan JPG, PNG, GIF, atau WebP."],
     ["an empty file", () => form({ foto: new File([], "foto.png") }), "Tipe file tidak diizinkan. Gunakan JPG, PNG, GIF, atau WebP."],
     ["a truncated JPEG", () => form({ foto: new File([jpegWithExif().slice(0, 20)], "foto.jpg") }), "File gambar rusak atau tidak lengkap."],
-    ["a file over the limit", () => form({ foto: new File([jpegWithExif(), new Uint8Array(64 * 1024)], "foto.jpg") }), "Ukuran foto melebihi batas 0.1 MB."],
+    ["a file over the limit", () => form({ foto: new File([jpegWithExif(), new Uint8Array(64 * 1024)], "foto.jpg") }), "Ukuran foto melebihi batas 64 KB."],
   ])("%s → 400, nothing written", async (_name, body, error) => {
     const before = { path: storedPath("N001"), files: photoFiles() };
     const response = await upload(typeof body === "function" ? body() : body);

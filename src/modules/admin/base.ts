@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { ServiceError } from "../../errors";
+import { fileSize } from "../../file-size";
 import type { AuditSource } from "../../audit/trail";
 import type { AutomaticBackups } from "../../backup/automatic";
 import type { ServedTls } from "../../tls/served";
@@ -90,7 +91,8 @@ export function uploadedFile(body: unknown, field: string, limitBytes: number): 
   if (!(body instanceof FormData)) return null;
   const value = body.get(field);
   if (!(value instanceof File)) return null;
-  if (value.size > limitBytes) throw new ServiceError("too_large", `Ukuran file melebihi batas ${(limitBytes / (1024 * 1024)).toFixed(limitBytes % (1024 * 1024) === 0 ? 0 : 1)} MB.`);
+  // The limit as the page shows it (issue 44): `5 MB`, `5,5 MB` (src/file-size.ts for both).
+  if (value.size > limitBytes) throw new ServiceError("too_large", `Ukuran file melebihi batas ${fileSize(limitBytes)}. Pilih file yang lebih kecil, atau pakai perintah skrining di PC server untuk file sebesar ini.`);
   return value;
 }
 

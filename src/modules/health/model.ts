@@ -21,8 +21,20 @@ const tls = t.Optional(
   ),
 );
 
+/** Issue 44: the automatic backups, when the server takes them (additive; absent without --backup-dir). */
+const cadangan = t.Optional(
+  t.Object(
+    {
+      terakhir: t.Nullable(t.String({ description: "when the newest backup in the backup folder began (UTC); null when there is none yet" })),
+      umur_jam: t.Nullable(Type.Integer({ description: "its age in whole hours; null when there is none" })),
+      terenkripsi: t.Boolean({ description: "whether the server's backups are encrypted (--backup-passphrase-file)" }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 /** What a monitor reads when the service can do its work. */
-export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, commit, build_date: buildDate, database: t.Literal("ok"), bcrypt, tls }, { additionalProperties: false });
+export const HealthyResponse = t.Object({ status: t.Literal("ok"), version, commit, build_date: buildDate, database: t.Literal("ok"), bcrypt, tls, cadangan }, { additionalProperties: false });
 
 /** What it reads when it cannot: which kind of trouble, and nothing about its cause. */
 export const UnhealthyResponse = t.Object(
@@ -36,6 +48,7 @@ export const UnhealthyResponse = t.Object(
     database: t.Literal("error"),
     bcrypt,
     tls,
+    cadangan,
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import type { Bcrypt } from "../../accounts/bcrypt";
 import type { BuildInfo } from "../../build-info";
 import type { Logger } from "../../logger";
 import type { TlsHealth } from "../../tls/served";
+import type { BackupHealth } from "../../backup/automatic";
 import type { HealthyResponse, UnhealthyResponse } from "./model";
 import { preparedOnFirstUse } from "../../db/prepared";
 
@@ -33,6 +34,8 @@ export class HealthService {
     private readonly passwordHashing: () => Promise<Bcrypt>,
     /** The served certificate's state; null on plain HTTP (and in tests through app.handle()). */
     private readonly tls: () => TlsHealth | null = () => null,
+    /** The automatic backups' state (the newest one's age); null without --backup-dir. */
+    private readonly backups: () => BackupHealth | null = () => null,
   ) {
     this.probe = preparedOnFirstUse(() => db.select({ one: sql<number>`1` }).from(users).limit(1).prepare());
     this.program = { version: build.version, commit: build.commit, build_date: build.builtAt };
@@ -40,8 +43,9 @@ export class HealthService {
 
   async check(): Promise<Health> {
     const tls = this.tls();
+    const cadangan = this.backups();
     const state = await this.storageState();
-    return tls ? { ...state, tls } : state;
+    return { ...state, ...(tls ? { tls } : {}), ...(cadangan ? { cadangan } : {}) };
   }
 
   private async storageState(): Promise<Health> {

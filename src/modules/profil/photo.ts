@@ -5,6 +5,7 @@ import { mahasiswa } from "../../db/schema";
 import { asStorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { ServiceError, invalid, notFound } from "../../errors";
+import { fileSize } from "../../file-size";
 import type { Logger } from "../../logger";
 import { mediaTypes, sniffImageType, stripMetadata } from "../../photos/image";
 import type { PhotoStore } from "../../photos/storage";
@@ -50,7 +51,7 @@ export class PhotoService {
     const part = form instanceof FormData ? form.get("foto") : null;
     if (!(part instanceof File)) throw invalid(photoMessages.noFile);
     if (!part.name) throw invalid(photoMessages.emptyName);
-    if (part.size > this.limitBytes) throw invalid(`Ukuran foto melebihi batas ${formatMegabytes(this.limitBytes)} MB.`);
+    if (part.size > this.limitBytes) throw invalid(`Ukuran foto melebihi batas ${fileSize(this.limitBytes)}.`);
     const bytes = new Uint8Array(await part.arrayBuffer());
     const type = sniffImageType(bytes);
     if (type === null) throw invalid(photoMessages.wrongType);
@@ -137,11 +138,6 @@ export class PhotoService {
   photoFiles(): Set<string> {
     return this.store.fileNames();
   }
-}
-
-function formatMegabytes(bytes: number): string {
-  const megabytes = bytes / (1024 * 1024);
-  return Number.isInteger(megabytes) ? String(megabytes) : megabytes.toFixed(1);
 }
 
 /** The media type from the file's own first bytes; files of other origins are not guessed. */

@@ -4,7 +4,8 @@ import { DataTable } from "../../components/charts";
 import { Button, ErrorNotice, Field, Notice } from "../../components/ui";
 import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
-import { CommandHint, ConfirmAct, formOf, megabytes, needsConfirmation, uploadLimits, type ImportAnswer, type ImportPreview } from "./shared";
+import { fileSize } from "../../../file-size";
+import { CommandHint, ConfirmAct, formOf, needsConfirmation, uploadLimits, type ImportAnswer, type ImportPreview } from "./shared";
 
 const text = admin.impor;
 
@@ -80,7 +81,7 @@ export function AkunImpor(props: { onImported: () => void }) {
       <h2 id="akun-impor">{text.heading}</h2>
       <p class="aside">{text.intro}</p>
       <form class="form console-form" onSubmit={check} noValidate>
-        <Field label={text.file} hint={text.fileHint(limits.data ? megabytes(limits.data.daftar) : "5 MB")}>
+        <Field label={text.file} hint={text.fileHint(limits.data ? fileSize(limits.data.daftar) : "5 MB")}>
           {({ id, describedBy }) => (
             <input
               id={id}

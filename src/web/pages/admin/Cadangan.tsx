@@ -7,7 +7,8 @@ import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
-import { ConsolePage, DownloadButton, Outcome, megabytes, useAct, type BackupsAnswer } from "./shared";
+import { fileSize } from "../../../file-size";
+import { ConsolePage, DownloadButton, Outcome, useAct, type BackupsAnswer } from "./shared";
 
 const text = admin.cadangan;
 
@@ -114,7 +115,7 @@ export function Cadangan(_props: PageProps) {
               rows={data.cadangan.map((backup) => [
                 backup.name,
                 formatDateTime(backup.modifiedAt),
-                megabytes(backup.size),
+                fileSize(backup.size),
                 [backup.automatic ? text.automatic : text.other, backup.encrypted ? text.encryptedKind : ""].filter(Boolean).join(", "),
                 <DownloadButton path={`/api/admin/cadangan/${encodeURIComponent(backup.name)}`} label={text.downloadOf(backup.name)} describedBy="cadangan-catatan" />,
               ])}

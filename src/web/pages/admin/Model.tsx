@@ -8,7 +8,8 @@ import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
 import { ModelCoba } from "./ModelCoba";
-import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, formOf, useAct, megabytes, uploadLimits, type ModelItem } from "./shared";
+import { fileSize } from "../../../file-size";
+import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, formOf, useAct, uploadLimits, type ModelItem } from "./shared";
 
 const text = admin.model;
 type Pending = { kind: "activate" | "remove"; model: ModelItem } | null;
@@ -142,7 +143,7 @@ function Upload(props: { onAdded: () => void }) {
           });
         }}
       >
-        <Field label={text.file} hint={text.fileHint(limits.data ? megabytes(limits.data.model) : "50 MB")}>
+        <Field label={text.file} hint={text.fileHint(limits.data ? fileSize(limits.data.model) : "50 MB")}>
           {({ id, describedBy }) => <input id={id} type="file" accept=".joblib,.json,.pkl" aria-describedby={describedBy} onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)} />}
         </Field>
         <SelectField label={text.type} value={type} options={text.types} onChange={setType} />

@@ -228,7 +228,7 @@ export type UploadLimits = Static<typeof answers.UploadLimits>;
 export const uploadLimits = () => request<UploadLimits>("GET", "/api/admin/batas");
 
 /** `5 MB` from a byte count, as the limits are named. */
-export const megabytes = (bytes: number) => `${new Intl.NumberFormat("id-ID", { maximumFractionDigits: 1 }).format(bytes / (1024 * 1024))} MB`;
+
 
 /** A multipart form of a file and text fields, for the console's uploads. */
 export function formOf(file: File | null, fields: Record<string, string>): FormData {
