@@ -13,6 +13,7 @@ import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOptio
 import { registerCheckCommand } from "./check";
 import { configOf, dataDirOf, ioLogger, timeZoneOf, type CommandIo } from "./common";
 import { registerDoctorCommand } from "./doctor";
+import { registerChangelogCommand } from "./changelog";
 import { registerContentCommands } from "./content";
 import { registerFollowUpCommands } from "./followup";
 import { speakIndonesian } from "./indonesian";
@@ -120,6 +121,7 @@ export function buildProgram(io: CommandIo): Command {
   registerMigrateCommand(program, io);
   registerRollbackCommand(program, io);
   registerDoctorCommand(program, io);
+  registerChangelogCommand(program, io);
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);

@@ -4,3 +4,9 @@ declare module "*.sql" {
   const text: string;
   export default text;
 }
+
+// CHANGELOG.md likewise, embedded for `skrining changelog` (src/changelog.ts).
+declare module "*.md" {
+  const text: string;
+  export default text;
+}

@@ -37,8 +37,9 @@ const runIn = (cwd: string, executable: string) => {
 beforeAll(() => {
   writeFileSync(
     probeSource,
-    `import { describeBuild } from ${JSON.stringify(join(repositoryRoot, "src", "build-info.ts"))};\n` +
-      "console.log(JSON.stringify({ build: describeBuild(), data: process.env.SKRINING_DATA ?? null, probe: process.env.SKRINING_PROBE ?? null }));\n",
+    `import { buildInfo, describeBuild } from ${JSON.stringify(join(repositoryRoot, "src", "build-info.ts"))};\n` +
+      `import { releaseNotes } from ${JSON.stringify(join(repositoryRoot, "src", "changelog.ts"))};\n` +
+      "console.log(JSON.stringify({ build: describeBuild(), data: process.env.SKRINING_DATA ?? null, probe: process.env.SKRINING_PROBE ?? null, notes: releaseNotes(buildInfo().version)?.split('\\n')[0] ?? null }));\n",
   );
 });
 
@@ -50,13 +51,19 @@ describe("the executable's build", () => {
     expect(command.join(" ")).toContain('--define SKRINING_BUILD_COMMIT="0123456789ab" --define SKRINING_BUILD_DATE="2026-11-25T08:15:30Z"');
   });
 
-  test("a program built so says its version, commit and build date, and ignores a hostile .env and bunfig.toml in its folder", () => {
+  test("a program built so says its version, commit and build date, carries CHANGELOG.md (issue 44), and ignores a hostile .env and bunfig.toml in its folder", () => {
     const executable = join(folder, "probe-built");
     compile(compileCommand({ entries: [probeSource], outfile: executable, target: "bun-linux-x64-baseline", facts }));
     const hostile = hostileFolder();
     const result = runIn(hostile, executable);
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ build: `skrining ${packageJson.version} (commit 0123456789ab, dibangun 2026-11-25T08:15:30Z)`, data: null, probe: null });
+    expect(JSON.parse(result.stdout)).toEqual({
+      build: `skrining ${packageJson.version} (commit 0123456789ab, dibangun 2026-11-25T08:15:30Z)`,
+      data: null,
+      probe: null,
+      // Read from the executable itself: its folder holds no CHANGELOG.md.
+      notes: expect.stringMatching(new RegExp(`^## ${packageJson.version.replaceAll(".", "\\.")} \\(\\d{4}-\\d\\d-\\d\\d\\)$`)),
+    });
     expect(result.stdout).not.toContain("PRELOAD");
     expect(existsSync(join(hostile, "dijalankan"))).toBe(false);
   }, 60_000);

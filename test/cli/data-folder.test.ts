@@ -21,7 +21,7 @@ const mayCreate = ["serve", "restore"];
 /** The commands that may start one only where --data or SKRINING_DATA names it (test-robust/cli/next-steps.test.ts runs them from another folder). */
 export const mayCreateWhenNamed = ["accounts import", "accounts add", "tls init"];
 /** Works on files it is given and never opens a data folder. */
-const withoutDataFolder = ["model predict"];
+const withoutDataFolder = ["model predict", "changelog"];
 /** Work on the data folder's tls/ only, never its database: `tls status` refuses one without tls/ (test/tls/). */
 const tlsCommands = ["tls status"];
 /** Reads whatever it finds and says what is wrong, a missing folder included (test-robust/cli/doctor.test.ts); puts a copy back (test-robust/cli/rollback.test.ts). */
