@@ -4,6 +4,7 @@ import { defaultTimeZone, readTimeZone } from "../src/local-time";
 import { openDatabase, type DatabaseClient, type MigrationRecord, type SchemaUse } from "../src/db";
 import { WriteQueue } from "../src/db/write-queue";
 import type { Logger } from "../src/logger";
+import { aloneInConsoleWindow, waitForEnter } from "./console-window";
 import { readSecretFromTerminal } from "./terminal";
 
 /**
@@ -40,9 +41,15 @@ export interface CommandIo {
    * or false when its reader had gone. Without it (captured streams) everything counts as written.
    */
   outputWritten?(): Promise<boolean>;
+  /**
+   * Whether the program's window closes as soon as it ends (Windows: double-clicked in
+   * Explorer), and how to wait for the reader's Enter then; absent where there is no such window.
+   */
+  consoleWindow?: { closesOnExit(): Promise<boolean>; waitForEnter(): Promise<void> };
 }
 
 export const processIo: CommandIo = {
+  consoleWindow: { closesOnExit: () => aloneInConsoleWindow(), waitForEnter },
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
   readStdin: async () => await new Response(Bun.stdin.stream()).text(),

@@ -153,12 +153,50 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   // Everything the program creates (database, WAL, backups, exports) is its owner's alone,
   // whatever umask the shell or service manager set (decisions §9).
   process.umask(0o077);
+  if (args.length === 0) return await withoutCommand(io);
   try {
     await buildProgram(io).parseAsync([...args], { from: "user" });
     return 0;
   } catch (error) {
     return report(error, io);
   }
+}
+
+/**
+ * `skrining` alone, or skrining.exe double-clicked in Explorer (issue 44, item 16): not a
+ * window program, so it says how to start the service, in Indonesian; a window that would
+ * close at once waits for Enter first. Exit code 1, as for any missing command.
+ */
+async function withoutCommand(io: CommandIo): Promise<number> {
+  io.out(`${startHint(process.platform, process.execPath, Bun.isStandaloneExecutable).join("\n")}\n`);
+  if (await io.consoleWindow?.closesOnExit()) {
+    io.out("\nTekan Enter untuk menutup jendela ini.\n");
+    await io.consoleWindow!.waitForEnter();
+  }
+  return exitCodes.refused;
+}
+
+/** What `skrining` without a command says: what it is, and how to start it on this system. */
+export function startHint(platform: NodeJS.Platform, executable: string, compiled: boolean): string[] {
+  if (platform === "win32") {
+    const program = compiled ? `& "${executable}"` : "skrining";
+    return [
+      "skrining adalah layanan untuk jaringan kampus, bukan aplikasi berjendela: ia dijalankan dari PowerShell, atau sebagai layanan Windows yang mulai sendiri.",
+      "Mencoba di PC ini, dari PowerShell (Administrator), dengan data di C:\\ProgramData\\skrining\\data:",
+      `  ${program} --data C:\\ProgramData\\skrining\\data serve`,
+      "lalu buka http://127.0.0.1:5000/ di peramban PC ini; hentikan dengan Ctrl+C.",
+      'Sebagai layanan Windows (WinSW 2.12.0): README, bagian "Windows", dan docs/operations.md, bagian "Windows (WinSW)".',
+      `Semua perintah: ${program} --help`,
+    ];
+  }
+  return [
+    "skrining adalah layanan untuk jaringan kampus: jalankan dari terminal, atau sebagai layanan systemd.",
+    "Mencoba di PC ini:",
+    "  skrining --data /var/lib/skrining serve",
+    "lalu buka http://127.0.0.1:5000/ di peramban PC ini; hentikan dengan Ctrl+C.",
+    'Sebagai layanan systemd: docs/operations.md, bagian "Running as a service".',
+    "Semua perintah: skrining --help",
+  ];
 }
 
 function report(error: unknown, io: CommandIo): number {

@@ -237,4 +237,35 @@ describe("skrining.exe under Wine", () => {
     expect(logged).toContain("SIGINT diterima, menghentikan server...");
     expect(win32.dirname(logFile)).toBe(recipe.logPath);
   });
+
+  // Issue 44, item 16: double-clicked, skrining.exe printed its help and closed its window at once (exit 1).
+  test("without a command in a console window of its own (double-clicked in Explorer): says in Indonesian how to start, and waits for Enter; from a shell's console it does not wait", async () => {
+    // A wide terminal, so that Wine's console does not wrap the lines; its cursor codes are left out.
+    const onTerminal = (commandLine: string) => {
+      const child = Bun.spawn(["script", "-qec", `stty cols 400; ${commandLine}`, "/dev/null"], { cwd: wine.linuxPath(folder), env: wine.environment, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+      let text = "";
+      void (async () => {
+        for await (const chunk of child.stdout as ReadableStream<Uint8Array>) text += new TextDecoder().decode(chunk);
+      })();
+      return { child, output: () => text.replaceAll("\r", "").replace(/\u001b\[[?0-9;]*[A-Za-z]/g, "") };
+    };
+    // `wine skrining.exe` on a terminal: the process is alone in its console, as a double-click leaves it.
+    const alone = onTerminal(`wine '${installed}'`);
+    for (const deadline = Date.now() + limits.commandSeconds * 1000; !alone.output().includes("Tekan Enter") && alone.child.exitCode === null && Date.now() < deadline; ) await Bun.sleep(100);
+    const printed = alone.output();
+    expect(printed).toContain("skrining adalah layanan untuk jaringan kampus, bukan aplikasi berjendela");
+    expect(printed).toContain(`& "${installed}" --data C:\\ProgramData\\skrining\\data serve`);
+    expect(printed).toContain("Tekan Enter untuk menutup jendela ini.");
+    await Bun.sleep(2000);
+    expect(alone.child.exitCode).toBeNull();
+    (alone.child.stdin as import("bun").FileSink).write("\n");
+    (alone.child.stdin as import("bun").FileSink).end();
+    expect(await alone.child.exited).toBe(1);
+
+    // Typed in a console the shell (cmd) shares: the same words, and the prompt comes back at once.
+    const shared = onTerminal(`wine cmd /c '${installed}'`);
+    expect(await shared.child.exited).toBe(1);
+    expect(shared.output()).toContain("skrining adalah layanan untuk jaringan kampus");
+    expect(shared.output()).not.toContain("Tekan Enter");
+  });
 });
