@@ -10,7 +10,7 @@ import { bodyParser } from "./http/body";
 import { bodyChecks, type BodylessContext } from "./http/body-gate";
 import { corsPolicy } from "./http/cors";
 import { auditRoutes } from "./http/audit";
-import { adminApiPrefix } from "./http/admin-web";
+import { adminApiPrefix, defaultConsoleAddress } from "./http/admin-web";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { openApiPage } from "./http/openapi/page";
 import { requestLog } from "./http/request-log";
@@ -68,6 +68,8 @@ export const largestBodyBytes = (config: Config) => Math.max(config.jsonBodyLimi
 export interface AppOptions {
   backups?: AutomaticBackups | null;
   tls?: ServingTls | null;
+  /** Where the console opens on the PC itself, named by its refusal to others (the default port without it). */
+  consoleAddress?: () => string;
 }
 
 /**
@@ -146,6 +148,7 @@ function adminDependencies(context: AppContext, clientAddress: (request: Request
   return {
     context,
     clientAddress,
+    consoleAddress: options.consoleAddress ?? (() => defaultConsoleAddress),
     confirmations: new AdminConfirmations(context.auth, adminApiPrefix),
     backups: options.backups ?? null,
     tls: options.tls ?? null,

@@ -18,6 +18,7 @@ import { checkAfterListening } from "./db/integrity";
 import { naming } from "./db/storage";
 import { unreferencedFolder } from "./photos/storage";
 import type { Logger } from "./logger";
+import { consoleAddressOn } from "./http/admin-web";
 import { certificatePort, type HttpApi } from "./http/certificate-port";
 import { hostCheck } from "./http/host-names";
 import { Listeners } from "./http/listeners";
@@ -118,7 +119,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   const clientAddress = (request: Request) => listeners?.requestAddress(request) ?? "unknown";
   const assets = await builtWebAssets();
   if (!assets) logger.error("Antarmuka web belum dibangun (server dijalankan dari kode sumber tanpa build): halaman web menjawab 503; jalankan 'npm run build:web', lalu mulai ulang. API tetap berjalan.");
-  const web = webInterface(config.timeZone, assets, { adminWeb: config.adminWeb, clientAddress });
+  // The console's address on this PC, as its refusal to a LAN client names it: the service's scheme and port once open.
+  const consoleAddress = () => consoleAddressOn(tls ? "https" : "http", listeners?.servicePort ?? options.port);
+  const web = webInterface(config.timeZone, assets, { adminWeb: config.adminWeb, clientAddress, consoleAddress });
   // Made before the app, for the console's "Cadangan"; started once the server listens and the admin exists.
   let backups: AutomaticBackups | null = null;
   if (options.backups && backupFolder) {
@@ -137,7 +140,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   }
   // Where the console's Sertifikat page says the service and the certificate page are: the PC's addresses now.
   const addresses = () => ({ https: lanUrls(options.host, listeners!.servicePort, "https").map((url) => `${url}/`), certificatePage: lanUrls(options.host, listeners!.plainPort, "http").map((url) => `${url}/`) });
-  const app = createApp(context, clientAddress, { backups, tls: tls && { served: tls, addresses } });
+  const app = createApp(context, clientAddress, { backups, tls: tls && { served: tls, addresses }, consoleAddress });
 
   // The web interface answers its own paths; everything else is the API's.
   // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15);

@@ -158,6 +158,7 @@ function consoleClosed(request: Request, message: string): Response {
 export interface ConsoleAccess {
   adminWeb: AdminWeb;
   clientAddress: (request: Request) => string;
+  consoleAddress: () => string;
 }
 
 /**
@@ -186,7 +187,7 @@ export function webInterface(timeZone: string, assets: WebAssets | null, console
     const match = matchPage(path);
     if (!match) return null;
     if (consoleAccess && pageRoutes[match.name].role === "admin") {
-      const refusal = adminWebRefusal(consoleAccess.adminWeb, consoleAccess.clientAddress(request));
+      const refusal = adminWebRefusal(consoleAccess.adminWeb, consoleAccess.clientAddress(request), consoleAccess.consoleAddress());
       if (refusal !== null) return consoleClosed(request, refusal);
     }
     return respond(request, page, pageHeaders, pageStatus);

@@ -14,7 +14,8 @@ import { SignIn } from "./pages/SignIn";
 import { followLink, navigate, useLocation } from "./router";
 import { matchPage, pageRoutes, pathOf, type PageName } from "./routes";
 import { resumeSession, retrySession, signOut, useSession } from "./session";
-import { common, consoleLink, errors, staff, student } from "./strings";
+import { common, consoleClosedTitle, consoleLink, errors, staff, student } from "./strings";
+import { useConsoleReach } from "./console-reach";
 import type { PageProps, User } from "./types";
 import { useUnreadNotes } from "./unread-notes";
 
@@ -27,6 +28,7 @@ let consolePages: Promise<Partial<Record<PageName, FunctionComponent<PageProps>>
 function ConsolePageLoader(props: PageProps & { name: PageName }) {
   const [pages, setPages] = useState<Partial<Record<PageName, FunctionComponent<PageProps>>> | null>(null);
   const [failed, setFailed] = useState<unknown>(null);
+  const reach = useConsoleReach(props.user);
   useEffect(() => {
     consolePages ??= import("./pages/admin").then((module) => module.adminPages);
     consolePages.then(setPages, (error: unknown) => {
@@ -35,6 +37,13 @@ function ConsolePageLoader(props: PageProps & { name: PageName }) {
       setFailed(error);
     });
   }, []);
+  if (reach && !reach.open) {
+    return (
+      <Page title={consoleClosedTitle}>
+        <p>{reach.reason}</p>
+      </Page>
+    );
+  }
   if (failed) return <ErrorNotice error={new ApiError(0, errors.offline)} />;
   const Current = pages?.[props.name];
   return Current ? <Current user={props.user} params={props.params} search={props.search} /> : <Loading />;
@@ -177,7 +186,10 @@ export function App() {
 function Shell(props: { user?: User; current?: PageName | null; today?: Today | null; children: ComponentChildren }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const nav = props.user ? (props.user.role === "mahasiswa" ? studentNav : props.user.role === "admin" ? adminNav : lecturerNav) : [];
+  const reach = useConsoleReach(props.user);
+  const menu = props.user ? (props.user.role === "mahasiswa" ? studentNav : props.user.role === "admin" ? adminNav : lecturerNav) : [];
+  // The console's link only where the console answers (serve --admin-web).
+  const nav = reach && !reach.open ? menu.filter(([name]) => name !== "konsol") : menu;
   const waiting = waitingCounts(props.today);
   const unreadNotes = useUnreadNotes(props.user?.role === "mahasiswa" ? props.user.Id_User : null);
   useEffect(() => setMenuOpen(false), [props.current]);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { adminWebMessages } from "../../src/http/admin-web";
+import { adminWebMessages, defaultConsoleAddress } from "../../src/http/admin-web";
 import { webInterface } from "../../src/http/web";
 import * as assets from "../../src/http/web-assets.generated";
 import { passwords } from "../helpers";
@@ -17,15 +17,18 @@ async function under(mode: string) {
   return opened;
 }
 
+/** Under app.handle() the console's address is the default port's; serve names its own (test-robust/cli/serve-tls.test.ts). */
+const localRefusal = adminWebMessages.local(defaultConsoleAddress);
+
 describe("the console's routes", () => {
   const cases: [mode: string, address: string, status: number, error: string | null][] = [
     ["local", loopback, 200, null],
     ["local", "127.0.0.53", 200, null],
     ["local", "::1", 200, null],
     ["local", "::ffff:127.0.0.1", 200, null],
-    ["local", lanAddress, 403, adminWebMessages.local],
-    ["local", "::ffff:192.168.10.31", 403, adminWebMessages.local],
-    ["local", "10.0.0.127", 403, adminWebMessages.local],
+    ["local", lanAddress, 403, localRefusal],
+    ["local", "::ffff:192.168.10.31", 403, localRefusal],
+    ["local", "10.0.0.127", 403, localRefusal],
     ["lan", lanAddress, 200, null],
     ["lan", loopback, 200, null],
     ["off", loopback, 403, adminWebMessages.off],
@@ -44,6 +47,14 @@ describe("the console's routes", () => {
     }
   });
 
+  test("GET /api/admin/konsol, the web's question whether to show the console: its address where it answers, the refusal naming it where not", async () => {
+    const { service, call } = await under("local");
+    expect(await call("GET", "/api/admin/konsol")).toMatchObject({ status: 200, body: { alamat: defaultConsoleAddress } });
+    service.address = lanAddress;
+    expect(await call("GET", "/api/admin/konsol")).toMatchObject({ status: 403, body: { error: localRefusal } });
+    expect(localRefusal).toContain("lewat http://127.0.0.1:5000/admin,");
+  });
+
   test("a refused address learns nothing more: no token, a wrong token and a write all hear the same 403", async () => {
     const { service } = await under("local");
     service.address = lanAddress;
@@ -54,7 +65,7 @@ describe("the console's routes", () => {
       ["POST", "/api/admin/akun/mhs1/reset-password", undefined],
     ] as const) {
       const answer = await service.request(method, path, { token, body: {} });
-      expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 403, body: { error: adminWebMessages.local } });
+      expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 403, body: { error: localRefusal } });
     }
   });
 
@@ -76,7 +87,7 @@ describe("the console's routes", () => {
 });
 
 describe("the console's pages", () => {
-  const pages = (mode: "local" | "lan" | "off", address: string) => webInterface("Asia/Jakarta", assets, { adminWeb: mode, clientAddress: () => address });
+  const pages = (mode: "local" | "lan" | "off", address: string) => webInterface("Asia/Jakarta", assets, { adminWeb: mode, clientAddress: () => address, consoleAddress: () => "https://127.0.0.1:5443/admin" });
   const get = (serve: ReturnType<typeof pages>, path: string) => serve(new Request(`http://192.168.10.20:5000${path}`))!;
 
   test("under local a LAN client gets 403 naming the option, the PC itself the page; other pages are not affected", async () => {
@@ -86,6 +97,8 @@ describe("the console's pages", () => {
     expect(fromLan.headers.get("content-security-policy")).toContain("default-src 'none'");
     const text = await fromLan.text();
     expect(text).toContain("--admin-web local");
+    // The whole address on that PC, port included (issue 44, item 11: it said http://127.0.0.1).
+    expect(text).toContain("Bukalah di PC itu lewat https://127.0.0.1:5443/admin,");
     expect(text).not.toContain("<script");
     expect(get(pages("local", loopback), "/admin/akun").status).toBe(200);
     expect(get(pages("local", lanAddress), "/dosen").status).toBe(200);

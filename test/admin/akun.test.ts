@@ -250,6 +250,16 @@ describe("activation and deactivation", () => {
     ]);
   });
 
+  test("the admin's own password cannot be reset from the console: nothing changes, the admin stays signed in (issue 44, item 5)", async () => {
+    const before = opened.auditAfter(0).length;
+    expect(await opened.confirmedCall("POST", "/api/admin/akun/admin/reset-password")).toMatchObject({
+      status: 400,
+      body: { error: "Password sekali pakai tidak dapat dibuat untuk akun Anda sendiri: semua sesi Anda akan berakhir dan password lama tidak berlaku lagi. Ganti password Anda dengan skrining accounts passwd admin di PC ini." },
+    });
+    expect(opened.auditAfter(0).length).toBe(before);
+    expect((await opened.confirmedCall("POST", "/api/admin/akun/dosen2/aktifkan")).status).toBe(200);
+  });
+
   test("the admin's own account cannot be deactivated from the console", async () => {
     expect(await opened.confirmedCall("POST", "/api/admin/akun/admin/nonaktifkan")).toMatchObject({
       status: 400,

@@ -17,6 +17,8 @@ export const accountMessages = {
       ? `Akun ${username} dinonaktifkan; semua sesinya berakhir. Login dan aktivasi ditolak sampai akun diaktifkan lagi.`
       : `Akun ${username} sudah dinonaktifkan; semua sesinya berakhir.`,
   notYourself: "Akun Anda sendiri tidak dapat dinonaktifkan dari konsol.",
+  notYourOwnPassword: (username: string) =>
+    `Password sekali pakai tidak dapat dibuat untuk akun Anda sendiri: semua sesi Anda akan berakhir dan password lama tidak berlaku lagi. Ganti password Anda dengan skrining accounts passwd ${username} di PC ini.`,
   reset: (username: string) => `Password sekali pakai untuk ${username} dibuat; semua sesinya berakhir. Pemiliknya harus menggantinya saat masuk berikutnya.`,
 } as const;
 
@@ -96,6 +98,8 @@ export const akunController = (guards: RouteGuards, dependencies: AdminDependenc
     .post(
       "/:username/reset-password",
       async ({ principal, claims, headers, params, request, route }) => {
+        // Issue 44, item 5: one's own reset ended the admin's sessions before its password was shown.
+        if (params.username === principal.username) throw invalid(accountMessages.notYourOwnPassword(principal.username));
         assertConfirmed(dependencies, { principal, claims, headers, request });
         const password = await accounts.resetPassword(params.username, consoleSource(dependencies, principal, request, route));
         return { message: accountMessages.reset(params.username), password };

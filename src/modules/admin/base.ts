@@ -19,6 +19,8 @@ import { type AdminConfirmations, confirmationHeader } from "./confirmation";
 export interface AdminDependencies {
   context: AppContext;
   clientAddress: (request: Request) => string;
+  /** Where the console opens on the PC itself (its scheme and port once serve listens). */
+  consoleAddress: () => string;
   confirmations: AdminConfirmations;
   /** serve's automatic backups; null when it runs without --backup-dir (and under app.handle() in tests that pass none). */
   backups: AutomaticBackups | null;
@@ -47,7 +49,7 @@ export const adminOnly = access.adminOnly;
 const adminWebGuard = (dependencies: AdminDependencies) =>
   new Elysia().onTransform(
     { as: "scoped" },
-    beforeBody(({ request }) => assertAdminWeb(dependencies.context.config.adminWeb, dependencies.clientAddress(request))),
+    beforeBody(({ request }) => assertAdminWeb(dependencies.context.config.adminWeb, dependencies.clientAddress(request), dependencies.consoleAddress())),
   );
 
 /** A controller of the console under `/api/admin<prefix>`: the `--admin-web` rule, then the usual route guards. */

@@ -4,7 +4,7 @@ import type { RouteGuards } from "../../http/guards";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";
 import { cadanganController } from "./cadangan";
-import { ConfirmationAnswer, UploadLimits } from "./model";
+import { ConfirmationAnswer, ConsoleReachAnswer, UploadLimits } from "./model";
 import { jejakController } from "./jejak";
 import { modelController } from "./model-prediksi";
 import { privasiController } from "./privasi";
@@ -24,6 +24,8 @@ export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencie
   new Elysia({ name: "admin-console", seed: dependencies.context.auth.instanceId })
     .use(
       adminController(guards, dependencies, "")
+        // Answered only where --admin-web lets the client in: the web's question whether to show the console at all.
+        .get("/konsol", () => ({ alamat: dependencies.consoleAddress() }), { access: adminOnly, response: { 200: ConsoleReachAnswer } })
         .get("/batas", () => ({ daftar: dependencies.context.config.rosterLimitBytes, model: dependencies.context.config.modelLimitBytes }), {
           access: adminOnly,
           response: { 200: UploadLimits },

@@ -10,6 +10,9 @@ const Level = t.Object({ Rendah: Integer(), Sedang: Integer(), Tinggi: Integer()
 
 export const MessageAnswer = t.Object({ message: t.String() }, { additionalProperties: false });
 
+/** That the console answers this client (the web hides its link where it would not: issue 44, item 11), and its address on the PC. */
+export const ConsoleReachAnswer = t.Object({ alamat: t.String() }, { additionalProperties: false });
+
 export const UploadLimits = t.Object({ daftar: Integer(), model: Integer() }, { additionalProperties: false });
 
 export const ConfirmationAnswer = t.Object({ konfirmasi: t.String(), berlaku_sampai: t.String() }, { additionalProperties: false });

@@ -3,6 +3,8 @@
 
 /** The admin console's entry in an admin's menu (its pages have their own texts, strings/admin.ts). */
 export const consoleLink = "Konsol admin";
+/** A console page opened where `serve --admin-web` keeps the console out (its reason follows, from the server). */
+export const consoleClosedTitle = "Konsol admin tidak dapat dibuka";
 
 export const passwordChange = {
   title: "Ganti password sekali pakai",

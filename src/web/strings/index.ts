@@ -4,4 +4,4 @@ export { activation, common, errors, sentence, signIn } from "./common";
 export { student } from "./mahasiswa";
 export { staff } from "./dosen";
 export { privacy } from "./privasi";
-export { consoleLink, passwordChange } from "./account";
+export { consoleClosedTitle, consoleLink, passwordChange } from "./account";

@@ -146,9 +146,11 @@ function AccountState(props: { account: AccountItem }) {
 function AccountActions(props: { account: AccountItem; self: boolean; onReset: () => void; onDeactivate: () => void; onActivate: () => void }) {
   return (
     <div class="row-actions" role="group" aria-label={text.actionsFor(props.account.username)}>
-      <Button variant="secondary" onClick={props.onReset}>
-        {text.reset}
-      </Button>
+      {!props.self && (
+        <Button variant="secondary" onClick={props.onReset}>
+          {text.reset}
+        </Button>
+      )}
       {(!props.account.activated || props.account.disabled) && (
         <Button variant="secondary" onClick={props.onActivate}>
           {text.activate}
