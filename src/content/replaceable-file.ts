@@ -1,8 +1,12 @@
 import { renameSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Logger } from "../logger";
 
-/** A validator of a replacement: the value to keep, or every problem found (all at once, so an admin fixes the file in one pass). */
-export type Validator<T> = (value: unknown) => { value?: T; errors: string[] };
+/**
+ * A validator of a replacement: the value to keep, or every problem found (all at once, so
+ * an admin fixes the file in one pass). A replacement is also checked against the text in
+ * force (`current`); a file read back is not.
+ */
+export type Validator<T> = (value: unknown, current?: T) => { value?: T; errors: string[] };
 
 /**
  * A data file of the data folder that an admin may replace from the CLI (the question
@@ -40,7 +44,7 @@ export class ReplaceableFile<T> {
 
   /** Validates and stores a replacement; the rename makes the switch atomic for readers. */
   replace(value: unknown): { value?: T; errors: string[] } {
-    const checked = this.validate(value);
+    const checked = this.validate(value, this.current());
     if (checked.value === undefined) return checked;
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(checked.value, null, 2) + "\n", { mode: 0o600 });

@@ -201,7 +201,14 @@ describe("Teks", () => {
     const notice = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-9", title: "Pemberitahuan", text: "Isi baru." } });
     expect(notice.body).toMatchObject({ versi_baru: true });
     expect(notice.body.message).toContain("diminta menyetujuinya");
-    const same = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-9", title: "Pemberitahuan", text: "Isi baru, salah ketik dibetulkan." } });
+    // Issue 44, item 12: new words under the version in force would leave the students who agreed to it unasked.
+    const changed = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-9", title: "Pemberitahuan", text: "Isi baru, salah ketik dibetulkan." } });
+    expect(changed.status).toBe(400);
+    expect(changed.body.masalah).toEqual([
+      'Judul atau teks berubah, tetapi versinya tetap "2026-9": mahasiswa yang sudah menyetujui versi itu tidak akan diminta lagi. Beri versi baru (misalnya "2026-9-b"), agar setiap mahasiswa membaca dan menyetujui teks yang baru.',
+    ]);
+    expect((await opened.service.request("GET", "/api/privasi/pemberitahuan")).body.text).toBe("Isi baru.");
+    const same = await opened.call("PUT", "/api/admin/teks/pemberitahuan", { body: { version: "2026-9", title: "Pemberitahuan", text: "Isi baru." } });
     expect(same.body).toMatchObject({ versi_baru: false });
     expect(opened.auditAfter(before).map((row) => [row.action, row.detail])).toEqual([
       ["update", "teks tempat mencari bantuan diganti"],

@@ -81,8 +81,13 @@ describe("notice import", () => {
     expect(JSON.parse((await cli(dataDir, ["notice", "export"])).stdout)).toEqual(stored);
   });
 
-  test("the same version again: the line warns that students who acknowledged it are not asked again", async () => {
-    const result = await cli(dataDir, ["notice", "import", noticeFile({ ...faculty, text: "Teks yang diperbaiki." })]);
+  test("new words under the same version are refused, the notice in force kept (issue 44, item 12); the same notice again says students are not asked again", async () => {
+    const before = readFileSync(noticePath(), "utf8");
+    const changed = await cli(dataDir, ["notice", "import", noticeFile({ ...faculty, text: "Teks yang diperbaiki." })]);
+    expect(changed.exitCode).toBe(1);
+    expect(changed.stderr).toContain('Judul atau teks berubah, tetapi versinya tetap "2027-1"');
+    expect(readFileSync(noticePath(), "utf8")).toBe(before);
+    const result = await cli(dataDir, ["notice", "import", noticeFile(faculty)]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("Pemberitahuan privasi versi 2027-1 dipasang. Versinya sama dengan sebelumnya: mahasiswa yang sudah menyetujui versi ini tidak diminta menyetujui lagi");
   });

@@ -293,6 +293,7 @@ export const admin = {
     versionHint: (current: string) => `Sekarang: ${current}. Ganti bila isinya berubah berarti (misalnya 2026-2).`,
     newVersion: (version: string) => `Versi baru ${version}: setiap mahasiswa diminta menyetujuinya lagi.`,
     sameVersion: "Versi sama: mahasiswa yang sudah menyetujui tidak diminta lagi.",
+    changedNeedsVersion: (version: string) => `Judul atau teks berubah, tetapi versinya tetap ${version}: beri versi baru, agar setiap mahasiswa membaca dan menyetujui teks yang baru. Tanpa versi baru, perubahan ini tidak dapat disimpan.`,
     problems: "Masalah:",
   },
   statistik: {

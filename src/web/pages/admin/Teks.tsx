@@ -166,7 +166,11 @@ function NoticeEditor(props: { initial: PrivacyNotice }) {
         {({ id, describedBy }) => <input id={id} value={notice.version} aria-describedby={describedBy} onInput={(event) => setNotice({ ...notice, version: event.currentTarget.value })} />}
       </Field>
       <p class="hint">
-        {notice.version.trim() === saved.version ? text.sameVersion : text.newVersion(notice.version.trim())}
+        {notice.version.trim() !== saved.version
+          ? text.newVersion(notice.version.trim())
+          : notice.title.trim() !== saved.title || notice.text.trim() !== saved.text
+            ? text.changedNeedsVersion(saved.version)
+            : text.sameVersion}
       </p>
       <Field label={text.title}>{({ id }) => <input id={id} value={notice.title} onInput={(event) => setNotice({ ...notice, title: event.currentTarget.value })} />}</Field>
       <Field label={text.text} hint={text.textHint}>
