@@ -17,6 +17,13 @@ export interface ModelSource {
 
 class ModelFileError extends InvalidInput {}
 
+/** What an admin can do when a model file is refused, by the kind it was read as. */
+const nextStep = {
+  json: "Buat ulang file dalam format model JSON skrining (docs/model-format.md), atau unggah file .joblib dari scikit-learn.",
+  joblib:
+    "Unggah model yang disimpan dengan joblib.dump dari scikit-learn seperti di docs/models.md (bagian \"How to save a model for skrining\"), atau file .json dalam format model skrining.",
+} as const;
+
 function readBytes(path: string): Uint8Array {
   try {
     return readFileSync(path);
@@ -53,8 +60,14 @@ export function readModelSource(path: string): ModelSource {
 export function readModelBytes(bytes: Uint8Array, fileName: string): ModelSource {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const kind = looksLikeJson(bytes) ? "json" : "joblib";
-  const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : fromJoblib(bytes, { fileName, sha256 });
-  return { document, model: new CompiledModel(document), sha256, kind };
+  try {
+    const document = kind === "json" ? parseModelJson(new TextDecoder().decode(bytes)) : fromJoblib(bytes, { fileName, sha256 });
+    return { document, model: new CompiledModel(document), sha256, kind };
+  } catch (error) {
+    // What was wrong, then what to do about it (issue 44, item 13): the reader's words alone left an admin stuck.
+    if (error instanceof InvalidInput) throw new ModelFileError(`${fileName} tidak dapat dipakai: ${error.message}. ${nextStep[kind]}`, error.details);
+    throw error;
+  }
 }
 
 /** What the server loads: the project's JSON format only, never a pickle. */

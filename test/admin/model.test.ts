@@ -46,7 +46,9 @@ describe("an upload", () => {
     const before = { files: modelFiles(), records: (await opened.call("GET", "/api/admin/model")).body.length, audit: opened.lastAuditId() };
     const cases: [FormData, number, string][] = [
       [upload("rusak.joblib", new Uint8Array([0x80, 4, 0x95, 1, 2, 3]), { jenis: "stress" }), 400, "file terpotong"],
-      [upload("setengah.json", constant("Rendah", "Rendah").slice(0, 80), { jenis: "stress" }), 400, "model JSON tidak dapat dibaca"],
+      // Issue 44, item 13: what was wrong, then what to do about it.
+      [upload("catatan.txt", new TextEncoder().encode("bukan model"), { jenis: "stress" }), 400, "catatan.txt tidak dapat dipakai: bukan file joblib/pickle. Unggah model yang disimpan dengan joblib.dump dari scikit-learn seperti di docs/models.md"],
+      [upload("setengah.json", constant("Rendah", "Rendah").slice(0, 80), { jenis: "stress" }), 400, "setengah.json tidak dapat dipakai: model JSON tidak dapat dibaca"],
       [upload("model.json", constant("Rendah", "Rendah"), { jenis: "suasana" }), 400, "Jenis model harus stress atau motivasi."],
       [form(null, { jenis: "stress" }), 400, "Pilih file model (.joblib atau .json)."],
       [upload("besar.json", " ".repeat(2 * 1024 * 1024 + 1) + constant("Rendah", "Rendah"), { jenis: "stress" }), 413, "Ukuran file melebihi batas 2 MB. Pilih file yang lebih kecil, atau pakai perintah skrining di PC server untuk file sebesar ini."],

@@ -1,5 +1,6 @@
 // Texts of the admin console (for the role admin). Only the console's chunk imports them
 // (src/web/pages/admin/): students and lecturers never download them.
+import type { AuditAction } from "../../audit/actions";
 
 const count = new Intl.NumberFormat("id-ID");
 const number = (value: number) => count.format(value);
@@ -192,6 +193,21 @@ export const admin = {
     pages: "Halaman jejak audit",
     table: "Baris jejak audit, terbaru dahulu",
     columns: { id: "ID", time: "Waktu", who: "Siapa", action: "Aksi", nim: "NIM", target: "Rute atau perintah", detail: "Keterangan" },
+    /** Each action in words (issue 44, item 13); the CSV and the command line keep the codes. */
+    actions: {
+      login: "Masuk",
+      login_failed: "Gagal masuk",
+      view: "Melihat data",
+      export: "Mengekspor",
+      create: "Menambah",
+      update: "Mengubah",
+      delete: "Menghapus",
+      password: "Password",
+      activate: "Mengaktifkan atau menonaktifkan akun",
+      model: "Model prediksi",
+      accounts_import: "Impor daftar akun",
+      privacy: "Tindakan privasi",
+    } satisfies Record<AuditAction, string>,
     times: (reads: number) => ` ×${number(reads)}`,
     csv: "Unduh CSV",
     verifyHeading: "Keutuhan rantai",

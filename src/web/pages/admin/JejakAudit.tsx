@@ -9,13 +9,16 @@ import { pathOf } from "../../routes";
 import { admin } from "../../strings/admin";
 import { common } from "../../strings";
 import type { PageProps } from "../../types";
-import { auditActions } from "../../../audit/actions";
+import { auditActions, type AuditAction } from "../../../audit/actions";
 import { ListHeading, Pager, withQuery } from "../dosen/shared";
 import { CommandHint, ConsolePage, DownloadButton, useFollowUrl, type AuditPage, type AuditVerdict } from "./shared";
 
 const text = admin.jejak;
 const filterKeys = ["nim", "pengguna", "aksi", "sejak", "sampai"] as const;
 type Filter = Record<(typeof filterKeys)[number], string>;
+
+/** An action in words; a code this build does not know (a newer build's row) as it is. */
+const actionLabel = (action: string) => (Object.hasOwn(text.actions, action) ? text.actions[action as AuditAction] : action);
 
 /**
  * Jejak audit: the trail filtered by student, user, action and local day (in the URL),
@@ -55,7 +58,7 @@ export function JejakAudit(props: PageProps) {
               <option value="">{admin.akun.any}</option>
               {auditActions.map((action) => (
                 <option key={action} value={action}>
-                  {action}
+                  {text.actions[action]}
                 </option>
               ))}
             </select>
@@ -82,7 +85,7 @@ export function JejakAudit(props: PageProps) {
             String(row.id),
             typeof row.waktu === "string" ? formatDateTime(row.waktu) : "",
             [row.peran, row.pengguna, row.alamat].filter((part) => part !== null && part !== "").join(" · "),
-            `${row.aksi}${row.kali !== 1 ? text.times(Number(row.kali)) : ""}`,
+            `${actionLabel(String(row.aksi))}${row.kali !== 1 ? text.times(Number(row.kali)) : ""}`,
             row.nim ?? "",
             row.target ?? "",
             row.keterangan ?? "",
