@@ -41,6 +41,8 @@ export function studentArchive(document: StudentDataDocument, photoPath: string 
 export interface StudentExportPlan {
   nim: string;
   archive: StudentExport;
+  /** The document alone (data-saya.json without the photo): the console's plain download (issue 44, item 14). */
+  json: Buffer;
   /** The document's parts, counted, for the admin to see before and after. */
   summary: TableCounts;
 }
@@ -50,6 +52,7 @@ export function planStudentExport(documents: StudentDataDocuments, photos: Photo
   return {
     nim,
     archive: studentArchive(document, document.profil.foto_profil, photos),
+    json: Buffer.from(JSON.stringify(document, null, 2) + "\n"),
     summary: {
       skrining: document.skrining.length,
       mood: document.mood.length,
@@ -62,6 +65,7 @@ export function planStudentExport(documents: StudentDataDocuments, photos: Photo
 }
 
 /** The export's audit row: there is no export the trail does not show (written before, or with, handing it out). */
-export function exportAuditEntry(source: AuditSource, plan: StudentExportPlan): AuditEntry {
-  return { ...source, action: "privacy", nim: plan.nim, detail: `ekspor data-saya (${plan.archive.entries.length} file dalam arsip)` };
+export function exportAuditEntry(source: AuditSource, plan: StudentExportPlan, form: "archive" | "json" = "archive"): AuditEntry {
+  const detail = form === "json" ? "ekspor data-saya (data-saya.json, tanpa foto)" : `ekspor data-saya (${plan.archive.entries.length} file dalam arsip)`;
+  return { ...source, action: "privacy", nim: plan.nim, detail };
 }

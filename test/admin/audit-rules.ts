@@ -4,6 +4,7 @@
 
 export const consoleRoutesWithoutRows: [route: string, reason: string][] = [
   ["GET /api/admin/batas", "the upload limits"],
+  ["GET /api/admin/konsol", "whether the console answers this client, and its address"],
   ["POST /api/admin/konfirmasi", "a confirmation changes nothing; a wrong password leaves login_failed (test/admin/confirmation.test.ts)"],
   ["GET /api/admin/akun", "accounts list leaves none"],
   ["POST /api/admin/akun/impor/pratinjau", "a preview writes nothing"],
@@ -28,6 +29,7 @@ export const consoleRoutesWithRows: string[] = [
   "POST /api/admin/akun/:username/nonaktifkan",
   "GET /api/admin/cadangan/:name",
   "GET /api/admin/privasi/:nim/ekspor",
+  "GET /api/admin/privasi/:nim/ekspor/json",
   "POST /api/admin/privasi/:nim/batasi",
   "POST /api/admin/privasi/:nim/akhiri-pembatasan",
   "POST /api/admin/privasi/:nim/hapus",

@@ -43,6 +43,23 @@ describe("one student", () => {
     expect(opened.auditAfter(before)[0]).toMatchObject({ actor_role: "admin", target: "GET /api/admin/privasi/:nim/ekspor" });
   });
 
+  test("the export as one JSON file (issue 44, item 14): the document of privacy export without the photo, its own row first", async () => {
+    const before = opened.lastAuditId();
+    const response = await opened.service.app.handle(
+      new Request("http://localhost/api/admin/privasi/N001/ekspor/json", { headers: { authorization: `Bearer ${opened.admin}` } }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="data-saya-N001-\d{4}-\d{2}-\d{2}\.json"$/);
+    const document = await response.json();
+    expect(document.profil.nim).toBe("N001");
+    expect(JSON.stringify(document.jurnal)).toContain("Isi jurnal rahasia.");
+    expect(opened.auditAfter(before).map(what)).toEqual([{ action: "privacy", nim: "N001", detail: "ekspor data-saya (data-saya.json, tanpa foto)" }]);
+    expect(opened.auditAfter(before)[0]).toMatchObject({ actor_role: "admin", target: "GET /api/admin/privasi/:nim/ekspor/json" });
+    const unknown = await opened.call("GET", "/api/admin/privasi/N404/ekspor/json");
+    expect(unknown).toMatchObject({ status: 404, body: { error: 'Mahasiswa dengan NIM "N404" tidak ditemukan.' } });
+  });
+
   test("restriction and its end (confirmed with the password: decisions §21), refused when there is nothing to change, with the command's rows", async () => {
     const before = opened.lastAuditId();
     const restricted = await opened.call("POST", "/api/admin/privasi/N002/batasi");

@@ -1,6 +1,7 @@
 import { appendAuditRows } from "../../audit/trail";
 import { invalid, notFound } from "../../errors";
 import type { JsonObject } from "../../requests/values";
+import type { Principal } from "../../requests/principal";
 import type { RouteGuards } from "../../http/guards";
 import { privacyMessages } from "../../privacy/service";
 import { PhotoStore } from "../../photos/storage";
@@ -32,21 +33,22 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
     if (!row) throw notFound(privacyMessages.studentUnknown(nim));
     return row;
   };
+  /** An export as a download, after its audit row: there is no export the trail does not show. */
+  const exported = async (principal: Principal, nim: string, request: Request, route: string, form: "archive" | "json") => {
+    // The archive writer is loaded when an export is asked for, not with the server (as the command does).
+    const { exportAuditEntry, planStudentExport } = await import("../../privacy/export");
+    const plan = planStudentExport(context.documents, photos, nim, privacyMessages.studentUnknown(nim));
+    await context.writes.run(() => appendAuditRows(context.db.$client, [exportAuditEntry(consoleSource(dependencies, principal, request, route), plan, form)]));
+    const day = formatLocalTimestamp(new Date().toISOString(), context.config.timeZone).slice(0, 10);
+    return form === "json"
+      ? download(plan.json, `data-saya-${nim}-${day}.json`, "application/json; charset=utf-8")
+      : download(plan.archive.bytes, `data-saya-${nim}-${day}.tar.gz`, "application/gzip");
+  };
   return adminController(guards, dependencies, "/privasi")
     .get("/:nim", ({ params }) => ({ ...studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
-    .get(
-      "/:nim/ekspor",
-      async ({ principal, params, request, route }) => {
-        // The archive writer is loaded when an export is asked for, not with the server (as the command does).
-        const { exportAuditEntry, planStudentExport } = await import("../../privacy/export");
-        const plan = planStudentExport(context.documents, photos, params.nim, privacyMessages.studentUnknown(params.nim));
-        // There is no export the trail does not show: the row is on disk before the archive leaves.
-        await context.writes.run(() => appendAuditRows(context.db.$client, [exportAuditEntry(consoleSource(dependencies, principal, request, route), plan)]));
-        const day = formatLocalTimestamp(new Date().toISOString(), context.config.timeZone).slice(0, 10);
-        return download(plan.archive.bytes, `data-saya-${params.nim}-${day}.tar.gz`, "application/gzip");
-      },
-      { access: adminOnly },
-    )
+    .get("/:nim/ekspor", ({ principal, params, request, route }) => exported(principal, params.nim, request, route, "archive"), { access: adminOnly })
+    // The document alone, one JSON file a student opens anywhere (issue 44, item 14); the archive adds the photo.
+    .get("/:nim/ekspor/json", ({ principal, params, request, route }) => exported(principal, params.nim, request, route, "json"), { access: adminOnly })
     .post(
       "/:nim/batasi",
       async ({ principal, params, request, route }) => {

@@ -73,7 +73,10 @@ function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
       <p class="aside" id="data-pribadi-ekspor">
         {text.exportHint}
       </p>
-      <DownloadButton path={`${path}/ekspor`} label={text.export} describedBy="data-pribadi-ekspor" />
+      <div class="button-row">
+        <DownloadButton path={`${path}/ekspor/json`} label={text.export} describedBy="data-pribadi-ekspor" variant="primary" />
+        <DownloadButton path={`${path}/ekspor`} label={text.exportArchive} describedBy="data-pribadi-ekspor" variant="secondary" />
+      </div>
 
       <h3>{text.restrictHeading}</h3>
       <p class="aside">{text.restrictHint}</p>
