@@ -41,4 +41,6 @@ export const consoleRoutesWithRows: string[] = [
   "PUT /api/admin/teks/pemberitahuan",
   "GET /api/admin/statistik",
   "GET /api/admin/statistik/ekspor",
+  "GET /api/admin/statistik/mingguan",
+  "GET /api/admin/statistik/mingguan/csv",
 ];

@@ -245,4 +245,25 @@ describe("Statistik fakultas", () => {
     expect((await get("?nip=D999")).status).toBe(400);
     expect((await get("?csv=tsv")).status).toBe(400);
   });
+
+  test("the weekly follow-up report (issue 44, item 15) is followup report --week's, as JSON and as CSV, each with an export row; a wrong date is 400", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const command = (format: string) => runCli(["--data", opened.service.dataDir, "followup", "report", "--week", "--date", today, "--format", format]);
+    const before = opened.lastAuditId();
+    const table = await opened.call("GET", `/api/admin/statistik/mingguan?tanggal=${today}`);
+    expect(table.status).toBe(200);
+    expect(table.body).toEqual(JSON.parse((await command("json")).stdout));
+    expect(table.body.per_dosen.map((row: { NIP: string }) => row.NIP)).toEqual(["D001", "D002"]);
+    const csv = await opened.service.app.handle(new Request(`http://localhost/api/admin/statistik/mingguan/csv?tanggal=${today}`, { headers: { authorization: `Bearer ${opened.admin}` } }));
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="tindak-lanjut-\d{4}-W\d{2}\.csv"$/);
+    expect(withBom(await csv.arrayBuffer())).toBe((await command("csv")).stdout);
+    const rows = opened.auditAfter(before).filter((row) => row.target.startsWith("GET /api/admin"));
+    expect(rows.map((row) => [row.action, row.nim, row.detail])).toEqual([
+      ["export", null, `minggu ${table.body.minggu}; tabel konsol`],
+      ["export", null, `minggu ${table.body.minggu}; csv (unduhan konsol)`],
+    ]);
+    for (const wrong of ["2026-02-30", "kemarin"]) {
+      expect(await opened.call("GET", `/api/admin/statistik/mingguan?tanggal=${wrong}`)).toMatchObject({ status: 400, body: { error: "Tanggal harus YYYY-MM-DD, misalnya 2026-03-01." } });
+    }
+  });
 });

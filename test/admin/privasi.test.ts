@@ -51,7 +51,7 @@ describe("one student", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="data-saya-N001-\d{4}-\d{2}-\d{2}\.json"$/);
-    const document = await response.json();
+    const document = (await response.json()) as { profil: { nim: string }; jurnal: unknown[] };
     expect(document.profil.nim).toBe("N001");
     expect(JSON.stringify(document.jurnal)).toContain("Isi jurnal rahasia.");
     expect(opened.auditAfter(before).map(what)).toEqual([{ action: "privacy", nim: "N001", detail: "ekspor data-saya (data-saya.json, tanpa foto)" }]);

@@ -242,3 +242,36 @@ export const CertificateAnswer = t.Object(
 );
 
 export const CertificateRenewed = t.Object({ message: t.String(), berakhir: t.String() }, { additionalProperties: false });
+
+/** One row's figures of the weekly follow-up report (`followup report --week --format json`; the keys of figures.ts's WeeklyFigures, which a test holds equal). */
+const WeeklyFiguresProperties = {
+  dibuka: Integer(),
+  dihubungi: Integer(),
+  dirujuk: Integer(),
+  selesai: Integer(),
+  kontak_berhasil: Integer(),
+  kontak_tidak_merespons: Integer(),
+  kontak_dijadwalkan: Integer(),
+  selesai_teratasi: Integer(),
+  selesai_dirujuk_layanan_konseling: Integer(),
+  selesai_tidak_merespons: Integer(),
+  selesai_mahasiswa_menolak: Integer(),
+  selesai_lainnya: Integer(),
+  selesai_tidak_dicatat: Integer(),
+  terbuka_lebih_dari_7_hari: Integer(),
+  terlambat: Integer(),
+  median_hari_ke_kontak_pertama: t.Nullable(t.Number()),
+};
+
+/** The weekly follow-up report of the console's Statistik fakultas (issue 44, item 15): the command's JSON. */
+export const WeeklyReportAnswer = t.Object(
+  {
+    minggu: t.String(),
+    mulai: t.String(),
+    sampai: t.String(),
+    zona_waktu: t.String(),
+    per_dosen: t.Array(t.Object({ NIP: t.Nullable(t.String()), nama_dosen: t.Nullable(t.String()), ...WeeklyFiguresProperties }, { additionalProperties: false })),
+    fakultas: t.Object(WeeklyFiguresProperties, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);

@@ -2,7 +2,10 @@ import { readCsvDialect } from "../../csv";
 import type { RouteGuards } from "../../http/guards";
 import { formatLocalTimestamp } from "../../local-time";
 import { statisticsExportAudit } from "../dosen/export";
-import { FacultyStatistics } from "./model";
+import { invalid } from "../../errors";
+import { readCalendarDate } from "../../requests/values";
+import { reportCsv, weeklyReport } from "../tindak-lanjut/weekly-report";
+import { FacultyStatistics, WeeklyReportAnswer } from "./model";
 import { adminController, adminOnly, consoleSource, download, formText, type AdminDependencies } from "./base";
 
 /**
@@ -38,5 +41,33 @@ export const statistikController = (guards: RouteGuards, dependencies: AdminDepe
         return download(result.text, name, "text/csv; charset=utf-8");
       },
       { access: adminOnly },
+    )
+    // The weekly follow-up report (followup report --week), as a table and as its CSV; each leaves the command's export row.
+    .get(
+      "/mingguan",
+      async ({ principal, query, request, route }) => {
+        const report = weeklyReport(context.db.$client, context.config, weekDate(query));
+        await context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "export", detail: `minggu ${report.minggu}; tabel konsol` });
+        return report;
+      },
+      { access: adminOnly, response: { 200: WeeklyReportAnswer } },
+    )
+    .get(
+      "/mingguan/csv",
+      async ({ principal, query, request, route }) => {
+        const report = weeklyReport(context.db.$client, context.config, weekDate(query));
+        const dialect = query.csv ? readCsvDialect(query.csv) : context.config.csvDialect;
+        await context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "export", detail: `minggu ${report.minggu}; csv (unduhan konsol)` });
+        return download(reportCsv(report, dialect), `tindak-lanjut-${report.minggu}.csv`, "text/csv; charset=utf-8");
+      },
+      { access: adminOnly },
     );
 };
+
+/** `?tanggal=YYYY-MM-DD`: the week holding that day (this week without it), as --date reads it. */
+function weekDate(query: Record<string, string | undefined>): string | undefined {
+  const date = formText(query, "tanggal").trim();
+  if (date === "") return undefined;
+  if (readCalendarDate(date) === null) throw invalid("Tanggal harus YYYY-MM-DD, misalnya 2026-03-01.");
+  return date;
+}

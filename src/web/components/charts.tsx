@@ -141,9 +141,11 @@ function useOverflow() {
 /**
  * The numbers of a chart as a table with a caption, headers and row headers. A table wider
  * than its box (a phone) scrolls inside it: the box is a region the keyboard can reach and a
- * screen reader names, and a line above it says so while the table is wider.
+ * screen reader names, and a line above it says so while the table is wider. A table whose
+ * last column holds the row's actions (`stacked`) shows each row as a card on a phone
+ * instead, every cell under its column's name: scrolled sideways, the actions were off-screen.
  */
-export function DataTable(props: { caption: string; columns: readonly string[]; rows: readonly (readonly ComponentChildren[])[]; numeric?: readonly boolean[] }) {
+export function DataTable(props: { caption: string; columns: readonly string[]; rows: readonly (readonly ComponentChildren[])[]; numeric?: readonly boolean[]; stacked?: boolean }) {
   const { box, overflows } = useOverflow();
   const hintId = useId();
   return (
@@ -154,7 +156,7 @@ export function DataTable(props: { caption: string; columns: readonly string[]; 
           {common.scrollHint}
         </p>
       )}
-      <div class="table-wrap" ref={box} tabIndex={0} role="region" aria-label={props.caption} aria-describedby={overflows ? hintId : undefined}>
+      <div class={props.stacked ? "table-wrap stacked" : "table-wrap"} ref={box} tabIndex={0} role="region" aria-label={props.caption} aria-describedby={overflows ? hintId : undefined}>
         <table>
           <caption>{props.caption}</caption>
           <thead>
@@ -175,7 +177,7 @@ export function DataTable(props: { caption: string; columns: readonly string[]; 
                       {cell}
                     </th>
                   ) : (
-                    <td key={index} class={props.numeric?.[index] ? "number" : undefined}>
+                    <td key={index} class={props.numeric?.[index] ? "number" : undefined} data-label={props.columns[index]}>
                       {cell}
                     </td>
                   ),

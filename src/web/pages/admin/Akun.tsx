@@ -104,6 +104,7 @@ export function Akun(props: PageProps) {
       {result && result.data.length > 0 && (
         <DataTable
           caption={text.table}
+          stacked
           columns={[text.columns.username, text.columns.name, text.columns.role, text.columns.id, text.columns.state, text.columns.actions]}
           rows={result.data.map((account) => [
             account.username,

@@ -116,7 +116,7 @@ export function Cadangan(_props: PageProps) {
                 backup.name,
                 formatDateTime(backup.modifiedAt),
                 fileSize(backup.size),
-                [backup.automatic ? text.automatic : text.other, backup.encrypted ? text.encryptedKind : ""].filter(Boolean).join(", "),
+                [backup.kind ? text.kinds[backup.kind] : text.other, backup.takenBy ? text.takenBy(backup.takenBy) : "", backup.encrypted ? text.encryptedKind : ""].filter(Boolean).join(", "),
                 <DownloadButton path={`/api/admin/cadangan/${encodeURIComponent(backup.name)}`} label={text.downloadOf(backup.name)} describedBy="cadangan-catatan" />,
               ])}
             />

@@ -7,6 +7,7 @@ import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
+import { LaporanMingguan } from "./LaporanMingguan";
 import { CommandHint, ConsolePage, DownloadButton, SelectField, type FacultyStatistics } from "./shared";
 
 const text = admin.statistik;
@@ -90,6 +91,7 @@ export function StatistikFakultas(_props: PageProps) {
         </>
       )}
       <CommandHint command="skrining stats export --out statistik.csv" />
+      <LaporanMingguan dialect={chosenDialect} />
     </ConsolePage>
   );
 }

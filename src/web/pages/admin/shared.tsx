@@ -24,6 +24,7 @@ export type ModelItem = Static<typeof answers.ModelItem>;
 export type ModelTry = Static<typeof answers.ModelTry>;
 export type TextsAnswer = Static<typeof answers.TextsAnswer>;
 export type FacultyStatistics = Static<typeof answers.FacultyStatistics>;
+export type WeeklyReport = Static<typeof answers.WeeklyReportAnswer>;
 
 const consolePages: PageName[] = ["adminAkun", "adminCadangan", "adminSertifikat", "adminJejak", "adminDataPribadi", "adminModel", "adminTeks", "adminStatistik"];
 
