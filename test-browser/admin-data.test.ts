@@ -67,9 +67,14 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     // The schedule's first backup begins as the server starts (the folder had none): the page follows it to its end.
     await page.getByText(/^berhasil, /).waitFor();
     await page.getByRole("button", { name: "Cadangkan sekarang" }).click();
-    await page.getByText(/^Cadangan skrining-auto-\d{8}-\d{6}Z\.tar\.gz tersimpan dan sudah diperiksa utuh/).waitFor();
+    // A manual archive, named and listed as such, with who took it (issue 44, items 9 and 14).
+    await page.getByText(/^Cadangan manual skrining-manual-\d{8}-\d{6}Z\.tar\.gz tersimpan dan sudah diperiksa utuh/).waitFor();
     const table = page.getByRole("table", { name: "Arsip cadangan, terbaru dahulu" });
     await table.waitFor();
+    const manual = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^skrining-manual-/ }) }).first();
+    expect(await manual.textContent()).toContain(`manual, tidak dirotasi, oleh ${demo.admin.username}`);
+    expect(await manual.textContent()).toMatch(/\d+(,\d)? KB/);
+    expect(await table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /^skrining-auto-/ }) }).first().textContent()).toContain("otomatis, terjadwal");
     await checkPage(page, "admin-cadangan", viewport);
     const file = await downloaded(page, () => table.getByRole("button", { name: /^Unduh skrining-auto-/ }).first().click());
     expect(file.name).toMatch(/^skrining-auto-\d{8}-\d{6}Z\.tar\.gz$/);
@@ -88,8 +93,12 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(await plan.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "riwayat_skrining" }) }).getByRole("cell").textContent()).toBe("1");
     await checkPage(page, "admin-data-pribadi", viewport);
 
-    const file = await downloaded(page, () => page.getByRole("button", { name: "Unduh data mahasiswa" }).click());
-    expect(file.name).toMatch(new RegExp(`^data-saya-${student.nim}-\\d{4}-\\d{2}-\\d{2}\\.tar\\.gz$`));
+    // One JSON file first (issue 44, item 14); the archive with the photo beside it.
+    const file = await downloaded(page, () => page.getByRole("button", { name: "Unduh data mahasiswa (JSON)" }).click());
+    expect(file.name).toMatch(new RegExp(`^data-saya-${student.nim}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    expect(JSON.parse(file.bytes.toString("utf8")).profil.nim).toBe(student.nim);
+    const archive = await downloaded(page, () => page.getByRole("button", { name: "Unduh arsip dengan foto (.tar.gz)" }).click());
+    expect(archive.name).toMatch(new RegExp(`^data-saya-${student.nim}-\\d{4}-\\d{2}-\\d{2}\\.tar\\.gz$`));
 
     await page.getByRole("button", { name: "Batasi pemrosesan" }).click();
     await page.getByText(`Pemrosesan data mahasiswa ${student.nim} dibatasi sejak`, { exact: false }).waitFor();
@@ -211,14 +220,27 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const table = page.getByRole("table", { name: "Statistik per dosen wali" });
     await table.getByRole("rowheader", { name: `${demo.lecturer.nama} (${demo.lecturer.nip})` }).waitFor();
     await checkPage(page, "admin-statistik", viewport);
-    const all = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV" }).click());
+    const all = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV", exact: true }).click());
     expect(all.name).toMatch(/^statistik-fakultas-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(all.bytes.toString("utf8")).toStartWith("\uFEFFNIP;nama_dosen;total_mahasiswa");
     await page.getByLabel("Isi").selectOption("students");
     await page.getByLabel("Dosen", { exact: true }).selectOption(demo.lecturer.nip);
     await page.getByLabel("Jenis CSV").selectOption("standard");
-    const students = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV" }).click());
+    const students = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV", exact: true }).click());
     expect(students.bytes.toString("utf8")).toStartWith("\uFEFFNIM,nama_mahasiswa,tanggal_skrining");
+
+    // The weekly follow-up report (issue 44, item 15): this week, then a chosen one, and its CSV.
+    const moves = page.getByRole("table", { name: "Tindak lanjut minggu ini, dan yang terbuka di akhir minggu" });
+    await moves.getByRole("rowheader", { name: "Seluruh fakultas" }).waitFor();
+    await page.getByRole("table", { name: "Hasil kontak (percobaan dalam minggu ini)" }).waitFor();
+    await page.getByRole("table", { name: "Alasan selesai (tindak lanjut yang ditutup minggu ini)" }).waitFor();
+    await page.getByLabel("Minggu yang memuat tanggal").fill("2026-03-04");
+    await page.getByRole("button", { name: "Tampilkan" }).click();
+    await page.getByText("Minggu 2026-W10: Senin 2026-03-02 sampai Minggu 2026-03-08", { exact: false }).waitFor();
+    await checkPage(page, "admin-statistik-mingguan", viewport);
+    const weekly = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV laporan mingguan" }).click());
+    expect(weekly.name).toBe("tindak-lanjut-2026-W10.csv");
+    expect(weekly.bytes.toString("utf8")).toStartWith("\uFEFFminggu,NIP,nama_dosen,dibuka");
     await closePage(page);
   });
 });

@@ -194,4 +194,22 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await heading(page, "Akun").waitFor();
     await closePage(page);
   });
+
+  test("Akun: every row's actions on screen, also at 360 px (issue 44, item 15); the admin's own row offers no one-time password (item 5)", async () => {
+    const page = await openConsole(viewport);
+    await signInAdmin(page);
+    await page.getByText(/^\d+ akun · Halaman 1 dari 1$/).waitFor();
+    const width = page.viewportSize()!.width;
+    const buttons = page.getByRole("table", { name: "Akun, urut username" }).getByRole("button");
+    expect(await buttons.count()).toBeGreaterThan(5);
+    for (const box of await buttons.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect))) {
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    const own = row(page, demo.admin.username);
+    await own.waitFor();
+    expect(await own.getByRole("button", { name: "Password sekali pakai" }).count()).toBe(0);
+    expect(await own.getByRole("button", { name: "Nonaktifkan" }).count()).toBe(0);
+    await closePage(page);
+  });
 });
