@@ -138,7 +138,11 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const trail = page.getByRole("table", { name: "Baris jejak audit, terbaru dahulu" });
     const rowsOf = (words: string) => trail.getByRole("row").filter({ hasText: words });
     await rowsOf("POST /api/admin/privasi/:nim/hapus").filter({ hasText: nim }).waitFor();
-    await rowsOf("GET /api/admin/privasi/:nim/ekspor").filter({ hasText: nim }).waitFor();
+    // Both exports (issue 44, item 14), the action in words (item 13).
+    await rowsOf("ekspor data-saya (data-saya.json, tanpa foto)").filter({ hasText: nim }).waitFor();
+    await rowsOf("ekspor data-saya (1 file dalam arsip)").filter({ hasText: nim }).waitFor();
+    expect(await rowsOf("Tindakan privasi").count()).toBeGreaterThanOrEqual(3);
+    expect(await trail.getByRole("cell", { name: "privacy", exact: true }).count()).toBe(0);
     // Only this student's rows: the other run's erasure (once there is one) is filtered out.
     for (let wait = 0; (await rowsOf(other).count()) > 0 && wait < 50; wait++) await Bun.sleep(100);
     expect(await rowsOf(other).count()).toBe(0);
@@ -151,6 +155,9 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const file = await downloaded(page, () => page.getByRole("button", { name: "Unduh CSV" }).click());
     expect(file.name).toMatch(/^jejak-audit-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(file.bytes.toString("utf8")).toContain("POST /api/admin/privasi/:nim/hapus");
+    // The CSV keeps the codes.
+    expect(file.bytes.toString("utf8")).toContain("privacy");
+    expect(file.bytes.toString("utf8")).not.toContain("Tindakan privasi");
     await closePage(page);
   });
 
