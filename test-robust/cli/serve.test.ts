@@ -117,7 +117,8 @@ describe("the banner", () => {
     expect(lines).toContain('Akun admin pertama dibuat: username "admin" dengan password dari SKRINING_ADMIN_PASSWORD.');
     const steps = at("Langkah berikutnya:");
     expect(steps).toBeGreaterThan(at("Akun admin pertama"));
-    expect(lines[steps + 1]).toStartWith("  1. Impor daftar dosen dan mahasiswa: skrining accounts import");
+    // With the absolute --data (issue 44, item 3): run from another folder it lands in this one.
+    expect(lines[steps + 1]).toStartWith(`  1. Impor daftar dosen dan mahasiswa: skrining --data ${dataDir} accounts import daftar.csv`);
     expect(lines[steps + 2]).toStartWith("  2. Pilihan: daftarkan model prediksi");
     expect(lines[steps + 3]).toStartWith("  3. Jalankan dengan --backup-dir <folder> --backup-passphrase-file <file>");
     expect(await stop(server)).toBe(0);
