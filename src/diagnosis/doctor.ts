@@ -13,6 +13,7 @@ import { isLoopback, isWildcardHost, urlHost } from "../machine";
 import { readServeState, type ServeState } from "../serve-state";
 import { tlsPaths } from "../tls/local";
 import { localTlsStatus } from "../tls/status";
+import { periodInWords } from "../period-words";
 
 // `skrining doctor` (issue 44, item 6): what an IT person needs to know of an installation
 // in one command, read without changing anything, each problem with what to do about it.
@@ -38,15 +39,6 @@ export const lowSpaceBytes = 1024 ** 3;
 
 const hours = (milliseconds: number) => Math.floor(milliseconds / 3_600_000);
 
-function period(milliseconds: number): string {
-  const units: [number, string][] = [
-    [86_400_000, "hari"],
-    [3_600_000, "jam"],
-    [60_000, "menit"],
-  ];
-  const [size, name] = units.find(([size]) => milliseconds % size === 0) ?? [1000, "detik"];
-  return `${milliseconds / size} ${name}`;
-}
 
 /** The entries under the data folder (its photos and models among them) whose owner is not the folder's. */
 function foreignFiles(dataDir: string, owner: number): string[] {
@@ -206,7 +198,7 @@ function backupSection(state: ServeState | null, now: number): DoctorSection {
   const last = newest ? `terakhir ${new Date(newest.began).toISOString()} (${hours(now - newest.began)} jam lalu, ${newest.name})` : "belum ada";
   return {
     topic: "Cadangan",
-    text: `otomatis ke ${schedule.folder} tiap ${period(schedule.everyMilliseconds)}, ${schedule.keep} terbaru disimpan, ${schedule.encrypted ? "terenkripsi" : "tidak terenkripsi"}; ${last}; berikutnya sekitar ${new Date(next).toISOString()}`,
+    text: `otomatis ke ${schedule.folder} tiap ${periodInWords(schedule.everyMilliseconds)}, ${schedule.keep} terbaru disimpan, ${schedule.encrypted ? "terenkripsi" : "tidak terenkripsi"}; ${last}; berikutnya sekitar ${new Date(next).toISOString()}`,
     findings,
   };
 }

@@ -9,22 +9,13 @@ import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
 import { fileSize } from "../../../file-size";
 import { ConsolePage, DownloadButton, Outcome, useAct, type BackupsAnswer } from "./shared";
+import { periodInWords } from "../../../period-words";
 
 const text = admin.cadangan;
 
 /** How often the page asks again while a scheduled backup is being written (its button waits for it). */
 const followRunningMilliseconds = 2000;
 
-/** `24 jam`, `7 hari`, `30 menit`: a period as the schedule was given. */
-function period(milliseconds: number): string {
-  const units: [number, string][] = [
-    [86_400_000, "hari"],
-    [3_600_000, "jam"],
-    [60_000, "menit"],
-  ];
-  const [size, name] = units.find(([size]) => milliseconds % size === 0) ?? [1000, "detik"];
-  return `${milliseconds / size} ${name}`;
-}
 
 /**
  * Cadangan: the automatic backups of the running server (where, how often, how many,
@@ -70,7 +61,7 @@ export function Cadangan(_props: PageProps) {
             </div>
             <div>
               <dt>{text.every}</dt>
-              <dd>{period(schedule.everyMilliseconds)}</dd>
+              <dd>{periodInWords(schedule.everyMilliseconds)}</dd>
             </div>
             <div>
               <dt>{text.keep}</dt>
