@@ -76,7 +76,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger, mi
   scratchInMemory.use(db);
   const health = new StorageHealth(logger);
   const writes = new HoldableWriteQueue(db.$client, { busyWaitMilliseconds: config.busyWaitMilliseconds, health, companionOf: changeRowCompanion });
-  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, config.followUpStressMin);
+  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
   const notes = new NotesService(db, writes);
   const profil = new ProfilService(db, writes);
   const mood = new MoodService(db, writes);

@@ -1,6 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 import type { catatanKonseling, diaryEntries, mahasiswa, moodEntries, riwayatSkrining } from "./db/schema";
+import { changeDirections, type ChangeDirection } from "./measurement/reliability";
+import { readValidity, validityReasons, type ValidityReason } from "./measurement/validity";
 
 // The serialized records of decisions §2, each once: its schema (the OpenAPI document and
 // the response check) beside the function that builds it from a row, typed by that schema,
@@ -8,6 +10,17 @@ import type { catatanKonseling, diaryEntries, mahasiswa, moodEntries, riwayatSkr
 // accepts a string of digits (meant for query strings), which no record holds.
 
 export const level = t.Union([t.Literal("Rendah"), t.Literal("Sedang"), t.Literal("Tinggi")]);
+
+/** Decisions §20: whether a screening's answers can be read as they stand. */
+export const ValidityRecord = t.Object(
+  {
+    status: t.Union([t.Literal("baik"), t.Literal("hati_hati")], { description: "`hati_hati`: read with caution (the screening is classified and opens cases like any other)" }),
+    alasan: t.Array(Type.Unsafe<ValidityReason>(t.String({ enum: [...validityReasons] })), {
+      description: "jawaban_seragam: one answer throughout a scale; terlalu_cepat: under 2 seconds an item by durasi_detik; pola_berulang: one answer over 20 or more consecutive items",
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const MahasiswaRecord = t.Object(
   {
@@ -58,6 +71,21 @@ export const SkriningRecord = t.Object(
     score_sdi: t.Number(),
     probabilitas_stres: t.Nullable(t.Number({ description: "the model's probability (0–1) of tingkat_stres; null under the thresholds or when the model gives none" })),
     probabilitas_motivasi: t.Nullable(t.Number({ description: "the model's probability (0–1) of tingkat_motivasi; null as probabilitas_stres" })),
+    // Decisions §20, additions (docs/measurement.md):
+    validitas: t.Nullable(ValidityRecord, { description: "null only for a screening the service did not write (the sqlite3 shell), which nobody judged" }),
+    // A nullable enum as a string whose enum names null too (a union of literals loses null beside it in the document).
+    perubahan_andal: Type.Unsafe<ChangeDirection | null>(
+      t.Nullable(
+        t.String({
+          enum: [...changeDirections, null],
+          description: "the reliable change (Jacobson–Truax) of score_stress from the student's previous screening; null for the first screening, and for screenings stored before it was computed",
+        }),
+      ),
+    ),
+    persentil_stres: t.Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "where score_stress sat among the latest screenings of the faculty's students in the last 365 days (higher: more stress)" })),
+    persentil_motivasi: t.Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "the same for score_sdi (higher: more self-determined motivation); both null below 100 students" })),
+    durasi_detik: t.Nullable(t.Number({ description: "seconds the client reports from the first item to sending; null when not sent" })),
+    jawaban_keselamatan: t.Nullable(Type.Integer({ minimum: 1, maximum: 5, description: "the optional safety question's answer; null when it was not asked or not answered" })),
     // An object with any keys, checked as one (a Record would test every key of every answer sent).
     input_jawaban: t.Optional(t.Object({}, { additionalProperties: true, description: "the answers as submitted, by item key; detail views only" })),
   },
@@ -79,6 +107,12 @@ export function serializeSkrining(row: ScreeningRow, options: { withAnswers?: bo
     score_sdi: row.scoreSdi,
     probabilitas_stres: row.stressProbability,
     probabilitas_motivasi: row.motivasiProbability,
+    validitas: readValidity(row.validitasAlasan),
+    perubahan_andal: row.perubahanAndal,
+    persentil_stres: row.persentilStres,
+    persentil_motivasi: row.persentilMotivasi,
+    durasi_detik: row.durasiDetik,
+    jawaban_keselamatan: row.jawabanKeselamatan,
   };
   if (options.withAnswers) {
     if (row.inputJawaban === undefined) throw new Error("serializeSkrining: the screening's answers were not read");

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { invalid } from "../errors";
+import { judgeEarlierScreenings } from "./measures";
 import { dropSummaryTriggers, installSummaries, summariesCurrent, summaryTablesExist } from "./summaries";
 
 export interface EmbeddedMigration {
@@ -65,6 +66,14 @@ function refuseNewerSchema(level: SchemaLevel, migrations: readonly EmbeddedMigr
 }
 
 /**
+ * What a migration does to the stored data in code, right after its SQL: where the rule is
+ * the service's own (in TypeScript), restating it in SQL would make two rules of one.
+ */
+const dataSteps: Readonly<Record<string, (sqlite: Database) => void>> = {
+  "0017_measurement": judgeEarlierScreenings,
+};
+
+/**
  * What opening this database with this program's migrations would change: the migrations it
  * has not had, and whether the summary triggers differ from this version's (they are
  * installed again with every migration). `changes` is false for a database this program
@@ -109,6 +118,7 @@ export function applyMigrations(sqlite: Database, migrations: readonly EmbeddedM
         for (const statement of migration.sql.split("--> statement-breakpoint")) {
           if (statement.trim()) sqlite.run(statement);
         }
+        dataSteps[migration.tag]?.(sqlite);
         sqlite.run(`INSERT INTO ${journalTable} (hash, created_at) VALUES (?, ?)`, [
           createHash("sha256").update(migration.sql).digest("hex"),
           migration.createdAt,

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { OffsetChange } from "../local-time";
 import { followUpMovesWithAdvisor } from "./follow-up-advisor";
+import { refillMeasures, removeFromSums } from "./measures";
 
 // The three summary tables of src/db/tables/screening.ts (latest_skrining, lecturer_weekly_levels,
 // lecturer_latest_levels) are kept current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
@@ -48,11 +49,11 @@ function refreshLatest(nim: string): string {
 /** Writes the latest_skrining row of a student who has a screening (after one was added, nothing can be left to remove). */
 function writeLatest(nim: string): string {
   return `
-  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, NIP)
-  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress,
+  INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, score_sdi, NIP)
+  SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress, score_sdi,
     (SELECT ${countedUnder("student")} FROM mahasiswa AS student WHERE student.NIM = ${nim})
   FROM (
-    SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi, latest.score_stress,
+    SELECT latest.NIM, latest.Id_skrining, latest.tanggal_skrining, latest.tingkat_stres, latest.tingkat_motivasi, latest.score_stress, latest.score_sdi,
       coalesce(latest.score_stress - (
         SELECT previous.score_stress FROM riwayat_skrining AS previous
         WHERE previous.NIM = latest.NIM AND (previous.tanggal_skrining, previous.Id_skrining) < (latest.tanggal_skrining, latest.Id_skrining)
@@ -71,6 +72,7 @@ function writeLatest(nim: string): string {
     is_spike = excluded.is_spike,
     early_warning = excluded.early_warning,
     score_stress = excluded.score_stress,
+    score_sdi = excluded.score_sdi,
     NIP = excluded.NIP;`;
 }
 
@@ -131,13 +133,18 @@ const screeningsOfStudent = (row: "NEW" | "OLD") =>
   `SELECT ${countedUnder(row)} AS NIP, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi
    FROM riwayat_skrining WHERE NIM IN (OLD.NIM, NEW.NIM)`;
 
-const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress";
+const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress, score_sdi";
+
+/** Decisions §20: a student more or fewer with a screening, or a latest screening's date or scores changed (the norm group's stamp). */
+const studentsChange = (sign: "+" | "-") => `UPDATE latest_skrining_summary SET students = students ${sign} 1, stamp = random() WHERE id = 1;`;
 
 /** Trigger name → its statement. The names share a prefix so that older ones can be found and dropped. */
 const summaryTriggers: ReadonlyMap<string, string> = new Map(
   Object.entries({
     summary_riwayat_insert: `AFTER INSERT ON riwayat_skrining BEGIN ${writeLatest("NEW.NIM")} ${addWeeks(screeningOfStudent("NEW"), 1)} END`,
     summary_riwayat_delete: `AFTER DELETE ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${addWeeks(screeningOfStudent("OLD"), -1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,
+    // Decisions §20: the submission's job adds a screening to the stress item sums; a deletion, whoever makes it, takes it out.
+    summary_riwayat_item_sums: `AFTER DELETE ON riwayat_skrining WHEN OLD.validitas_alasan IS NOT NULL BEGIN ${removeFromSums} END`,
     summary_riwayat_update_latest: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${refreshLatest("NEW.NIM")} END`,
     // When ON UPDATE CASCADE renames a student's screenings, OLD.NIM no longer exists in
     // mahasiswa: the screenings stay with the same student and lecturer, so nothing moves.
@@ -154,8 +161,9 @@ const summaryTriggers: ReadonlyMap<string, string> = new Map(
       BEGIN ${addWeeks(screeningsOfStudent("OLD"), -1)} ${addWeeks(screeningsOfStudent("NEW"), 1)} ${pruneEmptyWeeks("OLD.NIP_doswal")}
         UPDATE latest_skrining SET NIP = ${countedUnder("NEW")} WHERE NIM IN (OLD.NIM, NEW.NIM); END`,
     // The level counts follow the latest rows, whatever changed them.
-    summary_latest_insert: `AFTER INSERT ON latest_skrining BEGIN ${countLatest("NEW", 1)} END`,
-    summary_latest_delete: `AFTER DELETE ON latest_skrining BEGIN ${countLatest("OLD", -1)} END`,
+    summary_latest_insert: `AFTER INSERT ON latest_skrining BEGIN ${countLatest("NEW", 1)} ${studentsChange("+")} END`,
+    summary_latest_delete: `AFTER DELETE ON latest_skrining BEGIN ${countLatest("OLD", -1)} ${studentsChange("-")} END`,
+    summary_latest_scores: `AFTER UPDATE OF tanggal_skrining, score_stress, score_sdi ON latest_skrining BEGIN UPDATE latest_skrining_summary SET stamp = random() WHERE id = 1; END`,
     summary_latest_update: `AFTER UPDATE OF NIP, tingkat_stres, tingkat_motivasi ON latest_skrining
       WHEN OLD.NIP IS NOT NEW.NIP OR OLD.tingkat_stres IS NOT NEW.tingkat_stres OR OLD.tingkat_motivasi IS NOT NEW.tingkat_motivasi
       BEGIN ${countLatest("OLD", -1)} ${countLatest("NEW", 1)} END`,
@@ -179,17 +187,19 @@ export function summariesCurrent(sqlite: Database): boolean {
  * Whether the migrations that create what the triggers write and read have run: the time
  * zone's offsets, the restriction, the follow-up cases, the latest score and the level
  * counts with the latest row's lecturer (issue 28), the record of advisor changes (decisions
- * §19, the newest of them).
+ * §19), the sums and the latest scores of decisions §20 (the newest of them).
  */
 export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
     .query<{ tables: number; columns: number }, []>(
-      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut', 'lecturer_latest_levels', 'pergantian_dosen_wali')) AS tables,
+      `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut',
+            'lecturer_latest_levels', 'pergantian_dosen_wali', 'stress_item_sums', 'latest_skrining_summary')) AS tables,
         (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak')
-          + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name IN ('score_stress', 'NIP')) AS columns`,
+          + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name IN ('score_stress', 'NIP', 'score_sdi'))
+          + (SELECT count(*) FROM pragma_table_info('riwayat_skrining') WHERE name = 'validitas_alasan') AS columns`,
     )
     .get();
-  return found?.tables === 6 && found.columns === 3;
+  return found?.tables === 8 && found.columns === 5;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */
@@ -210,10 +220,10 @@ export function installSummaries(sqlite: Database): void {
   // Rows in (NIM, tanggal, Id) order, as the covering index gives them: lag() is the
   // previous screening, and a row without a next one is the student's latest.
   sqlite.run(`
-    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, NIP)
-    SELECT screening.NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress, ${countedUnder("student")}
+    INSERT INTO latest_skrining (NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, is_spike, early_warning, score_stress, score_sdi, NIP)
+    SELECT screening.NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, spike, ${earlyWarning}, score_stress, score_sdi, ${countedUnder("student")}
     FROM (
-      SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress,
+      SELECT NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress, score_sdi,
         coalesce(score_stress - lag(score_stress) OVER student >= ${spikeThreshold}, 0) AS spike,
         lead(Id_skrining) OVER student AS next
       FROM riwayat_skrining
@@ -225,6 +235,7 @@ export function installSummaries(sqlite: Database): void {
     INSERT INTO lecturer_latest_levels (NIP, tingkat_stres, tingkat_motivasi, students)
     SELECT NIP, tingkat_stres, tingkat_motivasi, count(*) FROM latest_skrining WHERE NIP IS NOT NULL GROUP BY NIP, tingkat_stres, tingkat_motivasi`);
   refillWeeks(sqlite);
+  refillMeasures(sqlite);
   for (const statement of summaryTriggers.values()) sqlite.run(statement);
 }
 

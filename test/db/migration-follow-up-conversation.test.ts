@@ -75,7 +75,8 @@ describe("migration 0016 (after the first contact) on a populated database of th
         { id: 4, status: "dihubungi", kontak: "2026-03-11T00:00:00.000Z", permintaan: 0, alasan_selesai: null, perlu_dukungan: null, dilihat: null },
       ]);
       expect(sqlite.query("SELECT * FROM tindak_lanjut_riwayat ORDER BY id").all()).toEqual(
-        timelineBefore.map((row) => ({ ...row, hasil_kontak: null, alasan_selesai: null, perlu_dukungan: null })),
+        // 0017 (decisions §20) adds a critical answer's same-day target, empty for every earlier entry.
+        timelineBefore.map((row) => ({ ...row, hasil_kontak: null, alasan_selesai: null, perlu_dukungan: null, batas_kontak_segera: null })),
       );
       expect(sqlite.query("SELECT Id_catatan AS id, balasan_dilihat_doswal AS advisor FROM catatan_konseling ORDER BY id").all()).toEqual([
         { id: 1, advisor: "D1" },

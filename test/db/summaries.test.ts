@@ -7,6 +7,7 @@ import { applyMigrations } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
 import { dropSummaryTriggers, installSummaries, summariesCurrent } from "../../src/db/summaries";
 import { temporaryDir } from "../helpers";
+import { measuresOfEarlierRows } from "./earlier-rows";
 
 // The summary tables must always equal what the screenings say, whatever writes them and
 // in whatever order. The oracle below recomputes both tables in plain TypeScript from
@@ -19,6 +20,7 @@ interface Screening {
   stres: string;
   motivasi: string;
   score: number;
+  sdi: number;
 }
 
 const levels = ["Rendah", "Sedang", "Tinggi"] as const;
@@ -47,7 +49,7 @@ function mondayOf(tanggal: string): string | null {
 
 function expectedSummaries(sqlite: Database) {
   const screenings = sqlite
-    .query<Screening, []>("SELECT Id_skrining AS id, NIM AS nim, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi, score_stress AS score FROM riwayat_skrining")
+    .query<Screening, []>("SELECT Id_skrining AS id, NIM AS nim, tanggal_skrining AS tanggal, tingkat_stres AS stres, tingkat_motivasi AS motivasi, score_stress AS score, score_sdi AS sdi FROM riwayat_skrining")
     .all();
   // A restricted student is counted under no lecturer.
   const advisorOf = new Map(
@@ -71,6 +73,7 @@ function expectedSummaries(sqlite: Database) {
       is_spike: Number(isSpike),
       early_warning: Number(isSpike || (last.stres === "Tinggi" && last.motivasi === "Rendah")),
       score_stress: last.score,
+      score_sdi: last.sdi,
       NIP: advisorOf.get(nim) ?? null,
     };
   });
@@ -105,6 +108,8 @@ function expectedSummaries(sqlite: Database) {
     weeks.set(key, row);
   }
   return {
+    // Decisions §20: how many students have a screening (the reliable change's threshold).
+    students: latest.length,
     latest: latest.toSorted((a, b) => (a.NIM < b.NIM ? -1 : 1)),
     weeks: [...weeks.values()].toSorted((a, b) => (`${a.NIP} ${a.week_start}` < `${b.NIP} ${b.week_start}` ? -1 : 1)),
     levels: [...levelCounts.values()].toSorted((a, b) =>
@@ -115,6 +120,7 @@ function expectedSummaries(sqlite: Database) {
 
 function storedSummaries(sqlite: Database) {
   return {
+    students: sqlite.query<{ students: number }, []>("SELECT students FROM latest_skrining_summary").get()!.students,
     latest: sqlite.query("SELECT * FROM latest_skrining ORDER BY NIM").all(),
     weeks: sqlite.query("SELECT * FROM lecturer_weekly_levels ORDER BY NIP, week_start").all(),
     levels: sqlite.query("SELECT * FROM lecturer_latest_levels ORDER BY NIP, tingkat_stres, tingkat_motivasi").all(),
@@ -313,19 +319,20 @@ describe("migration 0002 (the summary tables) and the later ones on a populated 
       // The triggers need every table they read (0004 adds the time zone's offsets): they are installed once all exist.
       expect(applyMigrations(sqlite, migrations)).toEqual(migrations.slice(previous.length).map((migration) => migration.tag));
 
-      // 0005 adds the restriction column, empty for every student; 0009 the model's probabilities, empty for every screening.
+      // 0005 adds the restriction column, empty for every student; 0009 the model's probabilities, empty for every screening;
+      // 0017 the measures of decisions §20 (these rows have no answers to judge).
       const [mahasiswaBefore, screeningsBefore] = before as [object[], object[]];
       expect(tables.map((table) => sqlite.query(`SELECT * FROM ${table} ORDER BY rowid`).all())).toEqual([
         mahasiswaBefore.map((row) => ({ ...row, dibatasi_sejak: null })),
-        screeningsBefore.map((row) => ({ ...row, stress_probability: null, motivasi_probability: null })),
+        screeningsBefore.map((row) => ({ ...row, stress_probability: null, motivasi_probability: null, ...measuresOfEarlierRows })),
       ]);
       expect(summariesCurrent(sqlite)).toBe(true);
       const stored = storedSummaries(sqlite);
       expect(stored).toEqual(expectedSummaries(sqlite));
       expect(stored.latest).toEqual([
-        { NIM: "N1", Id_skrining: 2, tanggal_skrining: "2026-11-16T00:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", is_spike: 1, early_warning: 1, score_stress: 120, NIP: "D1" },
-        { NIM: "N2", Id_skrining: 4, tanggal_skrining: "2026-11-10T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", is_spike: 1, early_warning: 1, score_stress: 130, NIP: "D1" },
-        { NIM: "N3", Id_skrining: 5, tanggal_skrining: "2026-11-11T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Tinggi", is_spike: 0, early_warning: 0, score_stress: 150, NIP: null },
+        { NIM: "N1", Id_skrining: 2, tanggal_skrining: "2026-11-16T00:00:00.000Z", tingkat_stres: "Sedang", tingkat_motivasi: "Tinggi", is_spike: 1, early_warning: 1, score_stress: 120, score_sdi: 0, NIP: "D1" },
+        { NIM: "N2", Id_skrining: 4, tanggal_skrining: "2026-11-10T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Rendah", is_spike: 1, early_warning: 1, score_stress: 130, score_sdi: 0, NIP: "D1" },
+        { NIM: "N3", Id_skrining: 5, tanggal_skrining: "2026-11-11T08:00:00.000Z", tingkat_stres: "Tinggi", tingkat_motivasi: "Tinggi", is_spike: 0, early_warning: 0, score_stress: 150, score_sdi: 0, NIP: null },
       ]);
       // 0013 (issue 28): the lecturer's latest levels, N3 (no lecturer) counted nowhere.
       expect(stored.levels).toEqual([

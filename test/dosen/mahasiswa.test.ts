@@ -80,6 +80,13 @@ describe("GET /api/dosen/mahasiswa: the population", () => {
         score_sdi: 2.25,
         probabilitas_stres: null,
         probabilitas_motivasi: null,
+        // Written straight into the table (the fixture): nobody judged it, and nothing was computed (decisions §20).
+        validitas: null,
+        perubahan_andal: null,
+        persentil_stres: null,
+        persentil_motivasi: null,
+        durasi_detik: null,
+        jawaban_keselamatan: null,
         is_spike: true,
       },
       early_warning: true,
@@ -233,7 +240,10 @@ describe("GET /api/dosen/mahasiswa/<nim>", () => {
     expect(response.body.mahasiswa).toMatchObject({ NIM: "S04", nama_mahasiswa: "Citra 1000", NIP_doswal: "D001" });
     expect(response.body.riwayat.map((record: { Id_skrining: number }) => record.Id_skrining)).toEqual([ids.s04TieSecond, ids.s04TieFirst, ids.s04Oldest]);
     expect(Object.keys(response.body.riwayat[0]).sort()).toEqual(
-      ["Id_skrining", "NIM", "saran", "score_sdi", "score_stress", "tanggal_skrining", "tingkat_motivasi", "tingkat_stres", "probabilitas_stres", "probabilitas_motivasi"].sort(),
+      [
+        ...["Id_skrining", "NIM", "saran", "score_sdi", "score_stress", "tanggal_skrining", "tingkat_motivasi", "tingkat_stres", "probabilitas_stres", "probabilitas_motivasi"],
+        ...["validitas", "perubahan_andal", "persentil_stres", "persentil_motivasi", "durasi_detik", "jawaban_keselamatan"],
+      ].sort(),
     );
     expect(response.body.catatan.map((note: { Id_catatan: number }) => note.Id_catatan)).toEqual([ids.noteNewer, ids.noteOlder]);
     expect(response.body.catatan[0]).toMatchObject({ NIP: "D002", reply: "", tanggal_reply: null, status: "belum_dibalas" });

@@ -8,6 +8,7 @@ import { migrations } from "../../src/db/migrations";
 import { DosenService } from "../../src/modules/dosen/service";
 import { StatisticsService } from "../../src/modules/dosen/statistics";
 import { NotesService } from "../../src/modules/notes/service";
+import { measuresOfEarlierRows } from "../db/earlier-rows";
 import { temporaryDir } from "../helpers";
 
 // The lecturer queries must cost in proportion to one lecturer's advisees, never to the
@@ -98,8 +99,10 @@ describe("migration 0001 (the covering screening index) on a database of the pre
       expect(applyMigrations(sqlite, migrations)).toContain("0001_riwayat_covering_index");
       expect(indexes()).not.toContain("riwayat_nim_tanggal_index");
       expect(indexes()).toContain("riwayat_nim_tanggal_levels_index");
-      // Later migrations add columns (0009: the model's probabilities), empty for the rows already there.
-      expect(sqlite.query("SELECT * FROM riwayat_skrining ORDER BY Id_skrining").all()).toEqual(rows.map((row) => ({ ...(row as object), stress_probability: null, motivasi_probability: null })));
+      // Later migrations add columns (0009: the model's probabilities; 0017: the measures of decisions §20), empty for the rows already there.
+      expect(sqlite.query("SELECT * FROM riwayat_skrining ORDER BY Id_skrining").all()).toEqual(
+        rows.map((row) => ({ ...(row as object), stress_probability: null, motivasi_probability: null, ...measuresOfEarlierRows })),
+      );
       expect(new StatisticsService(old, "Asia/Jakarta").countsFor("D1")).toMatchObject({ total_mahasiswa: 1, sudah_skrining: 1, stress_dist: { Rendah: 1, Sedang: 0, Tinggi: 0 } });
     } finally {
       sqlite.close();

@@ -40,7 +40,11 @@ const bodies: Record<string, { media: string; fields: Record<string, [JsonType, 
   "POST /api/auth/login": { media: "application/json", fields: { username: ["string", true], password: ["string", true] } },
   "POST /api/auth/activation": { media: "application/json", fields: { username: ["string", true], password: ["string", true], password_baru: ["string", false] } },
   "POST /api/auth/password": { media: "application/json", fields: { old_password: ["string", true], new_password: ["string", true] } },
-  "POST /api/mahasiswa/kuesioner": { media: "application/json", fields: { jawaban: ["object", true], NIM: ["string", false] } },
+  // durasi_detik and jawaban_keselamatan: additions of decisions §20.
+  "POST /api/mahasiswa/kuesioner": {
+    media: "application/json",
+    fields: { jawaban: ["object", true], NIM: ["string", false], durasi_detik: ["number", false], jawaban_keselamatan: ["integer", false] },
+  },
   "PUT /api/mahasiswa/profil": {
     media: "application/json",
     fields: {

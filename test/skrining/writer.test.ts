@@ -122,7 +122,7 @@ describe("predictions made before the job", () => {
         return { level: features.IPK === 3.9 ? "Tinggi" : "Rendah", modelId, probability: 0.5 };
       },
     };
-    const submissions = new SubmissionService(db, writes, classifier, logger, config.followUpStressMin);
+    const submissions = new SubmissionService(db, writes, classifier, logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
     submissions.useWriter(writer);
     const result = await submissions.submit(admin, { NIM: "N002", jawaban: jawaban(3, 4) });
     expect(asked.map((features) => features.IPK)).toEqual([null, 3.9]);
@@ -142,7 +142,7 @@ describe("predictions made before the job", () => {
         return null;
       },
     };
-    const submissions = new SubmissionService(db, writes, classifier, logger, config.followUpStressMin);
+    const submissions = new SubmissionService(db, writes, classifier, logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
     submissions.useWriter(writer);
     return { asked, submitFor: (answers: object) => submissions.submit(admin, { NIM: "N002", jawaban: answers }) };
   }
@@ -182,7 +182,7 @@ describe("predictions made before the job", () => {
     const { writer } = await writerService();
     const level = { level: "Rendah", modelId: null, probability: null } as const;
     const profile = { angkatan: "2022", ipk: null, usia: null, gender: null, freqOlahraga: null, durasiTidur: null, jurusanNama: "Informatika" };
-    const reply = await writer.submit({ role: "admin", nim: "N002", jawaban: { text: JSON.stringify(jawaban(3, 4)) }, predictions: { profile, stress: level, motivasi: level }, auditRows: [] });
+    const reply = await writer.submit({ role: "admin", nim: "N002", jawaban: { text: JSON.stringify(jawaban(3, 4)) }, extras: {}, predictions: { profile, stress: level, motivasi: level }, auditRows: [] });
     expect(reply).toMatchObject({ ok: false, stale: { ...profile, jurusanNama: "Sistem Informasi" } });
     expect(screenings()).toBe(0);
   });
@@ -197,7 +197,7 @@ describe("predictions made before the job", () => {
         return null;
       },
     };
-    const submissions = new SubmissionService(db, writes, classifier, logger, config.followUpStressMin);
+    const submissions = new SubmissionService(db, writes, classifier, logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
     submissions.useWriter(writer);
     // Not expect().rejects: bun's waits for the promise without taking the thread's messages.
     const refused = await submissions.submit(admin, { NIM: "N002", jawaban: jawaban(3, 4) }).catch((error: unknown) => error);
@@ -224,7 +224,7 @@ describe("starting and failing", () => {
     const errors: string[] = [];
     const { context } = service;
     const writer = await SubmissionWriter.start(
-      { databasePath: context.config.databasePath, busyWaitMilliseconds: 1000, followUpStressMin: context.config.followUpStressMin },
+      { databasePath: context.config.databasePath, busyWaitMilliseconds: 1000, followUpStressMin: context.config.followUpStressMin, timeZone: context.config.timeZone },
       { client: context.db.$client, health: context.health, onFailure: (error) => (context.submission.useWriter(null), errors.push(describeFailure(error))) },
       new URL("./failing-writer.ts", import.meta.url),
     );

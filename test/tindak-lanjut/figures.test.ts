@@ -189,6 +189,7 @@ describe("GET /api/dosen/tindak-lanjut", () => {
       baru_ditutup: false,
       balasan_baru: 0,
       permintaan_menunggu: false,
+      segera: false,
     });
     expect(response.body.data[0]).toMatchObject({ id: 7, alasan: [], dibatasi: true });
     // The handler who closed case 12 sees no news in it; the attempts of an episode are counted.

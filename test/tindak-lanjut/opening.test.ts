@@ -11,14 +11,18 @@ let lecturers: Lecturers;
 afterEach(() => lecturers.service.close());
 
 describe("a case opens with the screening that raises a warning", () => {
+  // Below 100 students the fixed α 0.90 and SD 20 make 18 points (17.5) the smallest reliable change (decisions §20).
+  const reliably = "memburuk secara andal (skor stres naik 18 poin atau lebih)";
+  const only = (reasons: Partial<Record<"early" | "sudden" | "veryHigh" | "reliablyWorse", number>>) => ({ early: 0, sudden: 0, veryHigh: 0, reliablyWorse: 0, critical: 0, ...reasons });
   test.each([
-    ["levels Tinggi/Rendah, first screening", null, flaggedAnswers, { early: 1, sudden: 0, veryHigh: 0 }, "peringatan dini (stres Tinggi dengan motivasi Rendah)"],
-    ["stress 40 above the previous screening", 80, calmAnswers, { early: 0, sudden: 1, veryHigh: 0 }, "perubahan mendadak (skor stres naik 30 atau lebih)"],
-    ["both", 100, flaggedAnswers, { early: 1, sudden: 1, veryHigh: 0 }, "peringatan dini (stres Tinggi dengan motivasi Rendah) dan perubahan mendadak (skor stres naik 30 atau lebih)"],
-    ["5 on every stress item, 1 on every motivation item (SDI 0, Sedang)", null, veryHighStressAnswers, { early: 0, sudden: 0, veryHigh: 1 }, "stres sangat tinggi (skor stres 160 atau lebih)"],
-    ["stress exactly 160, first screening", null, stressScoring(160), { early: 0, sudden: 0, veryHigh: 1 }, "stres sangat tinggi (skor stres 160 atau lebih)"],
-    ["all three", 150, jawaban(5, 1, { M25: 7, M26: 7, M27: 7, M28: 7 }), { early: 1, sudden: 1, veryHigh: 1 },
-      "peringatan dini (stres Tinggi dengan motivasi Rendah) dan perubahan mendadak (skor stres naik 30 atau lebih) dan stres sangat tinggi (skor stres 160 atau lebih)"],
+    ["levels Tinggi/Rendah, first screening", null, flaggedAnswers, only({ early: 1 }), "peringatan dini (stres Tinggi dengan motivasi Rendah)"],
+    ["stress 40 above the previous screening", 80, calmAnswers, only({ sudden: 1, reliablyWorse: 1 }), `perubahan mendadak (skor stres naik 30 atau lebih) dan ${reliably}`],
+    ["stress 20 above the previous, ending at Sedang", 100, calmAnswers, only({ reliablyWorse: 1 }), reliably],
+    ["both", 100, flaggedAnswers, only({ early: 1, sudden: 1, reliablyWorse: 1 }), `peringatan dini (stres Tinggi dengan motivasi Rendah) dan perubahan mendadak (skor stres naik 30 atau lebih) dan ${reliably}`],
+    ["5 on every stress item, 1 on every motivation item (SDI 0, Sedang)", null, veryHighStressAnswers, only({ veryHigh: 1 }), "stres sangat tinggi (skor stres 160 atau lebih)"],
+    ["stress exactly 160, first screening", null, stressScoring(160), only({ veryHigh: 1 }), "stres sangat tinggi (skor stres 160 atau lebih)"],
+    ["all four", 150, jawaban(5, 1, { M25: 7, M26: 7, M27: 7, M28: 7 }), only({ early: 1, sudden: 1, veryHigh: 1, reliablyWorse: 1 }),
+      `peringatan dini (stres Tinggi dengan motivasi Rendah) dan perubahan mendadak (skor stres naik 30 atau lebih) dan stres sangat tinggi (skor stres 160 atau lebih) dan ${reliably}`],
   ] as const)("%s: one case owned by the advisor, its opening in the timeline", async (_, previous, answers, reasons, noteReasons) => {
     lecturers = await lecturerService();
     const { service, tokens } = lecturers;
@@ -33,7 +37,7 @@ describe("a case opens with the screening that raises a warning", () => {
 
   test.each([
     ["calm levels, first screening", null],
-    ["calm levels, stress 20 above the previous", 100],
+    ["calm levels, stress 17 above the previous (no reliable change)", 103],
     ["calm levels, stress lower than before", 190],
   ] as const)("%s: no case", async (_, previous) => {
     lecturers = await lecturerService();

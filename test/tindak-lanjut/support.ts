@@ -48,13 +48,16 @@ export interface StoredCase {
   early: number;
   sudden: number;
   veryHigh: number;
+  reliablyWorse: number;
+  critical: number;
   skrining: number | null;
 }
 
 export const storedCases = (service: TestService): StoredCase[] =>
   service.context.db.$client
     .query<StoredCase, []>(
-      "SELECT Id_tindak_lanjut AS id, NIM, NIP, status, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden, alasan_stres_sangat_tinggi AS veryHigh, Id_skrining AS skrining FROM tindak_lanjut ORDER BY Id_tindak_lanjut",
+      `SELECT Id_tindak_lanjut AS id, NIM, NIP, status, alasan_early_warning AS early, alasan_perubahan_mendadak AS sudden, alasan_stres_sangat_tinggi AS veryHigh,
+         alasan_memburuk_andal AS reliablyWorse, alasan_butir_kritis AS critical, Id_skrining AS skrining FROM tindak_lanjut ORDER BY Id_tindak_lanjut`,
     )
     .all();
 

@@ -17,6 +17,7 @@ import sql13 from "./0013_lecturer_latest_levels.sql" with { type: "text" };
 import sql14 from "./0014_one_time_password.sql" with { type: "text" };
 import sql15 from "./0015_hashed_sessions.sql" with { type: "text" };
 import sql16 from "./0016_follow_up_conversation.sql" with { type: "text" };
+import sql17 from "./0017_measurement.sql" with { type: "text" };
 
 export const migrations: EmbeddedMigration[] = [
   { tag: "0000_init", createdAt: 1795317771075, sql: sql0 },
@@ -36,4 +37,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0014_one_time_password", createdAt: 1795710635440, sql: sql14 },
   { tag: "0015_hashed_sessions", createdAt: 1796421854811, sql: sql15 },
   { tag: "0016_follow_up_conversation", createdAt: 1796428201433, sql: sql16 },
+  { tag: "0017_measurement", createdAt: 1796430544070, sql: sql17 },
 ];

@@ -33,6 +33,16 @@ export const tindakLanjut = sqliteTable(
     veryHighStress: integer("alasan_stres_sangat_tinggi", { mode: "boolean" }).notNull().default(false),
     /** The student asked to be contacted (POST /api/mahasiswa/minta-kontak, decisions §19). */
     studentRequest: integer("alasan_permintaan_mahasiswa", { mode: "boolean" }).notNull().default(false),
+    /** Decisions §20: a reliably worse stress score that ended at Sedang or Tinggi. */
+    reliablyWorse: integer("alasan_memburuk_andal", { mode: "boolean" }).notNull().default(false),
+    /** Decisions §20: the safety question answered 3 or more. */
+    criticalItem: integer("alasan_butir_kritis", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Decisions §20: the same-day contact target a critical answer set (the end of that day
+     * in the faculty's zone); cleared by a contact that reached the student, and by a
+     * reopening. While set, the case is urgent, and late once the moment has passed.
+     */
+    batasKontakSegera: text("batas_kontak_segera"),
     /** The screening that opened the case; null once a purge removed it. */
     skriningId: integer("Id_skrining").references(() => riwayatSkrining.id, { onDelete: "set null" }),
     status: text("status", { enum: followUpStatuses }).notNull(),
@@ -52,7 +62,7 @@ export const tindakLanjut = sqliteTable(
     check("tindak_lanjut_status_check", sql`${table.status} IN ('baru', 'dihubungi', 'dirujuk', 'selesai')`),
     check(
       "tindak_lanjut_alasan_check",
-      sql`${table.earlyWarning} = 1 OR ${table.suddenChange} = 1 OR ${table.veryHighStress} = 1 OR ${table.studentRequest} = 1`,
+      sql`${table.earlyWarning} = 1 OR ${table.suddenChange} = 1 OR ${table.veryHighStress} = 1 OR ${table.studentRequest} = 1 OR ${table.reliablyWorse} = 1 OR ${table.criticalItem} = 1`,
     ),
     check("tindak_lanjut_alasan_selesai_check", sql`${table.alasanSelesai} IS NULL OR ${table.alasanSelesai} IN (${sql.raw(closingReasons.map((reason) => `'${reason}'`).join(", "))})`),
     uniqueIndex("tindak_lanjut_one_open_index").on(table.nim).where(sql`${table.status} <> 'selesai'`),
@@ -88,6 +98,8 @@ export const tindakLanjutRiwayat = sqliteTable(
     /** A closing's reason and judgement, kept here too so that a reopened case keeps its earlier episodes'. */
     alasanSelesai: text("alasan_selesai", { enum: closingReasons }),
     perluDukungan: integer("perlu_dukungan", { mode: "boolean" }),
+    /** Decisions §20: the entry made the case urgent (a critical answer) with this same-day contact target; the weekly report reads past lateness from it. */
+    batasKontakSegera: text("batas_kontak_segera"),
   },
   (table) => [
     check("tindak_lanjut_riwayat_catatan_check", sql`length(${table.catatan}) BETWEEN 1 AND 2000`),

@@ -2,6 +2,8 @@
 // lecturers' lists and statistics (kept by the triggers of src/db/summaries.ts).
 import { desc, sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { changeDirections } from "../../measurement/reliability";
+import { stressKeys } from "../../screening/scoring";
 import { insertedAt, levels } from "./columns";
 import { mahasiswa } from "./people";
 
@@ -49,6 +51,22 @@ export const riwayatSkrining = sqliteTable(
     // for a model kind without probabilities, and for screenings made before they were kept.
     stressProbability: real("stress_probability"),
     motivasiProbability: real("motivasi_probability"),
+    // Decisions §20, each computed in the submission's job (docs/measurement.md).
+    /**
+     * Why to read this screening with caution (src/measurement/validity.ts): the reasons
+     * joined by commas, "" when none. Null for a row the service did not write (the sqlite3
+     * shell), which nobody judged and which the reliability sums leave out.
+     */
+    validitasAlasan: text("validitas_alasan"),
+    /** The client's `durasi_detik`: seconds from the first item to sending; null when not sent. */
+    durasiDetik: real("durasi_detik"),
+    /** The reliable change of score_stress from the student's previous screening; null for the first (and before migration 0017). */
+    perubahanAndal: text("perubahan_andal", { enum: changeDirections }),
+    /** Percentiles (0–100) among the latest screenings of the last 365 days; null below 100 students (and before migration 0017). */
+    persentilStres: integer("persentil_stres"),
+    persentilMotivasi: integer("persentil_motivasi"),
+    /** The optional safety question's answer (1–5); null when it was not asked or not answered. */
+    jawabanKeselamatan: integer("jawaban_keselamatan"),
   },
   (table) => [
     check("riwayat_tingkat_stres_check", sql`${table.tingkatStres} IN ('Rendah', 'Sedang', 'Tinggi')`),
@@ -80,6 +98,8 @@ export const latestSkrining = sqliteTable("latest_skrining", {
   earlyWarning: integer("early_warning", { mode: "boolean" }).notNull(),
   /** The latest screening's score_stress: the `stres_sangat_tinggi` threshold is a setting, so it is compared when read. */
   scoreStress: real("score_stress"),
+  /** The latest screening's score_sdi: the norm group's counts are rebuilt from these rows (decisions §20). */
+  scoreSdi: real("score_sdi"),
   /** The lecturer the student is counted under: their advisor, null while their processing is restricted (or without one). */
   nip: text("NIP"),
 }, (table) => [
@@ -134,3 +154,63 @@ export const timeZoneOffsets = sqliteTable("time_zone_offsets", {
   offsetMinutes: integer("offset_minutes").notNull(),
   zone: text("zone").notNull(),
 });
+
+/**
+ * Decisions §20: the running sums Cronbach's α and the SD of score_stress are computed from,
+ * over every screening the service judged (validitas_alasan not null). One row (id 1). The
+ * submission's job adds its screening (src/modules/skrining/measures.ts: it has the answers
+ * as numbers, which a trigger would read out of the JSON text at eight times the cost); a
+ * trigger (src/db/summaries.ts) takes a deleted screening out, whichever statement deletes
+ * it; the migration runner refills it with the other summaries.
+ */
+export const stressItemSums = sqliteTable(
+  "stress_item_sums",
+  {
+    id: integer("id").primaryKey(),
+    screenings: integer("screenings").notNull().default(0),
+    totalSum: integer("total_sum").notNull().default(0),
+    totalSquares: integer("total_squares").notNull().default(0),
+    ...Object.fromEntries(
+      stressKeys.flatMap((key) => [
+        [`${key}Sum`, integer(`${key.toLowerCase()}_sum`).notNull().default(0)],
+        [`${key}Squares`, integer(`${key.toLowerCase()}_squares`).notNull().default(0)],
+      ]),
+    ),
+  },
+  (table) => [check("stress_item_sums_one_row", sql`${table.id} = 1`)],
+);
+
+/**
+ * Decisions §20: what the submissions need to know of latest_skrining as a whole, kept by its
+ * triggers: how many students have a screening (reliable change uses the faculty's own α and
+ * SD from 100 on), and a stamp that changes whenever a latest screening's date or scores
+ * change, so that the norm group's counts a job keeps in memory know when another writer
+ * (an erasure, a purge, another process) changed them. One row (id 1).
+ */
+export const latestSkriningSummary = sqliteTable(
+  "latest_skrining_summary",
+  {
+    id: integer("id").primaryKey(),
+    students: integer("students").notNull().default(0),
+    stamp: integer("stamp").notNull().default(0),
+  },
+  (table) => [check("latest_skrining_summary_one_row", sql`${table.id} = 1`)],
+);
+
+/**
+ * Decisions §20: the optional safety question, off until an admin turns it on
+ * (`skrining safety on --contact NAME --phone NUMBER`, the console's Teks page) with the
+ * person who answers the same day. One row (id 1); in the database, so that the
+ * submission's job reads it in its own transaction on whichever thread runs it.
+ */
+export const pertanyaanKeselamatan = sqliteTable(
+  "pertanyaan_keselamatan",
+  {
+    id: integer("id").primaryKey(),
+    aktif: integer("aktif", { mode: "boolean" }).notNull().default(false),
+    namaKontak: text("nama_kontak"),
+    teleponKontak: text("telepon_kontak"),
+    diubahPada: text("diubah_pada"),
+  },
+  (table) => [check("pertanyaan_keselamatan_one_row", sql`${table.id} = 1`)],
+);

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { SkriningRecord, level } from "../../records";
+import { SkriningRecord, ValidityRecord, level } from "../../records";
 import { defaultQuestions } from "../../screening/questions";
 import { FollowUpReachSchema } from "../tindak-lanjut/reach";
 
@@ -25,7 +25,22 @@ export const KuesionerBody = t.Object({
     { additionalProperties: true, description: "other keys are kept in input_jawaban, not scored" },
   ),
   NIM: t.Optional(t.String({ description: "admin: required, the student submitted for; ignored for students" })),
+  // Decisions §20, additions:
+  durasi_detik: t.Optional(t.Number({ minimum: 0, description: "seconds from the first item to sending (the web client sends it); under 2 seconds an item marks the screening `terlalu_cepat`" })),
+  jawaban_keselamatan: t.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 5,
+      description: "the safety question's answer while an admin has it on (GET /api/kuesioner/keselamatan): 3 or more opens an urgent case; optional even then; ignored while it is off",
+    }),
+  ),
 });
+
+/** Decisions §20: where a student with a critical answer is pointed first (the contact `safety on` named); null otherwise. */
+export const UrgentHelpSchema = t.Nullable(
+  t.Object({ nama: t.Nullable(t.String()), telepon: t.Nullable(t.String()) }, { additionalProperties: false }),
+  { description: "decisions §20: the safety question was answered 3 or more; the person who answers the same day" },
+);
 
 export const KuesionerResponse = t.Object(
   {
@@ -38,12 +53,18 @@ export const KuesionerResponse = t.Object(
     saran: t.String(),
     detailed_suggestions: t.Array(t.String()),
     tindak_lanjut: FollowUpReachSchema,
+    // Decisions §20, additions: as on the screening record.
+    validitas: ValidityRecord,
+    perubahan_andal: SkriningRecord.properties.perubahan_andal,
+    persentil_stres: SkriningRecord.properties.persentil_stres,
+    persentil_motivasi: SkriningRecord.properties.persentil_motivasi,
+    bantuan_segera: UrgentHelpSchema,
   },
   { additionalProperties: false },
 );
 
-/** The latest screening, and whether a person was alerted (an addition of decisions §13). */
-export const HasilResponse = t.Object({ ...SkriningRecord.properties, tindak_lanjut: FollowUpReachSchema }, { additionalProperties: false });
+/** The latest screening, whether a person was alerted (an addition of decisions §13), and where to get help at once (§20). */
+export const HasilResponse = t.Object({ ...SkriningRecord.properties, tindak_lanjut: FollowUpReachSchema, bantuan_segera: UrgentHelpSchema }, { additionalProperties: false });
 
 export const WeeklyLimitResponse = t.Object(
   {

@@ -1,27 +1,32 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
-import { jurusan, latestSkrining, lecturerLatestLevels, lecturerWeeklyLevels, mahasiswa, riwayatSkrining, tindakLanjut, tindakLanjutRiwayat, type Role } from "../../db/schema";
-import { ServiceError, forbidden, invalid, notFound } from "../../errors";
-import type { JsonObject } from "../../requests/values";
-import type { ModelFeatures } from "../../models/classifier";
-import { nowIso } from "../../records";
 import {
-  fallbackMotivationLevel,
-  fallbackStressLevel,
-  motivationKeys,
-  readAnswers,
-  scoreSdi,
-  scoreStress,
-  stressKeys,
-  type Answers,
-  type Level,
-} from "../../screening/scoring";
+  jurusan,
+  latestSkrining,
+  latestSkriningSummary,
+  lecturerLatestLevels,
+  lecturerWeeklyLevels,
+  mahasiswa,
+  riwayatSkrining,
+  stressItemSums,
+  tindakLanjut,
+  tindakLanjutRiwayat,
+  type Role,
+} from "../../db/schema";
+import { ServiceError, forbidden, notFound } from "../../errors";
+import { addDays, localDate, localDayStart } from "../../local-time";
+import { judgeValidity, storedValidity } from "../../measurement/validity";
+import { fallbackMotivationLevel, fallbackStressLevel, scoreSdi, scoreStress } from "../../screening/scoring";
+import { isCriticalAnswer } from "../../screening/safety-question";
 import { suggestionsFor } from "../../screening/suggestions";
 import { restrictionMessages } from "../../privacy/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
 import { FollowUpReachReader } from "../tindak-lanjut/reach";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
+import { habitKeys, readDuration, readQuestionnaire, readSafetyAnswer, type ReadAnswers, type SubmissionExtras } from "./answers";
+import { ScreeningMeasures, type SafetySetting } from "./measures";
+import { modelFeatures, type ClassificationInputs, type Predictor, type ProfileInputs } from "./model-inputs";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -29,7 +34,6 @@ const dayMilliseconds = 24 * 3600 * 1000;
 const submissionMessages = {
   studentUnknown: "Data mahasiswa tidak ditemukan.",
   weeklyLimit: "Batasan Mingguan",
-  jawabanNotObject: "jawaban harus berupa objek.",
 } as const;
 
 /** The 404 of a questionnaire for a student who does not exist. */
@@ -48,18 +52,8 @@ export function weeklyWindow(lastSubmission: string | undefined, now = Date.now(
   return { blocked: true as const, lastSubmission, daysRemaining };
 }
 
-/** The habits a questionnaire may carry, which the student's profile takes over. */
-const habitKeys = ["freq_olahraga", "durasi_tidur"] as const;
-
-function optionalProfileText(jawaban: JsonObject, key: (typeof habitKeys)[number]): string | undefined {
-  if (!(key in jawaban)) return undefined;
-  const value = jawaban[key];
-  if (typeof value !== "string" || value.length > 50) throw invalid(`${key} harus teks maksimal 50 karakter.`);
-  return value;
-}
-
 /** What a submission writes, its summary triggers' tables included (the case it may open too). */
-const screeningTables = [riwayatSkrining, latestSkrining, lecturerWeeklyLevels, lecturerLatestLevels, tindakLanjut, tindakLanjutRiwayat];
+const screeningTables = [riwayatSkrining, latestSkrining, lecturerWeeklyLevels, lecturerLatestLevels, stressItemSums, latestSkriningSummary, tindakLanjut, tindakLanjutRiwayat];
 const withHabits = [...screeningTables, mahasiswa];
 
 /**
@@ -70,71 +64,8 @@ const withHabits = [...screeningTables, mahasiswa];
 export const submissionTables = (jawaban: unknown) =>
   jawaban !== null && typeof jawaban === "object" && habitKeys.some((key) => key in jawaban) ? withHabits : screeningTables;
 
-/** One output's classification: the model's, or the thresholds' (no model id, no probability). */
-export interface Classified {
-  level: Level;
-  modelId: number | null;
-  probability: number | null;
-}
-
-/** A screening's two classifications. */
-export interface Predictions {
-  stress: Classified;
-  motivasi: Classified;
-}
-
-/** The levels of interface rule 7's thresholds, for when no model answers. */
-export interface Fallbacks {
-  stress: Level;
-  motivasi: Level;
-}
-
-/**
- * What a classification reads of the student, the questionnaire's habits taken over: with
- * the answers, everything the model inputs are made of. Predictions made before the job
- * carry it, and the job compares its own (SubmissionWriter).
- */
-export interface ProfileInputs {
-  angkatan: string | null;
-  ipk: number | null;
-  usia: number | null;
-  gender: string | null;
-  freqOlahraga: string | null;
-  durasiTidur: string | null;
-  jurusanNama: string | null;
-}
-
-/** What a submission is classified from, and what it falls back to. */
-export interface ClassificationInputs {
-  profile: ProfileInputs;
-  features: ModelFeatures;
-  fallbacks: Fallbacks;
-}
-
-/** Where a recording gets its classifications: the models, asked in the job, or predictions made before it (SubmissionWriter). */
-export type Predictor = (inputs: ClassificationInputs) => Predictions;
-
 /** Only what a screening reads of the student, flat (the whole nested profile cost twice as much). */
 type ScreeningStudent = Omit<ProfileInputs, "jurusanNama"> & { restrictedAt: string | null; jurusanId: number | null };
-
-/** The questionnaire's answers and habits, read by interface rules 5–6 in their order. */
-interface ReadAnswers {
-  jawaban: JsonObject;
-  answers: Answers;
-  freqOlahraga: string | undefined;
-  durasiTidur: string | undefined;
-}
-
-function readQuestionnaire(jawaban: unknown): ReadAnswers {
-  if (jawaban === null || typeof jawaban !== "object" || Array.isArray(jawaban)) throw invalid(submissionMessages.jawabanNotObject);
-  const object = jawaban as JsonObject;
-  return {
-    jawaban: object,
-    answers: readAnswers(object),
-    freqOlahraga: optionalProfileText(object, "freq_olahraga"),
-    durasiTidur: optionalProfileText(object, "durasi_tidur"),
-  };
-}
 
 const profileOf = (student: ScreeningStudent, read: ReadAnswers, jurusanNama: string | null): ProfileInputs => ({
   angkatan: student.angkatan,
@@ -145,10 +76,6 @@ const profileOf = (student: ScreeningStudent, read: ReadAnswers, jurusanNama: st
   durasiTidur: read.durasiTidur ?? student.durasiTidur,
   jurusanNama,
 });
-
-/** Whether two profiles give the same model inputs. */
-export const sameProfile = (a: ProfileInputs, b: ProfileInputs): boolean =>
-  a.angkatan === b.angkatan && a.ipk === b.ipk && a.usia === b.usia && a.gender === b.gender && a.freqOlahraga === b.freqOlahraga && a.durasiTidur === b.durasiTidur && a.jurusanNama === b.jurusanNama;
 
 function classificationInputs(read: ReadAnswers, profile: ProfileInputs) {
   const stressScore = scoreStress(read.answers);
@@ -170,6 +97,18 @@ function classificationInputs(read: ReadAnswers, profile: ProfileInputs) {
 /** What a submission's answer says (interface: the 201 of POST /api/mahasiswa/kuesioner). */
 export type SubmissionResult = ReturnType<ScreeningRecorder["record"]>;
 
+/** What the recorder is set up with: the `stres_sangat_tinggi` threshold, and the faculty's zone, whose day a critical answer's contact target ends with. */
+export interface RecorderSettings {
+  followUpStressMin: number;
+  timeZone: string;
+}
+
+/** Decisions §20: the student to be contacted the same day, by the end of that day in the faculty's zone. */
+export const sameDayTarget = (now: number, timeZone: string) => new Date(localDayStart(addDays(localDate(now, timeZone), 1), timeZone)).toISOString();
+
+/** Whom a student with a critical answer is pointed to first: the contact the safety question was turned on with. */
+export const urgentHelp = (safety: Pick<SafetySetting, "namaKontak" | "teleponKontak">) => ({ nama: safety.namaKontak, telepon: safety.teleponKontak });
+
 /**
  * Questionnaire submission, interface rules 1–8 in their order: what one job of a group
  * commit does (an IMMEDIATE transaction, one savepoint per submission), on the service's
@@ -188,6 +127,7 @@ export class ScreeningRecorder {
   private readonly insertRecord;
   private readonly caseOpening;
   private readonly followUpReach;
+  private readonly measures;
   // The student and the programme as a prediction ahead of the job reads them (inputsAhead):
   // kept until a commit, since the writer's thread commits a group while the service's
   // thread predicts the next, and after each commit the connection reads every page again.
@@ -196,7 +136,10 @@ export class ScreeningRecorder {
   private readonly studentsAhead;
   private readonly jurusanNamesAhead;
 
-  constructor(db: DatabaseClient, followUpStressMin: number) {
+  constructor(
+    db: DatabaseClient,
+    private readonly settings: RecorderSettings,
+  ) {
     this.studentsAhead = new ReadCache<string, ScreeningStudent | undefined>(databaseStamp(db.$client), { reads: [mahasiswa] });
     this.jurusanNamesAhead = new ReadCache<number | null, string | null>(databaseStamp(db.$client), { reads: [jurusan] });
     this.latestSubmission = preparedOnFirstUse(() =>
@@ -255,12 +198,19 @@ export class ScreeningRecorder {
           motivasiModelId: sql.placeholder("motivasiModelId"),
           stressProbability: sql.placeholder("stressProbability"),
           motivasiProbability: sql.placeholder("motivasiProbability"),
+          validitasAlasan: sql.placeholder("validitasAlasan"),
+          durasiDetik: sql.placeholder("durasiDetik"),
+          perubahanAndal: sql.placeholder("perubahanAndal"),
+          persentilStres: sql.placeholder("persentilStres"),
+          persentilMotivasi: sql.placeholder("persentilMotivasi"),
+          jawabanKeselamatan: sql.placeholder("jawabanKeselamatan"),
         })
         .returning({ id: riwayatSkrining.id })
         .prepare(),
     );
-    this.caseOpening = new CaseOpening(db.$client, followUpStressMin);
+    this.caseOpening = new CaseOpening(db.$client, settings.followUpStressMin);
     this.followUpReach = new FollowUpReachReader(db.$client);
+    this.measures = new ScreeningMeasures(db.$client);
   }
 
   lastSubmissionOf(nim: string): string | undefined {
@@ -294,8 +244,9 @@ export class ScreeningRecorder {
   /**
    * The job: call inside a transaction of the write queue. `jawabanText`: the answers'
    * JSON text when the caller has it (JSON.stringify of `jawaban`), to store as it is.
+   * `extras`: the top-level values beside `jawaban` (decisions §20).
    */
-  record(role: Role, nim: string, jawaban: unknown, predict: Predictor, jawabanText?: string) {
+  record(role: Role, nim: string, jawaban: unknown, predict: Predictor, jawabanText?: string, extras: SubmissionExtras = {}) {
     const student = this.studentForScreening.get({ nim });
     if (!student) throw studentUnknown();
     // An admin does not submit for a student whose processing is restricted.
@@ -315,6 +266,9 @@ export class ScreeningRecorder {
     }
 
     const read = readQuestionnaire(jawaban);
+    const before = this.measures.read(nim);
+    const durasiDetik = readDuration(extras.durasiDetik);
+    const jawabanKeselamatan = readSafetyAnswer(extras.jawabanKeselamatan, before.safety.aktif);
     const profile = profileOf(student, read, this.jurusanNameOf(student.jurusanId));
     const { stressScore, sdi, inputs } = classificationInputs(read, profile);
     const { stress, motivasi } = predict(inputs);
@@ -323,59 +277,63 @@ export class ScreeningRecorder {
     }
     const suggestions = suggestionsFor(stress.level, motivasi.level);
 
-    const tanggal = nowIso();
-    const record = this.insertRecord.get({
-      nim,
-      tanggal,
-      inputJawaban: jawabanText ?? JSON.stringify(read.jawaban),
-      tingkatStres: stress.level,
-      tingkatMotivasi: motivasi.level,
-      saran: suggestions.saran,
-      scoreStress: stressScore,
-      scoreSdi: sdi,
-      stressModelId: stress.modelId,
-      motivasiModelId: motivasi.modelId,
-      stressProbability: stress.probability,
-      motivasiProbability: motivasi.probability,
-    })!;
-    // In the same job: the screening and the case it raises are committed together or not at all.
-    this.caseOpening.openIfFlagged(nim, record.id, tanggal);
-    return {
-      message: "Kuesioner berhasil disimpan.",
-      Id_skrining: record.id,
-      tingkat_stres: stress.level,
-      tingkat_motivasi: motivasi.level,
-      score_stress: stressScore,
-      score_sdi: sdi,
-      saran: suggestions.saran,
-      detailed_suggestions: suggestions.detailed_suggestions,
-      tindak_lanjut: this.followUpReach.of(nim, record.id),
-    };
+    const now = Date.now();
+    const tanggal = new Date(now).toISOString();
+    const validity = judgeValidity([read.answers.stress, read.answers.motivation], durasiDetik);
+    const measured = this.measures.measure(before, read.answers, stressScore, sdi, tanggal);
+    try {
+      const record = this.insertRecord.get({
+        nim,
+        tanggal,
+        inputJawaban: jawabanText ?? JSON.stringify(read.jawaban),
+        tingkatStres: stress.level,
+        tingkatMotivasi: motivasi.level,
+        saran: suggestions.saran,
+        scoreStress: stressScore,
+        scoreSdi: sdi,
+        stressModelId: stress.modelId,
+        motivasiModelId: motivasi.modelId,
+        stressProbability: stress.probability,
+        motivasiProbability: motivasi.probability,
+        validitasAlasan: storedValidity(validity),
+        durasiDetik,
+        perubahanAndal: measured.perubahanAndal,
+        persentilStres: measured.persentilStres,
+        persentilMotivasi: measured.persentilMotivasi,
+        jawabanKeselamatan,
+      })!;
+      // In the same job: the screening and the case it raises are committed together or not at all.
+      const critical = isCriticalAnswer(jawabanKeselamatan);
+      this.caseOpening.openIfFlagged(nim, record.id, tanggal, {
+        // Decisions §20: a reliably worse score that ends at Sedang or Tinggi.
+        reliablyWorse: measured.perubahanAndal === "memburuk" && stress.level !== "Rendah",
+        smallestReliableChange: measured.reliability.smallestReliableChange,
+        critical: critical ? { answer: jawabanKeselamatan!, target: sameDayTarget(now, this.settings.timeZone) } : null,
+      });
+      this.measures.settled();
+      return {
+        message: "Kuesioner berhasil disimpan.",
+        Id_skrining: record.id,
+        tingkat_stres: stress.level,
+        tingkat_motivasi: motivasi.level,
+        score_stress: stressScore,
+        score_sdi: sdi,
+        saran: suggestions.saran,
+        detailed_suggestions: suggestions.detailed_suggestions,
+        tindak_lanjut: this.followUpReach.of(nim, record.id),
+        validitas: validity,
+        perubahan_andal: measured.perubahanAndal,
+        persentil_stres: measured.persentilStres,
+        persentil_motivasi: measured.persentilMotivasi,
+        bantuan_segera: critical ? urgentHelp(before.safety) : null,
+      };
+    } catch (error) {
+      this.measures.forget();
+      throw error;
+    }
   }
 
   private jurusanNameOf(id: number | null): string | null {
     return id === null ? null : (this.jurusanName.get({ id })?.nama ?? null);
   }
-}
-
-/** Model inputs from the answers and the profile, named and typed as the bundles expect. */
-export function modelFeatures(
-  answers: Answers,
-  profile: Omit<ProfileInputs, "jurusanNama">,
-  jurusanNama: string | null,
-): ModelFeatures {
-  const features: ModelFeatures = {};
-  stressKeys.forEach((key, index) => (features[key] = answers.stress[index]!));
-  motivationKeys.forEach((key, index) => (features[key] = answers.motivation[index]!));
-  const angkatan = profile.angkatan !== null && /^\d{4}$/.test(profile.angkatan) ? Number(profile.angkatan) : null;
-  Object.assign(features, {
-    IPK: profile.ipk,
-    Usia: profile.usia,
-    Angkatan: angkatan,
-    Jurusan: jurusanNama,
-    Gender: profile.gender,
-    freq_olahraga: profile.freqOlahraga,
-    durasi_tidur: profile.durasiTidur,
-  });
-  return features;
 }

@@ -1,7 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { mahasiswa, newestScreeningFirst, riwayatSkrining, tindakLanjut } from "../../db/schema";
+import { mahasiswa, newestScreeningFirst, pertanyaanKeselamatan, riwayatSkrining, tindakLanjut } from "../../db/schema";
 import { invalid, notFound } from "../../errors";
 import { readPagination, totalPages } from "../../requests/pagination";
 import { serializeSkrining } from "../../records";
@@ -10,7 +10,8 @@ import type { Principal } from "../../requests/principal";
 import { requestedNim } from "../../requests/values";
 import { ProcessingRestriction } from "../../privacy/restriction";
 import { FollowUpReachReader, type FollowUpReach } from "../tindak-lanjut/reach";
-import { weeklyLimitMessage, weeklyWindow } from "./recording";
+import { isCriticalAnswer } from "../../screening/safety-question";
+import { urgentHelp, weeklyLimitMessage, weeklyWindow } from "./recording";
 import type { SubmissionService } from "./submission";
 import { preparedOnFirstUse } from "../../db/prepared";
 
@@ -26,15 +27,26 @@ export class SkriningService {
   private readonly latestRecord;
   private readonly restriction;
   // The result page is what students and the app reload most; kept until the next write.
-  private readonly latestAnswers: ReadCache<string, (ReturnType<typeof serializeSkrining> & { tindak_lanjut: FollowUpReach }) | null>;
+  private readonly latestAnswers: ReadCache<
+    string,
+    (ReturnType<typeof serializeSkrining> & { tindak_lanjut: FollowUpReach; bantuan_segera: ReturnType<typeof urgentHelp> | null }) | null
+  >;
   private readonly followUpReach;
+  private readonly safetyContact;
 
   constructor(
     private readonly db: DatabaseClient,
     private readonly submission: SubmissionService,
   ) {
     this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
-    this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa], maxEntries: 5000 });
+    this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa, pertanyaanKeselamatan], maxEntries: 5000 });
+    this.safetyContact = preparedOnFirstUse(() =>
+      db
+        .select({ namaKontak: pertanyaanKeselamatan.namaKontak, teleponKontak: pertanyaanKeselamatan.teleponKontak })
+        .from(pertanyaanKeselamatan)
+        .where(eq(pertanyaanKeselamatan.id, 1))
+        .prepare(),
+    );
     this.restriction = new ProcessingRestriction(db);
     this.followUpReach = new FollowUpReachReader(db.$client);
     this.latestRecord = preparedOnFirstUse(() =>
@@ -62,11 +74,20 @@ export class SkriningService {
     };
   }
 
-  /** The latest screening with its answers, and whether a person was alerted (decisions §13). */
+  /**
+   * The latest screening with its answers, whether a person was alerted (decisions §13),
+   * and after a critical answer to the safety question the person to call first (§20).
+   */
   latest(nim: string) {
     const record = this.latestAnswers.get(nim, () => {
       const row = this.latestRecord.get({ nim });
-      return row ? { ...serializeSkrining(row, { withAnswers: true }), tindak_lanjut: this.followUpReach.of(nim, row.id) } : null;
+      if (!row) return null;
+      const contact = isCriticalAnswer(row.jawabanKeselamatan) ? this.safetyContact.get() : undefined;
+      return {
+        ...serializeSkrining(row, { withAnswers: true }),
+        tindak_lanjut: this.followUpReach.of(nim, row.id),
+        bantuan_segera: contact ? urgentHelp(contact) : null,
+      };
     });
     if (!record) throw notFound(skriningMessages.noScreening);
     return record;

@@ -6,7 +6,9 @@ import type { Classifier, ModelFeatures, ModelType } from "../../models/classifi
 import type { Principal } from "../../requests/principal";
 import { type JsonObject, requestedNim } from "../../requests/values";
 import type { Level } from "../../screening/scoring";
-import { ScreeningRecorder, studentUnknown, submissionTables, type ClassificationInputs, type Classified, type Predictions, type SubmissionResult } from "./recording";
+import type { SubmissionExtras } from "./answers";
+import type { ClassificationInputs, Classified, Predictions } from "./model-inputs";
+import { ScreeningRecorder, studentUnknown, submissionTables, type RecorderSettings, type SubmissionResult } from "./recording";
 import type { SubmissionWriter } from "./writer";
 import { uncarry, type PredictionsAhead } from "./writer-messages";
 
@@ -30,9 +32,9 @@ export class SubmissionService {
     private readonly writes: WriteQueue,
     private readonly classifier: Classifier,
     private readonly logger: Logger,
-    followUpStressMin: number,
+    settings: RecorderSettings,
   ) {
-    this.recorder = new ScreeningRecorder(db, followUpStressMin);
+    this.recorder = new ScreeningRecorder(db, settings);
   }
 
   lastSubmissionOf(nim: string): string | undefined {
@@ -57,20 +59,22 @@ export class SubmissionService {
     }
     const nim = requestedNim(principal, body.NIM);
     if (nim === null) throw studentUnknown();
-    if (this.writer) return this.submitThrough(this.writer, principal, nim, body.jawaban);
-    return this.writes.run(() => this.recorder.record(principal.role, nim, body.jawaban, (inputs) => this.predict(inputs)), {
+    // Decisions §20: the values the client sends beside the answers, read in the job.
+    const extras: SubmissionExtras = { durasiDetik: body.durasi_detik, jawabanKeselamatan: body.jawaban_keselamatan };
+    if (this.writer) return this.submitThrough(this.writer, principal, nim, body.jawaban, extras);
+    return this.writes.run(() => this.recorder.record(principal.role, nim, body.jawaban, (inputs) => this.predict(inputs), undefined, extras), {
       touches: submissionTables(body.jawaban),
     });
   }
 
-  private async submitThrough(writer: SubmissionWriter, principal: Principal, nim: string, jawaban: unknown): Promise<SubmissionResult> {
+  private async submitThrough(writer: SubmissionWriter, principal: Principal, nim: string, jawaban: unknown, extras: SubmissionExtras): Promise<SubmissionResult> {
     const inputs = this.recorder.inputsAhead(nim, jawaban);
     let predictions: PredictionsAhead | null = inputs && { profile: inputs.profile, ...this.predict(inputs) };
     // Answers read here are integers and short texts, which JSON text carries exactly (and sends faster than the object).
     const answers = inputs ? { text: JSON.stringify(jawaban) } : { value: jawaban };
     for (let attempt = 1; ; attempt++) {
       const rows = currentChangeRow()?.claimAhead();
-      const reply = await writer.submit({ role: principal.role, nim, jawaban: answers, predictions, auditRows: rows?.rows ?? [] }).catch((error: unknown) => {
+      const reply = await writer.submit({ role: principal.role, nim, jawaban: answers, extras, predictions, auditRows: rows?.rows ?? [] }).catch((error: unknown) => {
         rows?.settled(false);
         throw error;
       });

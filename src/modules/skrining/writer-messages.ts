@@ -2,13 +2,14 @@ import type { AuditEntry } from "../../audit/trail";
 import type { Role } from "../../db/schema";
 import { StorageError, type StorageProblem } from "../../db/storage";
 import { ServiceError, type ErrorCode } from "../../errors";
-import type { Predictions, ProfileInputs, SubmissionResult } from "./recording";
+import type { SubmissionExtras } from "./answers";
+import type { Predictions, ProfileInputs } from "./model-inputs";
+import type { RecorderSettings, SubmissionResult } from "./recording";
 
 /** What the writer's thread is started with. */
-export interface WriterSetup {
+export interface WriterSetup extends RecorderSettings {
   databasePath: string;
   busyWaitMilliseconds: number;
-  followUpStressMin: number;
 }
 
 /** Predictions made on the service's thread, with the profile they were made from (the answers are the job's own). */
@@ -25,6 +26,8 @@ export interface WriterJob {
    * job refuses them with the same error as on the service's thread.
    */
   jawaban: { text: string } | { value: unknown };
+  /** The values beside the answers (decisions §20), as they came: JSON values, which a message carries unchanged. */
+  extras: SubmissionExtras;
   predictions: PredictionsAhead | null;
   auditRows: AuditEntry[];
 }

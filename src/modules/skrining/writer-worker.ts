@@ -6,7 +6,8 @@ import { appendAuditRows, trailTables } from "../../audit/trail";
 import { openDatabase, scratchInMemory, stopWaitingForLocks, type DatabaseClient } from "../../db";
 import { asStorageError } from "../../db/storage";
 import { WriteQueue, type JobCompanion } from "../../db/write-queue";
-import { ScreeningRecorder, sameProfile, submissionTables, type Predictor, type ProfileInputs } from "./recording";
+import { sameProfile, type Predictor, type ProfileInputs } from "./model-inputs";
+import { ScreeningRecorder, submissionTables } from "./recording";
 import { carry, type FromWriter, type PredictionsAhead, type ToWriter, type WriterJob, type WriterReply, type WriterSetup } from "./writer-messages";
 
 declare var self: Worker;
@@ -37,7 +38,7 @@ function open(setup: WriterSetup): void {
   stopWaitingForLocks(db);
   scratchInMemory.use(db);
   const writes = new WriteQueue(db.$client, { busyWaitMilliseconds: setup.busyWaitMilliseconds, companionOf: () => companion });
-  writer = { db, writes, recorder: new ScreeningRecorder(db, setup.followUpStressMin) };
+  writer = { db, writes, recorder: new ScreeningRecorder(db, { followUpStressMin: setup.followUpStressMin, timeZone: setup.timeZone }) };
 }
 
 async function run(job: WriterJob): Promise<WriterReply> {
@@ -49,7 +50,7 @@ async function run(job: WriterJob): Promise<WriterReply> {
     const answers = job.jawaban;
     const jawaban = "text" in answers ? JSON.parse(answers.text) : answers.value;
     const text = "text" in answers ? answers.text : undefined;
-    done = writes.run(() => recorder.record(job.role, job.nim, jawaban, predictionsGiven(job.predictions), text), { touches: submissionTables(jawaban) });
+    done = writes.run(() => recorder.record(job.role, job.nim, jawaban, predictionsGiven(job.predictions), text, job.extras), { touches: submissionTables(jawaban) });
   } finally {
     companion = undefined;
   }

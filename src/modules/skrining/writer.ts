@@ -158,7 +158,7 @@ export async function startSubmissionWriter(context: Pick<AppContext, "config" |
   const { config, db, health, submission } = context;
   try {
     const writer = await SubmissionWriter.start(
-      { databasePath: config.databasePath, busyWaitMilliseconds: config.busyWaitMilliseconds, followUpStressMin: config.followUpStressMin },
+      { databasePath: config.databasePath, busyWaitMilliseconds: config.busyWaitMilliseconds, followUpStressMin: config.followUpStressMin, timeZone: config.timeZone },
       {
         client: db.$client,
         health,

@@ -3,7 +3,7 @@ import type { DatabaseClient } from "../../db";
 import type { FollowUpStatus } from "../../db/schema";
 import type { Principal } from "../../requests/principal";
 import { NewReplies } from "../notes/new-replies";
-import { daysBefore, episodeOpening, isContactAttempt, isOverdue } from "./figures";
+import { daysBefore, episodeOpening, isContactAttempt, isOverdue, isUrgent } from "./figures";
 import type { CaseReason, ClosingReason, ContactOutcome } from "./moves";
 
 // A follow-up case as the lecturers' routes read it (decisions §13 and §19): its row with
@@ -26,6 +26,10 @@ export interface CaseRow {
   sudden: number;
   veryHigh: number;
   studentRequest: number;
+  reliablyWorse: number;
+  critical: number;
+  /** Decisions §20: the same-day contact target still owed. */
+  batasKontakSegera: string | null;
   status: FollowUpStatus;
   dibukaPada: string;
   pertamaDihubungiPada: string | null;
@@ -34,15 +38,16 @@ export interface CaseRow {
   alasanSelesai: ClosingReason | null;
   perluDukungan: number | null;
   restrictedAt: string | null;
-  /** Computed for the moment and the caller the query was given (`cutoff`, `nip`). */
+  /** Computed for the moment and the caller the query was given (`cutoff`, `now`, `nip`). */
   overdue: number;
+  urgent: number;
   newlyClosed: number;
   attempts: number;
   requestWaiting: number;
 }
 
-/** The parameters every case query takes: the caller as a lecturer (null for an admin) and the contact target's cutoff. */
-export type CaseParameters = { nip: string | null; cutoff: string } & Record<string, string | number | null>;
+/** The parameters every case query takes: the caller as a lecturer (null for an admin), the moment and the contact target's cutoff. */
+export type CaseParameters = { nip: string | null; cutoff: string; now: string } & Record<string, string | number | null>;
 
 /**
  * Decisions §19: an open case whose student asked to be contacted and on which nobody on the
@@ -57,11 +62,13 @@ export const caseColumns = `
   follow_up.Id_tindak_lanjut AS id, follow_up.NIM AS nim, student.nama_mahasiswa AS namaMahasiswa,
   follow_up.NIP AS nip, lecturer.nama_dosen AS namaDosen, student.NIP_doswal AS advisorNip, advisor.nama_dosen AS advisorName,
   follow_up.alasan_early_warning AS early, follow_up.alasan_perubahan_mendadak AS sudden, follow_up.alasan_stres_sangat_tinggi AS veryHigh,
-  follow_up.alasan_permintaan_mahasiswa AS studentRequest, follow_up.status AS status,
+  follow_up.alasan_permintaan_mahasiswa AS studentRequest, follow_up.alasan_memburuk_andal AS reliablyWorse, follow_up.alasan_butir_kritis AS critical,
+  follow_up.batas_kontak_segera AS batasKontakSegera, follow_up.status AS status,
   follow_up.dibuka_pada AS dibukaPada, follow_up.pertama_dihubungi_pada AS pertamaDihubungiPada,
   follow_up.ditutup_pada AS ditutupPada, follow_up.diperbarui_pada AS diperbaruiPada,
   follow_up.alasan_selesai AS alasanSelesai, follow_up.perlu_dukungan AS perluDukungan, student.dibatasi_sejak AS restrictedAt,
-  ${isOverdue("follow_up", "$cutoff")} AS overdue,
+  ${isOverdue("follow_up", "$cutoff", "$now")} AS overdue,
+  ${isUrgent("follow_up")} AS urgent,
   ${newlyClosedFor("$nip")} AS newlyClosed,
   (SELECT count(*) FROM tindak_lanjut_riwayat AS entry
    WHERE entry.Id_tindak_lanjut = follow_up.Id_tindak_lanjut AND ${isContactAttempt("entry")}
@@ -104,6 +111,8 @@ export function serializeCase(row: CaseRow, now: number, principal: Principal, c
     ["perubahan_mendadak", row.sudden],
     ["stres_sangat_tinggi", row.veryHigh],
     ["permintaan_mahasiswa", row.studentRequest],
+    ["memburuk_andal", row.reliablyWorse],
+    ["butir_kritis", row.critical],
   ];
   const end = row.ditutupPada === null ? now : Date.parse(row.ditutupPada);
   return {
@@ -123,8 +132,9 @@ export function serializeCase(row: CaseRow, now: number, principal: Principal, c
     NIP_doswal: row.advisorNip,
     nama_doswal: row.advisorName,
     dapat_diubah: mayChange(principal, row),
-    batas_kontak_pada: new Date(Date.parse(row.dibukaPada) + contactDays * dayMilliseconds).toISOString(),
+    batas_kontak_pada: row.urgent === 1 ? row.batasKontakSegera! : new Date(Date.parse(row.dibukaPada) + contactDays * dayMilliseconds).toISOString(),
     terlambat: row.overdue === 1,
+    segera: row.urgent === 1,
     percobaan_kontak: row.attempts,
     alasan_selesai: row.alasanSelesai,
     perlu_dukungan: judgement(row.perluDukungan),
@@ -138,7 +148,7 @@ export type SerializedCase = ReturnType<typeof serializeCase>;
 
 /** One timeline entry as stored, with its author's name now and what kind of entry it is. */
 export interface TimelineEntry {
-  jenis: "dibuka" | "status" | "percobaan_kontak" | "permintaan_mahasiswa" | "penangan";
+  jenis: "dibuka" | "status" | "percobaan_kontak" | "permintaan_mahasiswa" | "penangan" | "butir_kritis";
   status_dari: FollowUpStatus | null;
   status_ke: FollowUpStatus;
   catatan: string;
@@ -180,6 +190,7 @@ export class CaseReader {
          CASE WHEN entry.status_dari IS NULL THEN 'dibuka'
               WHEN entry.status_dari <> entry.status_ke THEN 'status'
               WHEN entry.hasil_kontak IS NOT NULL THEN 'percobaan_kontak'
+              WHEN entry.batas_kontak_segera IS NOT NULL THEN 'butir_kritis'
               WHEN author.role = 'mahasiswa' THEN 'permintaan_mahasiswa'
               ELSE 'penangan' END AS jenis,
          entry.status_dari, entry.status_ke, entry.catatan, entry.waktu, entry.hasil_kontak, entry.alasan_selesai, entry.perlu_dukungan,
@@ -194,10 +205,10 @@ export class CaseReader {
     // Decisions §19, a lecturer's first page: the open cases they handle that wait for them (late, new, or a request waiting), the late first.
     const waiting = `FROM tindak_lanjut AS follow_up JOIN mahasiswa AS student ON student.NIM = follow_up.NIM
       WHERE follow_up.NIP = $nip AND follow_up.status <> 'selesai' AND student.dibatasi_sejak IS NULL
-        AND (follow_up.status = 'baru' OR ${isOverdue("follow_up", "$cutoff")} OR ${requestWaiting})`;
+        AND (follow_up.status = 'baru' OR ${isOverdue("follow_up", "$cutoff", "$now")} OR ${isUrgent("follow_up")} OR ${requestWaiting})`;
     this.needing = sqlite.prepare<CaseRow, [CaseParameters]>(
       `SELECT ${caseColumns} ${caseSource} WHERE follow_up.Id_tindak_lanjut IN (SELECT follow_up.Id_tindak_lanjut ${waiting})
-       ORDER BY overdue DESC, requestWaiting DESC, follow_up.dibuka_pada, follow_up.Id_tindak_lanjut LIMIT $limit`,
+       ORDER BY overdue DESC, urgent DESC, requestWaiting DESC, follow_up.dibuka_pada, follow_up.Id_tindak_lanjut LIMIT $limit`,
     );
     this.needingCount = sqlite.prepare<{ n: number }, [CaseParameters]>(`SELECT count(*) AS n ${waiting}`);
     // The closed cases of their advisees that are news for them (the handler was someone else).
@@ -222,7 +233,7 @@ export class CaseReader {
 
   /** The parameters of a case query for this caller at `now`. */
   parameters(principal: Principal, now: number): CaseParameters {
-    return { nip: principal.role === "dosen" ? principal.nip : null, cutoff: daysBefore(now, this.contactDays) };
+    return { nip: principal.role === "dosen" ? principal.nip : null, cutoff: daysBefore(now, this.contactDays), now: new Date(now).toISOString() };
   }
 
   byId(id: number, principal: Principal, now: number): CaseRow | undefined {

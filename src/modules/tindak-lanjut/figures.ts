@@ -13,7 +13,9 @@ import { closingReasons, contactOutcomes } from "./moves";
 //   `dijadwalkan`, or such an earlier move); a referral or a closing is none;
 // - days to first contact are the time between the opening and the first contact, in days;
 // - an open case is late (`terlambat`) when its episode has had no first contact for the
-//   contact target's days (`serve --follow-up-contact-days`, 3 by default).
+//   contact target's days (`serve --follow-up-contact-days`, 3 by default), or (decisions
+//   §20) when a critical answer asked for a contact the same day and none that reached the
+//   student followed before that day ended.
 
 const dayMilliseconds = 24 * 3600 * 1000;
 
@@ -76,9 +78,16 @@ export const reachesStudent = (entry: string) =>
 export const episodeOpening = (caseId: string, before: string | null) =>
   `coalesce((SELECT opening.id FROM tindak_lanjut_riwayat AS opening WHERE opening.Id_tindak_lanjut = ${caseId}${before === null ? "" : ` AND opening.id < ${before}`} AND ${opensEpisode("opening")} ORDER BY opening.id DESC LIMIT 1), 0)`;
 
-/** A case late for its first contact at the moment whose cutoff (that moment less the target's days, ISO) is `cutoff`. */
-export const isOverdue = (followUp: string, cutoff: string) =>
-  `(${followUp}.status <> 'selesai' AND ${followUp}.pertama_dihubungi_pada IS NULL AND ${followUp}.dibuka_pada <= ${cutoff})`;
+/**
+ * A case late at the moment `now` (ISO) whose cutoff (that moment less the target's days) is
+ * `cutoff`: not reached in its episode by the target, or (decisions §20) its same-day target
+ * passed without a contact that reached the student (a reaching contact clears the target).
+ */
+export const isOverdue = (followUp: string, cutoff: string, now: string) =>
+  `(${followUp}.status <> 'selesai' AND ((${followUp}.pertama_dihubungi_pada IS NULL AND ${followUp}.dibuka_pada <= ${cutoff}) OR coalesce(${followUp}.batas_kontak_segera <= ${now}, 0)))`;
+
+/** Decisions §20: an open case with a same-day contact still owed (a critical answer). */
+export const isUrgent = (followUp: string) => `(${followUp}.status <> 'selesai' AND ${followUp}.batas_kontak_segera IS NOT NULL)`;
 
 /** The moment `days` before `now` (Unix milliseconds), as stored timestamps compare with it. */
 export const daysBefore = (now: number, days: number) => new Date(now - days * dayMilliseconds).toISOString();
@@ -126,17 +135,17 @@ export class FollowUpFiguresReader {
   /** The current figures per owner at `now` (Unix milliseconds): open, new, open longer than 7 days, late, median days to first contact over all time. */
   current(now: number): ByOwner<FollowUpFigures> {
     const counts = this.sqlite
-      .query<{ nip: string | null; terbuka: number; baru: number; lama: number; terlambat: number }, [string, string]>(
+      .query<{ nip: string | null; terbuka: number; baru: number; lama: number; terlambat: number }, [string, string, string]>(
         `SELECT follow_up.NIP AS nip,
            sum(follow_up.status <> 'selesai') AS terbuka,
            sum(follow_up.status = 'baru') AS baru,
            sum(follow_up.status <> 'selesai' AND follow_up.dibuka_pada < ?1) AS lama,
-           sum(${isOverdue("follow_up", "?2")}) AS terlambat
+           sum(${isOverdue("follow_up", "?2", "?3")}) AS terlambat
          FROM tindak_lanjut AS follow_up
          JOIN mahasiswa AS student ON student.NIM = follow_up.NIM AND student.dibatasi_sejak IS NULL
          GROUP BY follow_up.NIP`,
       )
-      .all(daysBefore(now, overdueDays), daysBefore(now, this.contactDays));
+      .all(daysBefore(now, overdueDays), daysBefore(now, this.contactDays), new Date(now).toISOString());
     const contacts = this.firstContactDays(null, null);
     const figures: ByOwner<FollowUpFigures> = new Map();
     for (const row of counts) {
@@ -186,13 +195,18 @@ export class FollowUpFiguresReader {
       .all(from, to);
     // A case was open at `at` when its last entry before then is not `selesai`; its episode
     // began at the last opening before then, and was reached when an attempt of it before
-    // then reached the student.
+    // then reached the student. A same-day target set in the episode (decisions §20) was
+    // missed when it passed before then with no reaching attempt after the entry that set it.
     const overdue = this.sqlite
       .query<{ nip: string | null; lama: number; terlambat: number }, [string, string, string]>(
-        `SELECT nip, sum(opened < ?2) AS lama, sum(opened <= ?3 AND NOT reached) AS terlambat FROM (
+        `SELECT nip, sum(opened < ?2) AS lama, sum((opened <= ?3 AND NOT reached) OR urgentMissed) AS terlambat FROM (
            SELECT nip, status, opening.waktu AS opened,
              EXISTS (SELECT 1 FROM tindak_lanjut_riwayat AS contact
-               WHERE contact.Id_tindak_lanjut = caseId AND contact.id > openingId AND contact.waktu < ?1 AND ${reachesStudent("contact")}) AS reached
+               WHERE contact.Id_tindak_lanjut = caseId AND contact.id > openingId AND contact.waktu < ?1 AND ${reachesStudent("contact")}) AS reached,
+             EXISTS (SELECT 1 FROM tindak_lanjut_riwayat AS urgent
+               WHERE urgent.Id_tindak_lanjut = caseId AND urgent.id >= openingId AND urgent.waktu < ?1 AND urgent.batas_kontak_segera <= ?1
+                 AND NOT EXISTS (SELECT 1 FROM tindak_lanjut_riwayat AS contact
+                   WHERE contact.Id_tindak_lanjut = caseId AND contact.id > urgent.id AND contact.waktu < ?1 AND ${reachesStudent("contact")})) AS urgentMissed
            FROM (
              SELECT follow_up.NIP AS nip, follow_up.Id_tindak_lanjut AS caseId,
                (SELECT last.status_ke FROM tindak_lanjut_riwayat AS last

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
 import { level } from "../../records";
-import { caseNoteMaxLength, closingReasons, contactOutcomes, supportJudgements } from "./moves";
+import { caseNoteMaxLength, caseReasons, closingReasons, contactOutcomes, supportJudgements, type CaseReason } from "./moves";
 
 // Request bodies and query strings are documentation only (src/http/documentation.ts): the
 // service reads them leniently and answers with its own texts.
@@ -21,9 +21,9 @@ export const FollowUpCase = t.Object(
     nama_mahasiswa: t.Nullable(t.String()),
     NIP: t.Nullable(t.String({ description: "the handler (penangan): the advisor at opening, or the lecturer an admin handed it to; null when the student had no advisor (only admins act on it)" })),
     nama_dosen: t.Nullable(t.String({ description: "the handler's name" })),
-    alasan: t.Array(t.Union([t.Literal("early_warning"), t.Literal("perubahan_mendadak"), t.Literal("stres_sangat_tinggi"), t.Literal("permintaan_mahasiswa")]), {
+    alasan: t.Array(Type.Unsafe<CaseReason>(t.String({ enum: [...caseReasons] })), {
       description:
-        "what opened the case: stress Tinggi with motivation Rendah, score_stress 30 or more above the previous screening, score_stress at or above the follow-up threshold (160 by default), the student's own request (decisions §19); empty while the student is restricted",
+        "what opened the case: stress Tinggi with motivation Rendah, score_stress 30 or more above the previous screening, score_stress at or above the follow-up threshold (160 by default), the student's own request (decisions §19), a reliably worse stress score ending at Sedang or Tinggi, the safety question answered 3 or more (decisions §20); empty while the student is restricted",
     }),
     status,
     dibuka_pada: timestamp("when the case (or its reopening) opened"),
@@ -36,21 +36,28 @@ export const FollowUpCase = t.Object(
     nama_doswal: t.Nullable(t.String({ description: "the advisor's name" })),
     dapat_diubah: t.Boolean({ description: "the caller may change the status: an open case's handler, a closed case's current advisor (to reopen it), an admin" }),
     // Decisions §19, additions:
-    batas_kontak_pada: timestamp("the contact target: dibuka_pada plus `serve --follow-up-contact-days` (3 by default)"),
-    terlambat: t.Boolean({ description: "open, not yet reached, and the contact target has passed (computed when read)" }),
+    batas_kontak_pada: timestamp(
+      "the contact target: dibuka_pada plus `serve --follow-up-contact-days` (3 by default); while `segera`, the end of the day of the critical answer in the faculty's zone",
+    ),
+    terlambat: t.Boolean({ description: "open, and not reached by its contact target (or not since a critical answer, by the end of that day); computed when read" }),
     percobaan_kontak: Type.Integer({ description: "contact attempts (moves to `dihubungi`) recorded since the case (or its reopening) opened" }),
     alasan_selesai: nullableWord(closingReasons, "why the case was closed; null while open, and for a case closed before reasons were recorded (\"tidak dicatat\")"),
     perlu_dukungan: nullableWord(supportJudgements, "the handler's judgement at closing: the student needed support; null as alasan_selesai"),
     baru_ditutup: t.Boolean({ description: "closed by another handler and not yet opened by the caller as the student's advisor" }),
     balasan_baru: Type.Integer({ description: "the student's replies new for the caller: to their notes, or as the advisor to the other lecturers'" }),
     permintaan_menunggu: t.Boolean({ description: "open, and the student asked to be contacted (POST /api/mahasiswa/minta-kontak) with no staff entry since" }),
+    // Decisions §20, addition:
+    segera: t.Boolean({ description: "open, and a critical answer to the safety question asks for a contact the same day that has not reached the student yet" }),
   },
   { additionalProperties: false },
 );
 
 const TimelineEntry = t.Object(
   {
-    jenis: word(["dibuka", "status", "percobaan_kontak", "permintaan_mahasiswa", "penangan"], "the opening, a move, another contact attempt, the student's request for contact, a change of handler"),
+    jenis: word(
+      ["dibuka", "status", "percobaan_kontak", "permintaan_mahasiswa", "penangan", "butir_kritis"],
+      "the opening, a move, another contact attempt, the student's request for contact, a change of handler, a critical answer that made the open case urgent",
+    ),
     // The document folds a nullable enum into `type: [string, null]`; the enum names null itself so that null stays valid there.
     status_dari: t.Nullable(t.String({ enum: [...followUpStatuses, null], description: "null for the opening" })),
     status_ke: status,

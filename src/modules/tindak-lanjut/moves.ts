@@ -36,8 +36,12 @@ export const attemptsBeforeNoResponse = 3;
 export const supportJudgements = ["ya", "tidak"] as const;
 export type SupportJudgement = (typeof supportJudgements)[number];
 
-/** Everything that can open a case; `permintaan_mahasiswa` is the student's own request (POST /api/mahasiswa/minta-kontak). */
-export const caseReasons = ["early_warning", "perubahan_mendadak", "stres_sangat_tinggi", "permintaan_mahasiswa"] as const;
+/**
+ * Everything that can open a case; `permintaan_mahasiswa` is the student's own request (POST
+ * /api/mahasiswa/minta-kontak); `memburuk_andal` a reliably worse stress score and
+ * `butir_kritis` a critical answer to the safety question (decisions §20).
+ */
+export const caseReasons = ["early_warning", "perubahan_mendadak", "stres_sangat_tinggi", "permintaan_mahasiswa", "memburuk_andal", "butir_kritis"] as const;
 export type CaseReason = (typeof caseReasons)[number];
 
 /** The longest message a student's request for contact carries (decisions §19, POST /api/mahasiswa/minta-kontak). */

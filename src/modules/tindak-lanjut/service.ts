@@ -98,8 +98,9 @@ export class TindakLanjutService {
 
   /**
    * The cases the caller may see, filtered and paginated (decisions §19): the open cases late
-   * for their first contact first, then the closed ones that are news for the caller as the
-   * advisor, then the other open cases, oldest first; then the closed ones, the last closed first.
+   * for their first contact first, then the urgent ones (decisions §20: a same-day contact
+   * owed), then the closed ones that are news for the caller as the advisor, then the other
+   * open cases, oldest first; then the closed ones, the last closed first.
    */
   list(principal: Principal, query: Record<string, string | undefined>) {
     const statuses = readStatusFilter(query.status);
@@ -125,14 +126,14 @@ export class TindakLanjutService {
     }
     if (minHari !== null) {
       conditions.push("julianday(coalesce(follow_up.ditutup_pada, $now)) - julianday(follow_up.dibuka_pada) >= $minHari");
-      Object.assign(values, { now: new Date(now).toISOString(), minHari });
+      values.minHari = minHari;
     }
     const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
     const total = this.sqlite.query<{ n: number }, [typeof values]>(`SELECT count(*) AS n ${caseSource} ${where}`).get(values)!.n;
     const rows = this.sqlite
       .query<CaseRow, [typeof values]>(
         `SELECT ${caseColumns} ${caseSource} ${where}
-         ORDER BY overdue DESC, newlyClosed DESC, follow_up.status = 'selesai', CASE WHEN follow_up.status <> 'selesai' THEN follow_up.dibuka_pada END,
+         ORDER BY overdue DESC, urgent DESC, newlyClosed DESC, follow_up.status = 'selesai', CASE WHEN follow_up.status <> 'selesai' THEN follow_up.dibuka_pada END,
            follow_up.ditutup_pada DESC, follow_up.Id_tindak_lanjut
          LIMIT $limit OFFSET $offset`,
       )
@@ -221,7 +222,7 @@ export class TindakLanjutService {
     const handler = principal.role === "dosen" ? principal.nip : row.advisorNip;
     this.sqlite.run(
       `UPDATE tindak_lanjut SET status = 'baru', NIP = ?1, dibuka_pada = ?2, pertama_dihubungi_pada = NULL, ditutup_pada = NULL,
-         alasan_selesai = NULL, perlu_dukungan = NULL, ditutup_dilihat_doswal_pada = NULL, diperbarui_pada = ?2
+         alasan_selesai = NULL, perlu_dukungan = NULL, ditutup_dilihat_doswal_pada = NULL, batas_kontak_segera = NULL, diperbarui_pada = ?2
        WHERE Id_tindak_lanjut = ?3`,
       [handler, now, row.id],
     );
@@ -231,7 +232,8 @@ export class TindakLanjutService {
 
   /**
    * A move on: only a contact that reached the student sets the first contact (decisions
-   * §19), a closing records its reason and judgement and is news for the advisor again.
+   * §19) and meets a same-day target (§20); a closing records its reason and judgement and is
+   * news for the advisor again.
    */
   private move(row: CaseRow, change: StatusChange, principal: Principal, now: string): void {
     const reached = change.hasilKontak !== null && reachingOutcomes.includes(change.hasilKontak);
@@ -241,7 +243,8 @@ export class TindakLanjutService {
          pertama_dihubungi_pada = CASE WHEN ?3 THEN coalesce(pertama_dihubungi_pada, ?2) ELSE pertama_dihubungi_pada END,
          ditutup_pada = CASE WHEN ?4 THEN ?2 ELSE ditutup_pada END,
          alasan_selesai = ?5, perlu_dukungan = ?6,
-         ditutup_dilihat_doswal_pada = CASE WHEN ?4 THEN NULL ELSE ditutup_dilihat_doswal_pada END
+         ditutup_dilihat_doswal_pada = CASE WHEN ?4 THEN NULL ELSE ditutup_dilihat_doswal_pada END,
+         batas_kontak_segera = CASE WHEN ?3 OR ?4 THEN NULL ELSE batas_kontak_segera END
        WHERE Id_tindak_lanjut = ?7`,
       [change.to, now, reached ? 1 : 0, closing ? 1 : 0, change.alasanSelesai, change.perluDukungan === null ? null : change.perluDukungan ? 1 : 0, row.id],
     );
