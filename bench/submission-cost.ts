@@ -135,7 +135,8 @@ async function measure(): Promise<{ mainThread: number; otherThreads: number; wa
     const [mainThread = 0, ...others] = totals;
     return { mainThread, otherThreads: others.reduce((sum, value) => sum + value, 0), wallMicroseconds };
   } finally {
-    rmSync(output, { recursive: true, force: true });
+    if (process.env.SKRINING_KEEP_CALLGRIND) console.log(`callgrind files kept in ${output}`);
+    else rmSync(output, { recursive: true, force: true });
   }
 }
 

@@ -38,6 +38,7 @@ import { notesController } from "./modules/notes";
 import { privasiController } from "./modules/privasi";
 import { profilController } from "./modules/profil";
 import { questionsController } from "./modules/questions";
+import { keselamatanController } from "./modules/keselamatan";
 import { skriningController } from "./modules/skrining";
 import { tindakLanjutController } from "./modules/tindak-lanjut";
 import { TindakLanjutService } from "./modules/tindak-lanjut/service";
@@ -115,6 +116,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(authController(guards, context.auth, clientAddress))
     .use(skriningController(guards, context.submission, context.skrining))
     .use(questionsController(guards, context.questions))
+    .use(keselamatanController(guards, context.safety))
     .use(contentController(context.content))
     .use(profilController(guards, context.profil, context.photos))
     .use(moodController(guards, context.mood))

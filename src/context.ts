@@ -23,6 +23,7 @@ import { PrivasiService } from "./modules/privasi/service";
 import { PhotoService } from "./modules/profil/photo";
 import { ProfilService } from "./modules/profil/service";
 import { QuestionsService } from "./modules/questions/service";
+import { SafetyQuestionService } from "./modules/keselamatan/service";
 import { SkriningService } from "./modules/skrining/service";
 import { SubmissionService } from "./modules/skrining/submission";
 import { PhotoStore } from "./photos/storage";
@@ -39,6 +40,8 @@ export interface AppContext {
   auth: AuthService;
   submission: SubmissionService;
   skrining: SkriningService;
+  /** Decisions §20: the optional safety question. */
+  safety: SafetyQuestionService;
   questions: QuestionsService;
   content: ContentService;
   profil: ProfilService;
@@ -94,6 +97,7 @@ export function createContext(config: Config, logger: Logger = consoleLogger, mi
     auth: new AuthService(db, writes, config),
     submission,
     skrining: new SkriningService(db, submission),
+    safety: new SafetyQuestionService(db.$client, writes),
     questions: new QuestionsService(config.dataDir, logger),
     content,
     profil,

@@ -4,36 +4,86 @@ import type { StressSums } from "../measurement/reliability";
 import { readAnswers, stressKeys, type Answers } from "../screening/scoring";
 
 // The database's side of decisions §20 (docs/measurement.md): the running sums of the
-// stress items (stress_item_sums), what a trigger does when a screening is deleted, the
-// refill the migration runner does with the other summaries, and the judging of the
-// screenings stored before migration 0017.
+// stress items (stress_item_sums, what the jobs added, less stress_item_sums_removed, what
+// deletions took out), the trigger's part when a screening is deleted, the refill the
+// migration runner does with the other summaries, and the judging of the screenings stored
+// before migration 0017.
 
-/** Each item's two columns, in S1…S40 order. */
-const itemColumns = stressKeys.map((key) => ({ sum: `${key.toLowerCase()}_sum`, squares: `${key.toLowerCase()}_squares` }));
+const items = stressKeys.length;
+/** The sums in one array, the blob's order: screenings, Σ total, Σ total², Σ S1…S40, Σ S1²…S40². */
+export const sumsLength = 3 + 2 * items;
+const itemSumAt = (index: number) => 3 + index;
+const itemSquaresAt = (index: number) => 3 + items + index;
 
-/** Every column of the sums after `screenings`, in the order StressSums reads them. */
-export const sumColumns = ["total_sum", "total_squares", ...itemColumns.flatMap((item) => [item.sum, item.squares])];
+/** stress_item_sums_removed's columns, in the array's order. */
+const removedColumns = [
+  "screenings",
+  "total_sum",
+  "total_squares",
+  ...stressKeys.map((key) => `${key.toLowerCase()}_sum`),
+  ...stressKeys.map((key) => `${key.toLowerCase()}_squares`),
+];
 
-/** A stored row of stress_item_sums (its columns as SQLite names them). */
-export type StoredSums = Record<string, number>;
+/**
+ * The blob as stored: the array's own bytes, float64 in the machine's order, which is
+ * little-endian wherever Bun runs (x64, arm64); the job writes it at every submission, so
+ * it is not copied.
+ */
+export const encodeSums = (values: Float64Array): Uint8Array => new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 
-export function sumsFromRow(row: StoredSums): StressSums {
+/** A stored blob as numbers; one of another length (written by hand) counts as nothing added. */
+export function decodeSums(bytes: Uint8Array | null | undefined): Float64Array {
+  const values = new Float64Array(sumsLength);
+  if (bytes && bytes.byteLength === sumsLength * 8) new Uint8Array(values.buffer).set(bytes);
+  return values;
+}
+
+/** One screening added to the array: its score_stress and its S1…S40. */
+export function addScreening(values: Float64Array, scoreStress: number, stress: readonly number[]): void {
+  values[0]!++;
+  values[1]! += scoreStress;
+  values[2]! += scoreStress * scoreStress;
+  for (let index = 0; index < items; index++) {
+    const value = stress[index]!;
+    values[itemSumAt(index)]! += value;
+    values[itemSquaresAt(index)]! += value * value;
+  }
+}
+
+/** The sums: what was added less what was removed (into `into` when given, which the job reuses). */
+export function sumsOf(added: Float64Array, removed: Float64Array, into = new Float64Array(sumsLength)): StressSums {
+  for (let index = 0; index < sumsLength; index++) into[index] = added[index]! - removed[index]!;
   return {
-    screenings: row.screenings!,
-    totalSum: row.total_sum!,
-    totalSquares: row.total_squares!,
-    itemSums: itemColumns.map((item) => row[item.sum]!),
-    itemSquares: itemColumns.map((item) => row[item.squares]!),
+    screenings: into[0]!,
+    totalSum: into[1]!,
+    totalSquares: into[2]!,
+    itemSums: into.subarray(itemSumAt(0), itemSumAt(items)),
+    itemSquares: into.subarray(itemSquaresAt(0), itemSquaresAt(items)),
   };
 }
 
-/**
- * Adds one screening to the sums and answers them as they then stand: ?1 is its
- * score_stress, ?2… its S1…S40. One statement, so that the job reads back what it wrote.
- */
-export const addToSumsStatement = `UPDATE stress_item_sums SET screenings = screenings + 1, total_sum = total_sum + ?1, total_squares = total_squares + ?1 * ?1,
-  ${itemColumns.map((item, index) => `${item.sum} = ${item.sum} + ?${index + 2}, ${item.squares} = ${item.squares} + ?${index + 2} * ?${index + 2}`).join(", ")}
-  WHERE id = 1 RETURNING screenings, ${sumColumns.join(", ")}`;
+/** What the job reads when it has nothing in memory (or another writer changed it): both rows. */
+export const storedSumsStatements = {
+  added: "SELECT added FROM stress_item_sums WHERE id = 1",
+  removed: `SELECT ${removedColumns.join(", ")} FROM stress_item_sums_removed WHERE id = 1`,
+} as const;
+
+/** stress_item_sums_removed's row as an array in the blob's order. */
+export function removedValues(row: Record<string, number> | null | undefined): Float64Array {
+  const values = new Float64Array(sumsLength);
+  if (row) removedColumns.forEach((column, index) => (values[index] = row[column] ?? 0));
+  return values;
+}
+
+/** The running sums as they stand (`skrining stats reliability`, the console, the tests). */
+export function readStressSums(sqlite: Database): StressSums {
+  const added = sqlite.query<{ added: Uint8Array }, []>(storedSumsStatements.added).get();
+  const removed = sqlite.query<Record<string, number>, []>(storedSumsStatements.removed).get();
+  return sumsOf(decodeSums(added?.added), removedValues(removed));
+}
+
+/** A new version of the measures' data (stress_item_sums.version), as a trigger sets it. */
+export const newMeasuresVersion = "UPDATE stress_item_sums SET version = random() WHERE id = 1;";
 
 /**
  * The trigger's body that takes a deleted screening out of the sums (src/db/summaries.ts):
@@ -41,11 +91,12 @@ export const addToSumsStatement = `UPDATE stress_item_sums SET screenings = scre
  * service read them (a string of digits is the number it spells); deletions are rare
  * (erasure, a purge), so reading the text here costs nothing that matters.
  */
-export const removeFromSums = `UPDATE stress_item_sums SET screenings = screenings - 1, total_sum = total_sum - OLD.score_stress,
-    total_squares = total_squares - OLD.score_stress * OLD.score_stress,
-    ${itemColumns.map((item, index) => `${item.sum} = ${item.sum} - item.a${index}, ${item.squares} = ${item.squares} - item.a${index} * item.a${index}`).join(", ")}
+export const removeFromSums = `UPDATE stress_item_sums_removed SET screenings = screenings + 1, total_sum = total_sum + OLD.score_stress,
+    total_squares = total_squares + OLD.score_stress * OLD.score_stress,
+    ${stressKeys.map((_, index) => `${removedColumns[itemSumAt(index)]} = ${removedColumns[itemSumAt(index)]} + item.a${index}`).join(", ")},
+    ${stressKeys.map((_, index) => `${removedColumns[itemSquaresAt(index)]} = ${removedColumns[itemSquaresAt(index)]} + item.a${index} * item.a${index}`).join(", ")}
   FROM (SELECT ${stressKeys.map((key, index) => `CAST(json_extract(OLD.input_jawaban, '$.${key}') AS INTEGER) AS a${index}`).join(", ")}) AS item
-  WHERE stress_item_sums.id = 1;`;
+  WHERE stress_item_sums_removed.id = 1;`;
 
 /** The 68 answers of a stored screening as the service read them, or null when they cannot be read (a row written by hand). */
 function storedAnswers(inputJawaban: string): Answers | null {
@@ -57,33 +108,26 @@ function storedAnswers(inputJawaban: string): Answers | null {
   }
 }
 
-/** The sums over every judged screening, computed from the rows themselves: the refill, and what the kept sums must always equal. */
-export function recomputeStressSums(sqlite: Database): StressSums {
-  const sums = { screenings: 0, totalSum: 0, totalSquares: 0, itemSums: stressKeys.map(() => 0), itemSquares: stressKeys.map(() => 0) };
+/** The sums over every judged screening, computed from the rows themselves, in the blob's order. */
+function recomputedSums(sqlite: Database): Float64Array {
+  const values = new Float64Array(sumsLength);
   const rows = sqlite.query<{ input: string; score: number }, []>("SELECT input_jawaban AS input, score_stress AS score FROM riwayat_skrining WHERE validitas_alasan IS NOT NULL");
   for (const row of rows.iterate()) {
     const answers = storedAnswers(row.input);
     // A judged row always has its answers; one edited by hand since is left out, as the trigger would read it.
-    if (!answers) continue;
-    sums.screenings++;
-    sums.totalSum += row.score;
-    sums.totalSquares += row.score * row.score;
-    answers.stress.forEach((value, index) => {
-      sums.itemSums[index]! += value;
-      sums.itemSquares[index]! += value * value;
-    });
+    if (answers) addScreening(values, row.score, answers.stress);
   }
-  return sums;
+  return values;
 }
+
+/** The refill's sums: what the kept sums must always equal. */
+export const recomputeStressSums = (sqlite: Database): StressSums => sumsOf(recomputedSums(sqlite), new Float64Array(sumsLength));
 
 /** Writes the sums and the count of students from the rows (inside the migration runner's transaction, before the triggers exist). */
 export function refillMeasures(sqlite: Database): void {
-  const sums = recomputeStressSums(sqlite);
-  const values = [sums.totalSum, sums.totalSquares, ...sums.itemSums.flatMap((sum, index) => [sum, sums.itemSquares[index]!])];
-  sqlite.run(`INSERT OR IGNORE INTO stress_item_sums (id) VALUES (1)`);
-  sqlite.run(`UPDATE stress_item_sums SET screenings = ?, ${sumColumns.map((column) => `${column} = ?`).join(", ")} WHERE id = 1`, [sums.screenings, ...values]);
-  sqlite.run("INSERT OR IGNORE INTO latest_skrining_summary (id) VALUES (1)");
-  sqlite.run("UPDATE latest_skrining_summary SET students = (SELECT count(*) FROM latest_skrining), stamp = random() WHERE id = 1");
+  sqlite.run("INSERT OR REPLACE INTO stress_item_sums (id, version, added) VALUES (1, random(), ?)", [encodeSums(recomputedSums(sqlite))]);
+  sqlite.run("INSERT OR REPLACE INTO stress_item_sums_removed (id) VALUES (1)");
+  sqlite.run("INSERT OR REPLACE INTO latest_skrining_summary (id, students) VALUES (1, (SELECT count(*) FROM latest_skrining))");
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { OffsetChange } from "../local-time";
 import { followUpMovesWithAdvisor } from "./follow-up-advisor";
-import { refillMeasures, removeFromSums } from "./measures";
+import { newMeasuresVersion, refillMeasures, removeFromSums } from "./measures";
 
 // The three summary tables of src/db/tables/screening.ts (latest_skrining, lecturer_weekly_levels,
 // lecturer_latest_levels) are kept current by SQLite triggers, so that every writer (a route, the CLI, an admin with the
@@ -135,8 +135,8 @@ const screeningsOfStudent = (row: "NEW" | "OLD") =>
 
 const screeningColumns = "NIM, Id_skrining, tanggal_skrining, tingkat_stres, tingkat_motivasi, score_stress, score_sdi";
 
-/** Decisions §20: a student more or fewer with a screening, or a latest screening's date or scores changed (the norm group's stamp). */
-const studentsChange = (sign: "+" | "-") => `UPDATE latest_skrining_summary SET students = students ${sign} 1, stamp = random() WHERE id = 1;`;
+/** Decisions §20: a student more or fewer with a screening. */
+const studentsChange = (sign: "+" | "-") => `UPDATE latest_skrining_summary SET students = students ${sign} 1 WHERE id = 1;`;
 
 /** Trigger name → its statement. The names share a prefix so that older ones can be found and dropped. */
 const summaryTriggers: ReadonlyMap<string, string> = new Map(
@@ -144,8 +144,11 @@ const summaryTriggers: ReadonlyMap<string, string> = new Map(
     summary_riwayat_insert: `AFTER INSERT ON riwayat_skrining BEGIN ${writeLatest("NEW.NIM")} ${addWeeks(screeningOfStudent("NEW"), 1)} END`,
     summary_riwayat_delete: `AFTER DELETE ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${addWeeks(screeningOfStudent("OLD"), -1)} ${pruneEmptyWeeks(lecturerOf("OLD.NIM"))} END`,
     // Decisions §20: the submission's job adds a screening to the stress item sums; a deletion, whoever makes it, takes it out.
+    // A deletion or a screening the job did not write (unjudged) changes the sums' version, so the job reads them again.
     summary_riwayat_item_sums: `AFTER DELETE ON riwayat_skrining WHEN OLD.validitas_alasan IS NOT NULL BEGIN ${removeFromSums} END`,
-    summary_riwayat_update_latest: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${refreshLatest("NEW.NIM")} END`,
+    summary_riwayat_measures_delete: `AFTER DELETE ON riwayat_skrining BEGIN ${newMeasuresVersion} END`,
+    summary_riwayat_unjudged_insert: `AFTER INSERT ON riwayat_skrining WHEN NEW.validitas_alasan IS NULL BEGIN ${newMeasuresVersion} END`,
+    summary_riwayat_update_latest: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining BEGIN ${refreshLatest("OLD.NIM")} ${refreshLatest("NEW.NIM")} ${newMeasuresVersion} END`,
     // When ON UPDATE CASCADE renames a student's screenings, OLD.NIM no longer exists in
     // mahasiswa: the screenings stay with the same student and lecturer, so nothing moves.
     summary_riwayat_update_weeks: `AFTER UPDATE OF ${screeningColumns} ON riwayat_skrining
@@ -163,7 +166,6 @@ const summaryTriggers: ReadonlyMap<string, string> = new Map(
     // The level counts follow the latest rows, whatever changed them.
     summary_latest_insert: `AFTER INSERT ON latest_skrining BEGIN ${countLatest("NEW", 1)} ${studentsChange("+")} END`,
     summary_latest_delete: `AFTER DELETE ON latest_skrining BEGIN ${countLatest("OLD", -1)} ${studentsChange("-")} END`,
-    summary_latest_scores: `AFTER UPDATE OF tanggal_skrining, score_stress, score_sdi ON latest_skrining BEGIN UPDATE latest_skrining_summary SET stamp = random() WHERE id = 1; END`,
     summary_latest_update: `AFTER UPDATE OF NIP, tingkat_stres, tingkat_motivasi ON latest_skrining
       WHEN OLD.NIP IS NOT NEW.NIP OR OLD.tingkat_stres IS NOT NEW.tingkat_stres OR OLD.tingkat_motivasi IS NOT NEW.tingkat_motivasi
       BEGIN ${countLatest("OLD", -1)} ${countLatest("NEW", 1)} END`,
@@ -193,13 +195,13 @@ export function summaryTablesExist(sqlite: Database): boolean {
   const found = sqlite
     .query<{ tables: number; columns: number }, []>(
       `SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('latest_skrining', 'lecturer_weekly_levels', 'time_zone_offsets', 'tindak_lanjut',
-            'lecturer_latest_levels', 'pergantian_dosen_wali', 'stress_item_sums', 'latest_skrining_summary')) AS tables,
+            'lecturer_latest_levels', 'pergantian_dosen_wali', 'stress_item_sums', 'stress_item_sums_removed', 'latest_skrining_summary')) AS tables,
         (SELECT count(*) FROM pragma_table_info('mahasiswa') WHERE name = 'dibatasi_sejak')
           + (SELECT count(*) FROM pragma_table_info('latest_skrining') WHERE name IN ('score_stress', 'NIP', 'score_sdi'))
           + (SELECT count(*) FROM pragma_table_info('riwayat_skrining') WHERE name = 'validitas_alasan') AS columns`,
     )
     .get();
-  return found?.tables === 8 && found.columns === 5;
+  return found?.tables === 9 && found.columns === 5;
 }
 
 /** Drops every summary trigger, this version's and any older one's. Call inside a transaction. */

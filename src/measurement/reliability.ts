@@ -8,8 +8,8 @@ export interface StressSums {
   screenings: number;
   totalSum: number;
   totalSquares: number;
-  itemSums: readonly number[];
-  itemSquares: readonly number[];
+  itemSums: ArrayLike<number>;
+  itemSquares: ArrayLike<number>;
 }
 
 /**

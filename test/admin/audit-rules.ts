@@ -39,6 +39,7 @@ export const consoleRoutesWithRows: string[] = [
   "DELETE /api/admin/model/:id",
   "PUT /api/admin/teks/bantuan",
   "PUT /api/admin/teks/pemberitahuan",
+  "PUT /api/admin/teks/keselamatan",
   "GET /api/admin/statistik",
   "GET /api/admin/statistik/ekspor",
   "GET /api/admin/statistik/mingguan",

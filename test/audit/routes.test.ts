@@ -415,6 +415,7 @@ describe("every route is covered", () => {
     ["POST /api/auth/logout", "ends the caller's own session"],
     ["GET /api/mahasiswa/suggestions/detail", "generic texts for a pair of levels, nobody's data"],
     ["GET /api/kuesioner/questions", "the questionnaire's texts"],
+    ["GET /api/kuesioner/keselamatan", "the safety question and its contact, nobody's data"],
     ["GET /api/konten/bantuan", "the faculty's help text"],
     ["GET /api/dosen/daftar", "lecturers and counts, no student"],
     ["GET /api/dosen/profil", "the lecturer's own profile"],

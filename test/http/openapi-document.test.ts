@@ -135,6 +135,7 @@ const answers: Record<string, { statuses: number[]; keys: string[] }> = {
   "GET /api/dosen/daftar": { statuses: [200, 401, 403], keys: ["NIP", "nama_dosen", "total_mahasiswa"] },
   "GET /api/konten/bantuan": { statuses: [200], keys: ["title", "text"] },
   "GET /api/kuesioner/questions": { statuses: [200, 401], keys: ["key", "text", "scale", "group"] },
+  "GET /api/kuesioner/keselamatan": { statuses: [200, 401], keys: ["aktif", "pertanyaan", "skala", "pilihan", "kontak"] },
   "GET /api/privasi/pemberitahuan": { statuses: [200, 401], keys: ["version", "title", "text", "acknowledged"] },
   "POST /api/privasi/pemberitahuan/setuju": { statuses: [200, 201, 400, 401, 403, 409, 429], keys: ["message", "version", "acknowledged_at"] },
   "GET /api/mahasiswa/data-saya": {
@@ -380,6 +381,8 @@ describe("the answers of the service against the document", () => {
 
   test("the questionnaire, its result, history and suggestions", async () => {
     expect((await call("GET", "/api/kuesioner/questions", { token: tokens.mhs1 })).status).toBe(200);
+    expect((await call("GET", "/api/kuesioner/keselamatan", { token: tokens.mhs1 })).status).toBe(200);
+    expect((await call("GET", "/api/kuesioner/keselamatan")).status).toBe(401);
     expect((await call("GET", "/api/konten/bantuan")).status).toBe(200);
     expect((await call("GET", "/api/mahasiswa/can_submit/N001", { token: tokens.mhs1 })).status).toBe(200);
     expect((await call("GET", "/api/mahasiswa/hasil/N001", { token: tokens.mhs1 })).status).toBe(404);

@@ -37,5 +37,5 @@ export const migrations: EmbeddedMigration[] = [
   { tag: "0014_one_time_password", createdAt: 1795710635440, sql: sql14 },
   { tag: "0015_hashed_sessions", createdAt: 1796421854811, sql: sql15 },
   { tag: "0016_follow_up_conversation", createdAt: 1796428201433, sql: sql16 },
-  { tag: "0017_measurement", createdAt: 1796430544070, sql: sql17 },
+  { tag: "0017_measurement", createdAt: 1796431988425, sql: sql17 },
 ];

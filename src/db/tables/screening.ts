@@ -1,7 +1,7 @@
 // Screenings, the models that classify them, and the summaries derived from them for the
 // lecturers' lists and statistics (kept by the triggers of src/db/summaries.ts).
 import { desc, sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { changeDirections } from "../../measurement/reliability";
 import { stressKeys } from "../../screening/scoring";
 import { insertedAt, levels } from "./columns";
@@ -157,42 +157,60 @@ export const timeZoneOffsets = sqliteTable("time_zone_offsets", {
 
 /**
  * Decisions §20: the running sums Cronbach's α and the SD of score_stress are computed from,
- * over every screening the service judged (validitas_alasan not null). One row (id 1). The
- * submission's job adds its screening (src/modules/skrining/measures.ts: it has the answers
- * as numbers, which a trigger would read out of the JSON text at eight times the cost); a
- * trigger (src/db/summaries.ts) takes a deleted screening out, whichever statement deletes
- * it; the migration runner refills it with the other summaries.
+ * over every screening the service judged (validitas_alasan not null), in two one-row
+ * tables (src/db/measures.ts reads them together: the sums are the first less the second).
+ * The submission's job adds its screening here, to a blob it reads and writes whole: as 83
+ * columns the same addition cost seven times as much (issue 45), and a trigger, which would
+ * read the answers out of the JSON text, eight times.
  */
 export const stressItemSums = sqliteTable(
   "stress_item_sums",
   {
     id: integer("id").primaryKey(),
-    screenings: integer("screenings").notNull().default(0),
-    totalSum: integer("total_sum").notNull().default(0),
-    totalSquares: integer("total_squares").notNull().default(0),
-    ...Object.fromEntries(
-      stressKeys.flatMap((key) => [
-        [`${key}Sum`, integer(`${key.toLowerCase()}_sum`).notNull().default(0)],
-        [`${key}Squares`, integer(`${key.toLowerCase()}_squares`).notNull().default(0)],
-      ]),
-    ),
+    /**
+     * A new random value at every change of the screenings the measures read: the job's own
+     * addition, and (by triggers) a deletion, an edit, or a screening another writer inserted.
+     * A job that keeps the sums and the norm group in memory knows by it whether they are
+     * still the database's.
+     */
+    version: integer("version").notNull().default(0),
+    /**
+     * What the jobs added: 83 numbers as little-endian float64 (every sum is an integer below
+     * 2^53, which a float64 holds exactly): the screenings, Σ score_stress, Σ score_stress²,
+     * Σ S1…S40, Σ S1²…S40².
+     */
+    added: blob("added", { mode: "buffer" }).notNull(),
   },
   (table) => [check("stress_item_sums_one_row", sql`${table.id} = 1`)],
 );
 
 /**
- * Decisions §20: what the submissions need to know of latest_skrining as a whole, kept by its
- * triggers: how many students have a screening (reliable change uses the faculty's own α and
- * SD from 100 on), and a stamp that changes whenever a latest screening's date or scores
- * change, so that the norm group's counts a job keeps in memory know when another writer
- * (an erasure, a purge, another process) changed them. One row (id 1).
+ * Decisions §20: what deletions took out of the running sums (a trigger, src/db/summaries.ts,
+ * whichever statement deletes a judged screening: SQL cannot edit the blob above), in the
+ * same order as columns. One row (id 1).
+ */
+export const stressItemSumsRemoved = sqliteTable(
+  "stress_item_sums_removed",
+  {
+    id: integer("id").primaryKey(),
+    screenings: integer("screenings").notNull().default(0),
+    totalSum: integer("total_sum").notNull().default(0),
+    totalSquares: integer("total_squares").notNull().default(0),
+    ...Object.fromEntries(stressKeys.map((key) => [`${key}Sum`, integer(`${key.toLowerCase()}_sum`).notNull().default(0)])),
+    ...Object.fromEntries(stressKeys.map((key) => [`${key}Squares`, integer(`${key.toLowerCase()}_squares`).notNull().default(0)])),
+  },
+  (table) => [check("stress_item_sums_removed_one_row", sql`${table.id} = 1`)],
+);
+
+/**
+ * Decisions §20: how many students have a screening (the rows of latest_skrining, kept by its
+ * triggers): reliable change uses the faculty's own α and SD from 100 on. One row (id 1).
  */
 export const latestSkriningSummary = sqliteTable(
   "latest_skrining_summary",
   {
     id: integer("id").primaryKey(),
     students: integer("students").notNull().default(0),
-    stamp: integer("stamp").notNull().default(0),
   },
   (table) => [check("latest_skrining_summary_one_row", sql`${table.id} = 1`)],
 );

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { HelpContactResponse } from "../content/model";
+import { SafetyState } from "../keselamatan/model";
 
 // The answers of the admin console's routes: the contract between a route and its page
 // (src/web/pages/admin/ reads these types). Keys follow the services' own names.
@@ -193,7 +194,7 @@ export const ModelTry = t.Object({ kolom: t.Array(t.String()), baris: t.Array(t.
 
 const NoticeText = t.Object({ version: t.String(), title: t.String(), text: t.String() }, { additionalProperties: false });
 
-export const TextsAnswer = t.Object({ bantuan: HelpContactResponse, pemberitahuan: NoticeText }, { additionalProperties: false });
+export const TextsAnswer = t.Object({ bantuan: HelpContactResponse, pemberitahuan: NoticeText, keselamatan: SafetyState }, { additionalProperties: false });
 export const HelpSaved = t.Object({ message: t.String(), bantuan: HelpContactResponse }, { additionalProperties: false });
 export const NoticeSaved = t.Object({ message: t.String(), pemberitahuan: NoticeText, versi_baru: t.Boolean() }, { additionalProperties: false });
 

@@ -1,6 +1,8 @@
 import { replaceText, textSubjects } from "../../content/texts";
 import { ServiceError } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
+import type { JsonObject } from "../../requests/values";
+import { SafetySaved } from "../keselamatan/model";
 import { HelpSaved, NoticeSaved, TextsAnswer } from "./model";
 import { adminController, adminOnly, consoleSource, type AdminDependencies } from "./base";
 
@@ -25,12 +27,24 @@ async function replacing<T>(work: () => Promise<T>): Promise<T> {
 /**
  * "Teks": the help contact and the privacy notice, as `contact import` and `notice import`
  * replace them (validated first, every problem listed, nothing changed on any); a new
- * notice version is asked for again at each student's next sign-in.
+ * notice version is asked for again at each student's next sign-in. The safety question
+ * (decisions §20), as `safety on` and `safety off` set it.
  */
 export const teksController = (guards: RouteGuards, dependencies: AdminDependencies) => {
-  const { content, writes, db } = dependencies.context;
+  const { content, writes, db, safety } = dependencies.context;
   return adminController(guards, dependencies, "/teks")
-    .get("", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current() }), { access: adminOnly, response: { 200: TextsAnswer } })
+    .get("", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current(), keselamatan: safety.current() }), {
+      access: adminOnly,
+      response: { 200: TextsAnswer },
+    })
+    .put(
+      "/keselamatan",
+      ({ principal, body, request, route }) => {
+        const { aktif, nama_kontak, telepon_kontak } = (body ?? {}) as JsonObject;
+        return safety.set(aktif, nama_kontak, telepon_kontak, consoleSource(dependencies, principal, request, route));
+      },
+      { access: adminOnly, response: { 200: SafetySaved } },
+    )
     .put(
       "/bantuan",
       ({ principal, body, request, route }) =>

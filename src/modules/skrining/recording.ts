@@ -9,6 +9,7 @@ import {
   mahasiswa,
   riwayatSkrining,
   stressItemSums,
+  stressItemSumsRemoved,
   tindakLanjut,
   tindakLanjutRiwayat,
   type Role,
@@ -25,7 +26,7 @@ import { FollowUpReachReader } from "../tindak-lanjut/reach";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { habitKeys, readDuration, readQuestionnaire, readSafetyAnswer, type ReadAnswers, type SubmissionExtras } from "./answers";
-import { ScreeningMeasures, type SafetySetting } from "./measures";
+import { ScreeningMeasures, type SafetyContact } from "./measures";
 import { modelFeatures, type ClassificationInputs, type Predictor, type ProfileInputs } from "./model-inputs";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
@@ -53,7 +54,7 @@ export function weeklyWindow(lastSubmission: string | undefined, now = Date.now(
 }
 
 /** What a submission writes, its summary triggers' tables included (the case it may open too). */
-const screeningTables = [riwayatSkrining, latestSkrining, lecturerWeeklyLevels, lecturerLatestLevels, stressItemSums, latestSkriningSummary, tindakLanjut, tindakLanjutRiwayat];
+const screeningTables = [riwayatSkrining, latestSkrining, lecturerWeeklyLevels, lecturerLatestLevels, stressItemSums, stressItemSumsRemoved, latestSkriningSummary, tindakLanjut, tindakLanjutRiwayat];
 const withHabits = [...screeningTables, mahasiswa];
 
 /**
@@ -107,7 +108,7 @@ export interface RecorderSettings {
 export const sameDayTarget = (now: number, timeZone: string) => new Date(localDayStart(addDays(localDate(now, timeZone), 1), timeZone)).toISOString();
 
 /** Whom a student with a critical answer is pointed to first: the contact the safety question was turned on with. */
-export const urgentHelp = (safety: Pick<SafetySetting, "namaKontak" | "teleponKontak">) => ({ nama: safety.namaKontak, telepon: safety.teleponKontak });
+export const urgentHelp = (safety: SafetyContact) => ({ nama: safety.namaKontak, telepon: safety.teleponKontak });
 
 /**
  * Questionnaire submission, interface rules 1–8 in their order: what one job of a group
@@ -268,7 +269,7 @@ export class ScreeningRecorder {
     const read = readQuestionnaire(jawaban);
     const before = this.measures.read(nim);
     const durasiDetik = readDuration(extras.durasiDetik);
-    const jawabanKeselamatan = readSafetyAnswer(extras.jawabanKeselamatan, before.safety.aktif);
+    const jawabanKeselamatan = readSafetyAnswer(extras.jawabanKeselamatan, before.safetyOn);
     const profile = profileOf(student, read, this.jurusanNameOf(student.jurusanId));
     const { stressScore, sdi, inputs } = classificationInputs(read, profile);
     const { stress, motivasi } = predict(inputs);
@@ -280,7 +281,7 @@ export class ScreeningRecorder {
     const now = Date.now();
     const tanggal = new Date(now).toISOString();
     const validity = judgeValidity([read.answers.stress, read.answers.motivation], durasiDetik);
-    const measured = this.measures.measure(before, read.answers, stressScore, sdi, tanggal);
+    const measured = this.measures.measure(before, read.answers, stressScore, sdi, now, tanggal);
     try {
       const record = this.insertRecord.get({
         nim,
@@ -325,7 +326,7 @@ export class ScreeningRecorder {
         perubahan_andal: measured.perubahanAndal,
         persentil_stres: measured.persentilStres,
         persentil_motivasi: measured.persentilMotivasi,
-        bantuan_segera: critical ? urgentHelp(before.safety) : null,
+        bantuan_segera: critical ? urgentHelp(this.measures.safetyContact()) : null,
       };
     } catch (error) {
       this.measures.forget();
