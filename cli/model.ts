@@ -12,6 +12,7 @@ import { commandAudit } from "./audit";
 import { choiceOption } from "./options";
 import { writeOutputFile } from "./output";
 import { fitTable } from "./table";
+import { registerModelValidateCommand } from "./measurement";
 
 const types = ["stress", "motivasi"] as const;
 
@@ -143,4 +144,6 @@ export function registerModelCommands(program: Command, io: CommandIo): void {
       if (options.out) writeOutputFile(options.out, output, options.force === true);
       else io.out(output);
     });
+
+  registerModelValidateCommand(model, io);
 }

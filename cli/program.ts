@@ -23,6 +23,7 @@ import { registerModelCommands } from "./model";
 import { choiceOption } from "./options";
 import { registerPrivacyCommands } from "./privacy";
 import { registerRollbackCommand } from "./rollback";
+import { registerSafetyCommands } from "./safety";
 import { registerStatsCommands } from "./stats";
 import { registerTlsCommands } from "./tls";
 
@@ -125,6 +126,7 @@ export function buildProgram(io: CommandIo): Command {
   registerModelCommands(program, io);
   registerContentCommands(program, io);
   registerStatsCommands(program, io);
+  registerSafetyCommands(program, io);
   registerFollowUpCommands(program, io);
   registerPrivacyCommands(program, io);
   registerTlsCommands(program, io);

@@ -9,6 +9,7 @@ import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
 import { choiceOption } from "./options";
 import { writeOutputFile } from "./output";
+import { registerReliabilityCommand } from "./measurement";
 
 interface ExportOptions {
   nip?: string;
@@ -46,4 +47,6 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
         db.$client.close();
       }
     });
+
+  registerReliabilityCommand(stats, io);
 }

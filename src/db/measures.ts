@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { judgeValidity, storedValidity } from "../measurement/validity";
-import type { StressSums } from "../measurement/reliability";
+import { reliabilityOf, type Reliability, type StressSums } from "../measurement/reliability";
 import { readAnswers, stressKeys, type Answers } from "../screening/scoring";
 
 // The database's side of decisions §20 (docs/measurement.md): the running sums of the
@@ -80,6 +80,12 @@ export function readStressSums(sqlite: Database): StressSums {
   const added = sqlite.query<{ added: Uint8Array }, []>(storedSumsStatements.added).get();
   const removed = sqlite.query<Record<string, number>, []>(storedSumsStatements.removed).get();
   return sumsOf(decodeSums(added?.added), removedValues(removed));
+}
+
+/** α, SD and the smallest reliable change in force now (`skrining stats reliability`, the console's Model page). */
+export function currentReliability(sqlite: Database): Reliability {
+  const students = sqlite.query<{ students: number }, []>("SELECT students FROM latest_skrining_summary WHERE id = 1").get()?.students ?? 0;
+  return reliabilityOf(readStressSums(sqlite), students);
 }
 
 /** A new version of the measures' data (stress_item_sums.version), as a trigger sets it. */

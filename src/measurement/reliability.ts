@@ -83,3 +83,14 @@ export function changeDirection(previous: number, current: number, reliability: 
   if (index <= -reliableChangeCriterion) return "membaik";
   return "tetap";
 }
+
+/** The values as the command's JSON and the console answer them. */
+export const serializeReliability = (reliability: Reliability) => ({
+  alfa: reliability.alpha,
+  simpangan_baku: reliability.sd,
+  n: reliability.screenings,
+  mahasiswa: reliability.students,
+  perubahan_andal_terkecil: reliability.smallestReliableChange,
+  sumber: reliability.source,
+  alasan_nilai_tetap: reliability.fixedBecause,
+});

@@ -37,6 +37,7 @@ export const consoleRoutesWithRows: string[] = [
   "POST /api/admin/model/:id/aktifkan",
   "POST /api/admin/model/:id/nonaktifkan",
   "DELETE /api/admin/model/:id",
+  "GET /api/admin/model/validasi",
   "PUT /api/admin/teks/bantuan",
   "PUT /api/admin/teks/pemberitahuan",
   "PUT /api/admin/teks/keselamatan",

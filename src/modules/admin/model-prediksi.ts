@@ -5,7 +5,10 @@ import { loadJsonModel, readModelBytes } from "../../models/files";
 import { ModelRegistryError, type ModelRecord } from "../../models/registry";
 import { decodeSpreadsheetText } from "../../spreadsheet-input";
 import { t } from "elysia";
-import { MessageAnswer, ModelAdded, ModelItem, ModelTry } from "./model";
+import { currentReliability } from "../../db/measures";
+import { serializeReliability } from "../../measurement/reliability";
+import { ModelValidator, validationTypes } from "../../models/validation";
+import { MessageAnswer, ModelAdded, ModelItem, ModelTry, ValidationAnswer } from "./model";
 import { adminController, adminOnly, assertConfirmed, consoleSource, formText, uploadedFile, type AdminDependencies } from "./base";
 
 export const modelMessages = {
@@ -52,12 +55,26 @@ const typeOf = (body: unknown) => {
  * "Model": the records, a model file uploaded (a joblib bundle converted and checked as
  * `model add` does; nothing is stored when it cannot serve), a registered model tried on a
  * sample CSV (`model predict`), activation (confirmed with the password), deactivation and
- * removal (confirmed).
+ * removal (confirmed). Decisions §20: the local validation (`model validate`) with the
+ * stress score's reliability (`stats reliability`); viewing it leaves a `view` row of
+ * aggregates, as the faculty's statistics do.
  */
 export const modelController = (guards: RouteGuards, dependencies: AdminDependencies) => {
   const { registry } = dependencies;
   return adminController(guards, dependencies, "/model")
     .get("", () => registry.list().map(serializeModel), { access: adminOnly, response: { 200: t.Array(ModelItem) } })
+    .get(
+      "/validasi",
+      ({ principal, query, request, route }) => {
+        const type = formText(query, "jenis").trim().toLowerCase();
+        if (type !== "" && type !== "stress" && type !== "motivasi") throw invalid(modelMessages.badType);
+        const sqlite = dependencies.context.db.$client;
+        const report = new ModelValidator(sqlite).validate(type === "" ? validationTypes : [type]);
+        dependencies.context.audit.note({ ...consoleSource(dependencies, principal, request, route), action: "view", detail: `validasi model ${type || "stress dan motivasi"}` }, []);
+        return { ...report, reliabilitas: serializeReliability(currentReliability(sqlite)) };
+      },
+      { access: adminOnly, response: { 200: ValidationAnswer } },
+    )
     .post(
       "",
       async ({ principal, claims, headers, body, request, route, set }) => {

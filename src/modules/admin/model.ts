@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { HelpContactResponse } from "../content/model";
 import { SafetyState } from "../keselamatan/model";
+import { level } from "../../records";
 
 // The answers of the admin console's routes: the contract between a route and its page
 // (src/web/pages/admin/ reads these types). Keys follow the services' own names.
@@ -189,6 +190,68 @@ export const ModelItem = t.Object(
 );
 
 export const ModelAdded = t.Object({ message: t.String(), model: ModelItem }, { additionalProperties: false });
+
+/** Decisions §20: a rate, null where its denominator is 0. */
+const Rate = t.Nullable(t.Number({ minimum: 0, maximum: 1 }));
+const LevelRow = t.Object(
+  {
+    tingkat: level,
+    positif_bila: t.String({ description: "the levels this row calls positive (predicting perlu_dukungan = ya)" }),
+    tp: Integer(),
+    fp: Integer(),
+    fn: Integer(),
+    tn: Integer(),
+    sensitivitas: Rate,
+    spesifisitas: Rate,
+    ppv: Rate,
+    npv: Rate,
+  },
+  { additionalProperties: false },
+);
+const CalibrationBin = t.Object({ dari: t.Number(), sampai: t.Number(), n: Integer(), rata_rata_prediksi: Rate, proporsi_ya: Rate }, { additionalProperties: false });
+const CalibrationRow = t.Object({ tingkat: level, n: Integer(), brier: Rate, bin: t.Array(CalibrationBin) }, { additionalProperties: false });
+const ModelValidation = t.Object(
+  {
+    id: Integer(),
+    algoritma: t.String(),
+    versi: t.String(),
+    n: Integer(),
+    per_tingkat: t.Array(LevelRow),
+    kalibrasi: t.Nullable(t.Array(CalibrationRow)),
+    keterangan: t.Array(t.String()),
+  },
+  { additionalProperties: false },
+);
+const TypeValidation = t.Object(
+  {
+    jenis: t.Union([t.Literal("stress"), t.Literal("motivasi")]),
+    n: Integer(),
+    ya: Integer(),
+    tidak: Integer(),
+    aturan_ambang: t.Object({ n: Integer(), per_tingkat: t.Array(LevelRow) }, { additionalProperties: false }),
+    model: t.Nullable(ModelValidation),
+    keterangan: t.Array(t.String()),
+  },
+  { additionalProperties: false },
+);
+const Reliability = t.Object(
+  {
+    alfa: t.Number(),
+    simpangan_baku: t.Number(),
+    n: Integer(),
+    mahasiswa: Integer(),
+    perubahan_andal_terkecil: t.Number(),
+    sumber: t.Union([t.Literal("dihitung"), t.Literal("tetap")]),
+    alasan_nilai_tetap: t.Nullable(t.Union([t.Literal("mahasiswa_kurang"), t.Literal("tanpa_variansi")])),
+  },
+  { additionalProperties: false },
+);
+
+/** `model validate --format json`, with the reliability of the stress score beside it (`stats reliability --json`). */
+export const ValidationAnswer = t.Object(
+  { catatan_bias_seleksi: t.String(), jenis: t.Array(TypeValidation), reliabilitas: Reliability },
+  { additionalProperties: false },
+);
 
 export const ModelTry = t.Object({ kolom: t.Array(t.String()), baris: t.Array(t.Array(t.String())), jumlah: Integer(), csv: t.String() }, { additionalProperties: false });
 
