@@ -50,7 +50,9 @@ function typeText(result: TypeValidation): string {
 }
 
 export function validationText(report: ValidationReport): string {
-  return [`Validasi lokal terhadap penilaian penangan (perlu_dukungan)\n\nPERHATIAN: ${report.catatan_bias_seleksi}\n`, ...report.jenis.map(typeText)].join("\n") + "\n";
+  const text = [`Validasi lokal terhadap penilaian penangan (perlu_dukungan)\n\nPERHATIAN: ${report.catatan_bias_seleksi}\n`, ...report.jenis.map(typeText)].join("\n");
+  // Each table ends its own line: one line end at the end, never an empty line.
+  return text.replace(/\n*$/, "\n");
 }
 
 /** One row per type, source and level: the confusion table with the model's Brier score beside its rows (the calibration bins are in the text and JSON). */

@@ -44,11 +44,15 @@ export function brierScore(forecasts: readonly Forecast[]): number | null {
   return sum / forecasts.length;
 }
 
-/** Calibration bins: [0, 0.2), [0.2, 0.4), … [0.8, 1]; few outcomes fill ten bins too thinly to read. */
+/**
+ * Calibration bins: [0, 0.2], (0.2, 0.4], … (0.8, 1], an edge in the bin below it, as
+ * scikit-learn's calibration_curve bins them; five, because a faculty's few outcomes fill ten
+ * bins too thinly to read.
+ */
 export const calibrationBinCount = 5;
 
 export interface CalibrationBin {
-  /** The bin's range of forecasts: [dari, sampai), the last one closed. */
+  /** The bin's range of forecasts: (dari, sampai], the first one closed. */
   dari: number;
   sampai: number;
   n: number;
@@ -60,7 +64,9 @@ export interface CalibrationBin {
 export function calibrationBins(forecasts: readonly Forecast[], binCount = calibrationBinCount): CalibrationBin[] {
   const bins = Array.from({ length: binCount }, () => ({ n: 0, forecast: 0, yes: 0 }));
   for (const { probability, actual } of forecasts) {
-    const bin = bins[Math.min(binCount - 1, Math.max(0, Math.floor(probability * binCount)))]!;
+    let index = 0;
+    while (index < binCount - 1 && (index + 1) / binCount < probability) index++;
+    const bin = bins[index]!;
     bin.n++;
     bin.forecast += probability;
     if (actual) bin.yes++;

@@ -218,6 +218,47 @@ describe("Teks", () => {
   });
 });
 
+describe("Teks: the safety question (decisions §20)", () => {
+  test("off by default; on needs a contact and a number (400, nothing changes); aktif must be true or false", async () => {
+    expect((await opened.call("GET", "/api/admin/teks")).body.keselamatan).toEqual({ aktif: false, nama_kontak: null, telepon_kontak: null, diubah_pada: null });
+    const before = opened.lastAuditId();
+    for (const [body, error] of [
+      [{ aktif: true, nama_kontak: " ", telepon_kontak: "0812 3456 7890" }, "Nama kontak wajib diisi (1-100 karakter): orang yang menjawab pada hari yang sama."],
+      [{ aktif: true, nama_kontak: "Konselor", telepon_kontak: "telepon" }, "Nomor telepon kontak wajib diisi: angka, boleh dengan +, spasi, tanda kurung dan - (3-24 karakter)."],
+      [{ aktif: true, nama_kontak: "x".repeat(101), telepon_kontak: "0812 3456 7890" }, "Nama kontak wajib diisi (1-100 karakter): orang yang menjawab pada hari yang sama."],
+      [{ aktif: "ya", nama_kontak: "Konselor", telepon_kontak: "0812 3456 7890" }, "aktif harus true atau false."],
+      [{}, "aktif harus true atau false."],
+    ] as const) {
+      expect(await opened.call("PUT", "/api/admin/teks/keselamatan", { body })).toMatchObject({ status: 400, body: { error } });
+    }
+    expect((await opened.call("GET", "/api/admin/teks")).body.keselamatan.aktif).toBe(false);
+    expect(opened.auditAfter(before)).toEqual([]);
+  });
+
+  test("on, then off: the questionnaire's route says so, each change with its update row; the contact is kept", async () => {
+    const before = opened.lastAuditId();
+    const on = await opened.call("PUT", "/api/admin/teks/keselamatan", { body: { aktif: true, nama_kontak: " Konselor fakultas ", telepon_kontak: "(021) 555-0101" } });
+    expect(on).toMatchObject({ status: 200, body: { keselamatan: { aktif: true, nama_kontak: "Konselor fakultas", telepon_kontak: "(021) 555-0101", diubah_pada: expect.any(String) } } });
+    expect(on.body.message).toContain("Konselor fakultas ((021) 555-0101)");
+    const student = (await opened.service.login("mhs1", "mhs-pass-1")).access;
+    const asked = await opened.service.request("GET", "/api/kuesioner/keselamatan", { token: student });
+    expect(asked.body).toEqual({
+      aktif: true,
+      pertanyaan: expect.stringContaining("menyakiti diri sendiri"),
+      skala: { min: 1, max: 5 },
+      pilihan: ["Tidak pernah", "Jarang", "Kadang-kadang", "Sering", "Hampir setiap hari"],
+      kontak: { nama: "Konselor fakultas", telepon: "(021) 555-0101" },
+    });
+    const off = await opened.call("PUT", "/api/admin/teks/keselamatan", { body: { aktif: false } });
+    expect(off.body.keselamatan).toMatchObject({ aktif: false, nama_kontak: "Konselor fakultas" });
+    expect((await opened.service.request("GET", "/api/kuesioner/keselamatan", { token: student })).body).toMatchObject({ aktif: false, pertanyaan: null, kontak: null });
+    expect(opened.auditAfter(before).filter((row) => row.action !== "login").map((row) => [row.action, row.detail, row.target])).toEqual([
+      ["update", "pertanyaan keselamatan aktif; kontak Konselor fakultas ((021) 555-0101)", "PUT /api/admin/teks/keselamatan"],
+      ["update", "pertanyaan keselamatan nonaktif", "PUT /api/admin/teks/keselamatan"],
+    ]);
+  });
+});
+
 describe("Statistik fakultas", () => {
   test("every lecturer's row with the follow-up figures, a view row of aggregates", async () => {
     const before = opened.lastAuditId();
