@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { lecturerService, type Lecturers } from "../dosen/support";
 import { cli } from "../cli/support";
+import { sameDayTarget } from "../../src/modules/skrining/recording";
 import { answersScoring } from "../skrining/measurement-cases";
 
 // Decisions §20: a critical answer to the safety question asks for a contact the same day.
@@ -8,14 +9,17 @@ import { answersScoring } from "../skrining/measurement-cases";
 // §19) once that day has ended without one: in the list, the figures, the first page and the
 // weekly report.
 
-let lecturers: Lecturers;
-afterEach(() => lecturers.service.close());
+let lecturers: Lecturers | undefined;
+afterEach(async () => {
+  await lecturers?.service.close();
+  lecturers = undefined;
+});
 
 async function urgentCase(): Promise<number> {
   lecturers = await lecturerService();
-  const { service } = lecturers;
+  const { service, tokens } = lecturers;
   await service.context.safety.turnOn("Konselor fakultas", "0812 3456 7890", { actor: { userId: null, username: null, role: "anonim" }, target: "test" });
-  const answer = await service.request("POST", "/api/mahasiswa/kuesioner", { token: lecturers.tokens.mhs1, body: { jawaban: answersScoring(90), jawaban_keselamatan: 4 } });
+  const answer = await service.request("POST", "/api/mahasiswa/kuesioner", { token: tokens.mhs1, body: { jawaban: answersScoring(90), jawaban_keselamatan: 4 } });
   expect(answer.status).toBe(201);
   return service.context.db.$client.query<{ id: number }, []>("SELECT Id_tindak_lanjut AS id FROM tindak_lanjut").get()!.id;
 }
@@ -23,14 +27,25 @@ async function urgentCase(): Promise<number> {
 /** The same-day target as if the answer had come the day before: passed, no contact since. */
 function targetPassed(caseId: number): void {
   const yesterday = new Date(Date.now() - 3_600_000).toISOString();
-  const sqlite = lecturers.service.context.db.$client;
+  const sqlite = lecturers!.service.context.db.$client;
   sqlite.run("UPDATE tindak_lanjut SET batas_kontak_segera = ? WHERE Id_tindak_lanjut = ?", [yesterday, caseId]);
   sqlite.run("UPDATE tindak_lanjut_riwayat SET batas_kontak_segera = ? WHERE Id_tindak_lanjut = ? AND batas_kontak_segera IS NOT NULL", [yesterday, caseId]);
 }
 
-const get = (path: string, token = lecturers.tokens.dosen1) => lecturers.service.request("GET", path, { token });
-const move = (caseId: number, body: Record<string, string>) => lecturers.service.request("POST", `/api/dosen/tindak-lanjut/${caseId}/status`, { token: lecturers.tokens.dosen1, body });
-const weekly = async () => JSON.parse((await cli(lecturers.service.dataDir, ["followup", "report", "--week", "--format", "json"])).stdout).fakultas.terlambat;
+const get = (path: string) => lecturers!.service.request("GET", path, { token: lecturers!.tokens.dosen1 });
+const move = (caseId: number, body: Record<string, string>) => lecturers!.service.request("POST", `/api/dosen/tindak-lanjut/${caseId}/status`, { token: lecturers!.tokens.dosen1, body });
+const weekly = async () => JSON.parse((await cli(lecturers!.service.dataDir, ["followup", "report", "--week", "--format", "json"])).stdout).fakultas.terlambat;
+
+describe("the same-day target: the last moment of the day in the faculty's zone", () => {
+  test.each([
+    ["17:00 in Jakarta", "2026-12-05T10:00:00.000Z", "Asia/Jakarta", "2026-12-05T16:59:59.999Z"],
+    ["01:00 the next morning in Jakarta", "2026-12-05T18:00:00.000Z", "Asia/Jakarta", "2026-12-06T16:59:59.999Z"],
+    ["23:30 in Makassar", "2026-12-05T15:30:00.000Z", "Asia/Makassar", "2026-12-05T15:59:59.999Z"],
+    ["noon UTC", "2026-12-05T12:00:00.000Z", "UTC", "2026-12-05T23:59:59.999Z"],
+  ])("%s", (_, now, zone, target) => {
+    expect(sameDayTarget(Date.parse(now), zone)).toBe(target);
+  });
+});
 
 describe("an urgent case", () => {
   test("before the day ends: urgent, not late, first among the cases waiting", async () => {

@@ -104,8 +104,12 @@ export interface RecorderSettings {
   timeZone: string;
 }
 
-/** Decisions §20: the student to be contacted the same day, by the end of that day in the faculty's zone. */
-export const sameDayTarget = (now: number, timeZone: string) => new Date(localDayStart(addDays(localDate(now, timeZone), 1), timeZone)).toISOString();
+/**
+ * Decisions §20: the student to be contacted the same day: by its last moment in the
+ * faculty's zone (the millisecond before the next day begins, so that the date shown is
+ * that day's).
+ */
+export const sameDayTarget = (now: number, timeZone: string) => new Date(localDayStart(addDays(localDate(now, timeZone), 1), timeZone) - 1).toISOString();
 
 /** Whom a student with a critical answer is pointed to first: the contact the safety question was turned on with. */
 export const urgentHelp = (safety: SafetyContact) => ({ nama: safety.namaKontak, telepon: safety.teleponKontak });

@@ -153,6 +153,23 @@ export const staff = {
         ? "Belum ada skrining dalam 12 minggu terakhir."
         : `Dalam 12 minggu terakhir ada ${count.format(total)} skrining; ${count.format(concern)} di antaranya ${level} (${Math.round((concern / total) * 100)}%). Minggu terakhir: ${count.format(lastTotal)} skrining, ${count.format(lastConcern)} ${level}.`,
   },
+  /** Decisions §20: how to read a screening (docs/measurement.md). */
+  measures: {
+    caution: "Tafsirkan dengan hati-hati",
+    cautionBecause: (reasons: string) => `Tafsirkan dengan hati-hati: ${reasons}.`,
+    reason: {
+      jawaban_seragam: "semua butir satu skala dijawab sama",
+      terlalu_cepat: "diisi kurang dari 2 detik per butir",
+      pola_berulang: "satu jawaban diulang pada 20 butir berturut-turut atau lebih",
+    } as Record<string, string>,
+    change: {
+      memburuk: "Skor stres memburuk secara andal sejak skrining sebelumnya",
+      membaik: "Skor stres membaik secara andal sejak skrining sebelumnya",
+      tetap: "Skor stres tidak berubah secara andal sejak skrining sebelumnya",
+    } as Record<string, string>,
+    percentiles: (stress: number, motivation: number) => `Di antara mahasiswa fakultas setahun terakhir: stres persentil ${stress}, motivasi persentil ${motivation}.`,
+    safety: (answer: number) => `Pertanyaan keselamatan dijawab ${answer} dari 5.`,
+  },
   followUp,
   today,
   profile,

@@ -96,6 +96,11 @@ export const student = {
     submit: "Kirim jawaban",
     submitting: "Mengirim…",
     weeklyLimit: "Batasan mingguan",
+    /** Decisions §20: the optional safety question, after the 68 items. */
+    safetyTitle: "Pertanyaan terakhir",
+    safetyIntro: (contact: string) =>
+      `Pertanyaan ini membantu fakultas tahu siapa yang perlu ditemani segera. Jawaban Anda dibaca dosen wali Anda. Bila Anda menjawab "Kadang-kadang" atau lebih sering, Anda langsung melihat ke mana meminta bantuan (${contact}), dan fakultas menghubungi Anda hari ini.`,
+    safetyAnswered: "Pertanyaan terakhir terjawab",
   },
 
   habits: {
@@ -121,6 +126,12 @@ export const student = {
     } as Record<string, string>,
     notAlerted:
       "Hasil ini tidak diteruskan secara khusus kepada siapa pun; dosen wali Anda dapat melihatnya, tetapi tidak diberi tahu. Bila Anda ingin dibantu, jangan menunggu: hubungi layanan bantuan di atas atau dosen wali Anda.",
+    /** Decisions §20: the safety question answered 3 or more. */
+    safetyTitle: "Anda tidak sendirian: bicarakan hari ini",
+    safetyText:
+      "Terima kasih sudah menjawab dengan jujur. Pikiran untuk menyakiti diri sendiri perlu dibicarakan dengan seseorang sekarang juga, bukan nanti. Orang ini siap menjawab hari ini:",
+    safetyCall: (nama: string, telepon: string) => `Telepon ${nama}: ${telepon}`,
+    safetyEmergency: "Bila Anda merasa tidak aman saat ini, segera hubungi layanan di bawah atau minta orang di dekat Anda menemani.",
   },
 
   hasil: {

@@ -23,6 +23,8 @@ export const followUp = {
     perubahan_mendadak: "Lonjakan stres sejak skrining sebelumnya",
     stres_sangat_tinggi: "Skor stres sangat tinggi",
   permintaan_mahasiswa: "Mahasiswa meminta dihubungi",
+  memburuk_andal: "Skor stres memburuk melampaui perubahan andal",
+  butir_kritis: "Jawaban pertanyaan keselamatan 3 atau lebih",
   } as Record<string, string>,
   /** A case's reasons as short badges (decisions §19: every reason has its badge). */
   reasonBadge: {
@@ -30,6 +32,8 @@ export const followUp = {
   perubahan_mendadak: "Lonjakan stres",
   stres_sangat_tinggi: "Stres sangat tinggi",
   permintaan_mahasiswa: "Minta dihubungi",
+  memburuk_andal: "Memburuk (andal)",
+  butir_kritis: "Pertanyaan keselamatan",
   } as Record<string, string>,
   /** The status form's further questions (decisions §19). */
   moveAgain: "Dihubungi lagi: catat percobaan kontak berikutnya",
@@ -59,6 +63,8 @@ export const followUp = {
   supportShort: { ya: "perlu dukungan", tidak: "tidak perlu dukungan" } as Record<string, string>,
   chooseSupport: "Pilih penilaian Anda.",
   late: "Terlambat dihubungi",
+  /** Decisions §20: a critical answer asks for a contact today. */
+  urgent: "Hubungi hari ini",
   newlyClosed: "Baru ditutup",
   requestWaiting: "Permintaan belum ditanggapi",
   newReplies: (replies: number) => (replies === 1 ? "1 balasan baru" : `${count.format(replies)} balasan baru`),
@@ -127,6 +133,7 @@ export const followUp = {
   reassignedEntry: "Penangan berganti",
   attemptEntry: (outcome: string) => `Percobaan kontak: ${outcome}`,
   requestEntry: "Mahasiswa meminta dihubungi",
+  criticalEntry: "Jawaban pertanyaan keselamatan 3 atau lebih: hubungi hari ini",
   outcomeWords: (outcome: string) => `Hasil kontak: ${outcome}`,
   by: (name: string, date: string) => `oleh ${name}, ${date}`,
   form: "Ubah status",

@@ -10,13 +10,15 @@ import { ResourceError } from "../dosen/shared";
 import { ModelCoba } from "./ModelCoba";
 import { fileSize } from "../../../file-size";
 import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, formOf, useAct, uploadLimits, type ModelItem } from "./shared";
+import { ModelValidasi } from "./ModelValidasi";
 
 const text = admin.model;
 type Pending = { kind: "activate" | "remove"; model: ModelItem } | null;
 
 /**
  * Model: the registered models; activation (confirmed with the password), deactivation and
- * removal; a model file uploaded and checked as `model add` does; a try on a sample CSV.
+ * removal; a model file uploaded and checked as `model add` does; a try on a sample CSV;
+ * the local validation against the handlers' judgements (decisions §20).
  */
 export function Model(_props: PageProps) {
   const models = useResource(() => api.get<ModelItem[]>("/api/admin/model"));
@@ -106,6 +108,7 @@ export function Model(_props: PageProps) {
       <CommandHint command="skrining model list" />
       <Upload onAdded={models.reload} />
       {list && list.length > 0 && <ModelCoba models={list} />}
+      <ModelValidasi />
     </ConsolePage>
   );
 }

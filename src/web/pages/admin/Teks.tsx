@@ -10,6 +10,7 @@ import type { PrivacyNotice } from "../../../content/privacy-notice";
 import { ResourceError } from "../dosen/shared";
 import { HelpContent } from "../mahasiswa/help";
 import { NoticeText } from "../privasi/Notice";
+import { safetyQuestion } from "../../../screening/safety-question";
 import { CommandHint, ConsolePage, Outcome, useAct, type ActOutcome, type TextsAnswer } from "./shared";
 
 const text = admin.teks;
@@ -68,7 +69,8 @@ function TextEditor(props: {
 
 /**
  * Teks: the help contact and the privacy notice, edited with a preview of what a student
- * will see; saved as `contact import` and `notice import` replace them.
+ * will see; saved as `contact import` and `notice import` replace them. The optional safety
+ * question, on or off with its contact, as `safety on|off` sets it (decisions §20).
  */
 export function Teks(_props: PageProps) {
   const texts = useResource(() => api.get<TextsAnswer>("/api/admin/teks"));
@@ -81,6 +83,7 @@ export function Teks(_props: PageProps) {
         <>
           <HelpEditor initial={texts.data.bantuan} />
           <NoticeEditor initial={texts.data.pemberitahuan} />
+          <SafetyEditor initial={texts.data.keselamatan} />
         </>
       )}
     </ConsolePage>
@@ -175,6 +178,61 @@ function NoticeEditor(props: { initial: PrivacyNotice }) {
       <Field label={text.title}>{({ id }) => <input id={id} value={notice.title} onInput={(event) => setNotice({ ...notice, title: event.currentTarget.value })} />}</Field>
       <Field label={text.text} hint={text.textHint}>
         {({ id, describedBy }) => <textarea id={id} rows={10} value={notice.text} aria-describedby={describedBy} onInput={(event) => setNotice({ ...notice, text: event.currentTarget.value })} />}
+      </Field>
+    </TextEditor>
+  );
+}
+
+type SafetyState = TextsAnswer["keselamatan"];
+
+function SafetyEditor(props: { initial: SafetyState }) {
+  const [state, setState] = useState({ aktif: props.initial.aktif, nama_kontak: props.initial.nama_kontak ?? "", telepon_kontak: props.initial.telepon_kontak ?? "" });
+  const act = useAct();
+  const save = (event: Event) => {
+    event.preventDefault();
+    void act.run(async () => {
+      const answer = await request<{ message: string; keselamatan: SafetyState }>("PUT", "/api/admin/teks/keselamatan", { json: state });
+      setState({ aktif: answer.keselamatan.aktif, nama_kontak: answer.keselamatan.nama_kontak ?? "", telepon_kontak: answer.keselamatan.telepon_kontak ?? "" });
+      return answer.message;
+    });
+  };
+  return (
+    <TextEditor
+      id="teks-keselamatan"
+      heading={text.safetyHeading}
+      intro={text.safetyIntro}
+      onSave={save}
+      act={act}
+      preview={
+        state.aktif ? (
+          <div class="safety-preview">
+            <p>
+              <strong>{safetyQuestion.text}</strong>
+            </p>
+            <ol>
+              {safetyQuestion.words.map((word) => (
+                <li key={word}>{word}</li>
+              ))}
+            </ol>
+            <p class="hint">{text.safetyCritical(safetyQuestion.criticalFrom)}</p>
+          </div>
+        ) : (
+          <p>{text.safetyPreviewOff}</p>
+        )
+      }
+      command={'skrining safety on --contact "Konselor fakultas" --phone "0812 3456 7890"; skrining safety off'}
+    >
+      <label class="choice">
+        <input type="checkbox" checked={state.aktif} onChange={(event) => setState({ ...state, aktif: event.currentTarget.checked })} />
+        {text.safetyOn}
+      </label>
+      <Field label={text.safetyContact} hint={text.safetyContactHint}>
+        {({ id, describedBy }) => (
+          <input id={id} value={state.nama_kontak} aria-describedby={describedBy} onInput={(event) => setState({ ...state, nama_kontak: event.currentTarget.value })} />
+        )}
+      </Field>
+      <Field label={text.safetyPhone}>
+        {({ id }) => <input id={id} type="tel" value={state.telepon_kontak} onInput={(event) => setState({ ...state, telepon_kontak: event.currentTarget.value })} />}
       </Field>
     </TextEditor>
   );

@@ -25,6 +25,7 @@ export type ModelTry = Static<typeof answers.ModelTry>;
 export type TextsAnswer = Static<typeof answers.TextsAnswer>;
 export type FacultyStatistics = Static<typeof answers.FacultyStatistics>;
 export type WeeklyReport = Static<typeof answers.WeeklyReportAnswer>;
+export type ValidationAnswer = Static<typeof answers.ValidationAnswer>;
 
 const consolePages: PageName[] = ["adminAkun", "adminCadangan", "adminSertifikat", "adminJejak", "adminDataPribadi", "adminModel", "adminTeks", "adminStatistik"];
 

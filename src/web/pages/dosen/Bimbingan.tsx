@@ -7,6 +7,7 @@ import { useResource } from "../../hooks";
 import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
+import { CautionBadge } from "./measures";
 import { LecturerPicker, ListHeading, Pager, Photo, studentName, useActingNip, withQuery, type StudentItem, type StudentPage } from "./shared";
 
 const text = staff.list;
@@ -135,13 +136,14 @@ function StudentCard(props: { student: StudentItem; href: string }) {
           <a href={props.href}>{studentName(student)}</a>
         </h3>
         <p class="student-meta">{meta}</p>
-        {(attention || latest?.is_spike || student.balasan_baru > 0) && (
+        {(attention || latest?.is_spike || student.balasan_baru > 0 || latest?.validitas?.status === "hati_hati") && (
           <p class="badge-row">
             {attention && <span class="badge badge-warning">{text.attention}</span>}
             {latest?.tingkat_stres === "Tinggi" && latest.tingkat_motivasi === "Rendah" && <span class="badge badge-warning">{text.earlyWarning}</span>}
             {student.stres_sangat_tinggi && <span class="badge badge-danger">{text.veryHighStress}</span>}
             {latest?.is_spike && <span class="badge badge-danger">{text.spike}</span>}
             {student.balasan_baru > 0 && <span class="badge badge-info">{text.newReplies(student.balasan_baru)}</span>}
+            {latest && <CautionBadge record={latest} />}
           </p>
         )}
         {latest ? (

@@ -133,7 +133,7 @@ function CaseCard(props: { kasus: FollowUpCase; viewer: string | null; href: str
         {kasus.dibatasi && <p class="student-meta">{text.restricted}</p>}
         <p class="student-meta">{dates}</p>
         {kasus.pertama_dihubungi_pada && <p class="student-meta">{text.firstContact(formatDate(kasus.pertama_dihubungi_pada))}</p>}
-        {isOpen(kasus) && !kasus.pertama_dihubungi_pada && <p class="student-meta">{text.contactBy(formatDate(kasus.batas_kontak_pada))}</p>}
+        {isOpen(kasus) && (kasus.segera || !kasus.pertama_dihubungi_pada) && <p class="student-meta">{text.contactBy(formatDate(kasus.batas_kontak_pada))}</p>}
         {!isOpen(kasus) && <p class="student-meta">{closingWords(kasus)}</p>}
       </div>
     </li>

@@ -11,6 +11,7 @@ import type { Catatan, FollowUpCase, Mahasiswa, PageProps, Skrining } from "../.
 import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
 import { CaseBadges, StatusForm, handlerName, reasonWords, statusWord } from "./follow-up-status";
 import { NoteList } from "./notes-list";
+import { MeasureLines, ValidityCaution } from "./measures";
 import { MoodMonth, SharedDiary } from "./student-records";
 
 const text = staff.detail;
@@ -77,10 +78,14 @@ function Profile(props: { student: Mahasiswa; latest: Skrining | undefined }) {
           ))}
         </dl>
         {latest ? (
-          <p class="level-row">
-            <LevelTag measure="stres" level={latest.tingkat_stres} label={staff.list.stress} /> <LevelTag measure="motivasi" level={latest.tingkat_motivasi} label={staff.list.motivation} />{" "}
-            <span class="student-meta">{staff.list.lastScreening(formatDate(latest.tanggal_skrining))}</span>
-          </p>
+          <>
+            <p class="level-row">
+              <LevelTag measure="stres" level={latest.tingkat_stres} label={staff.list.stress} /> <LevelTag measure="motivasi" level={latest.tingkat_motivasi} label={staff.list.motivation} />{" "}
+              <span class="student-meta">{staff.list.lastScreening(formatDate(latest.tanggal_skrining))}</span>
+            </p>
+            <ValidityCaution record={latest} />
+            <MeasureLines record={latest} />
+          </>
         ) : (
           <p class="student-meta">{staff.list.neverScreened}</p>
         )}
@@ -180,6 +185,8 @@ function Progress(props: { riwayat: readonly Skrining[] }) {
                   <LevelTag measure="motivasi" level={record.tingkat_motivasi} label={staff.list.motivation} />{" "}
                   <span class="student-meta">{withConfidence(text.sdiScore(formatNumber(record.score_sdi)), record.probabilitas_motivasi)}</span>
                 </p>
+                <ValidityCaution record={record} />
+                <MeasureLines record={record} />
                 <p>
                   <strong>{text.advice}:</strong> {record.saran}
                 </p>

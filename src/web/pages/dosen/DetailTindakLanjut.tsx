@@ -160,7 +160,7 @@ function Levels(props: { kasus: FollowUpDetail; stoppedAtClosing: boolean }) {
 
 type TimelineEntry = FollowUpDetail["riwayat"][number];
 
-/** The opening, a move, another contact attempt, the student's request, or a change of handler (its note names the lecturers). */
+/** The opening, a move, another contact attempt, the student's request, a change of handler (its note names the lecturers), or a critical answer (decisions §20). */
 function entryTitle(entry: TimelineEntry): string {
   switch (entry.jenis) {
     case "dibuka":
@@ -171,6 +171,8 @@ function entryTitle(entry: TimelineEntry): string {
       return text.requestEntry;
     case "penangan":
       return text.reassignedEntry;
+    case "butir_kritis":
+      return text.criticalEntry;
     default:
       return text.changeEntry(statusWord(entry.status_dari ?? ""), statusWord(entry.status_ke));
   }

@@ -50,7 +50,7 @@ export function StatusBadge(props: { status: string }) {
 
 /**
  * Everything about a case that asks for someone, as badges (decisions §19): its status, late
- * for its first contact, a request of the student waiting, a closing new for the advisor,
+ * for its first contact, a contact owed today (§20), a request of the student waiting, a closing new for the advisor,
  * replies new for the viewer, open longer than a week, and each reason it opened for.
  */
 export function CaseBadges(props: { kasus: FollowUpCase; withStatus?: boolean; withReasons?: boolean }) {
@@ -59,6 +59,7 @@ export function CaseBadges(props: { kasus: FollowUpCase; withStatus?: boolean; w
     <span class="badge-row">
       {props.withStatus !== false && <StatusBadge status={kasus.status} />}
       {kasus.terlambat && <span class="badge badge-danger">{text.late}</span>}
+      {kasus.segera && !kasus.terlambat && <span class="badge badge-danger">{text.urgent}</span>}
       {kasus.permintaan_menunggu && <span class="badge badge-danger">{text.requestWaiting}</span>}
       {kasus.baru_ditutup && <span class="badge badge-info">{text.newlyClosed}</span>}
       {kasus.balasan_baru > 0 && <span class="badge badge-info">{text.newReplies(kasus.balasan_baru)}</span>}

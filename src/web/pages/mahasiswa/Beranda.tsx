@@ -9,7 +9,7 @@ import { student } from "../../strings";
 import type { Hasil, Mood, User } from "../../types";
 import { useUnreadNotes } from "../../unread-notes";
 import { ContactCard } from "./contact";
-import { HelpCard } from "./help";
+import { HelpCard, SafetyHelp } from "./help";
 import { latestResult, nimPath, OutcomeNotice, useAction } from "./shared";
 
 export interface Eligibility {
@@ -39,8 +39,9 @@ export function Beranda(props: PageProps) {
           <p>{student.kontak.changed(change.nama_sebelumnya, change.nama_baru, formatDate(change.tanggal))}</p>
         </Notice>
       )}
-      {/* After a Tinggi stress result, where to get help comes first here too (decisions §13). */}
-      {latest.data?.tingkat_stres === "Tinggi" && <HelpCard urgent brief />}
+      {/* After a critical safety answer (decisions §20) or a Tinggi stress result (§13), where to get help comes first here too. */}
+      {latest.data?.bantuan_segera && <SafetyHelp contact={latest.data.bantuan_segera} />}
+      {(latest.data?.tingkat_stres === "Tinggi" || latest.data?.bantuan_segera) && <HelpCard urgent={latest.data.tingkat_stres === "Tinggi"} brief />}
       <div class="cards">
         {unreadNotes ? <NotesCard count={unreadNotes} /> : null}
         <QuestionnaireCard {...props} />

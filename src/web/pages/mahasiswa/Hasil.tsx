@@ -7,7 +7,7 @@ import { scales } from "../../levels";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
 import { ContactCard } from "./contact";
-import { HelpCard, ReachNotice } from "./help";
+import { HelpCard, ReachNotice, SafetyHelp } from "./help";
 import { latestResult } from "./shared";
 
 const text = student.hasil;
@@ -45,13 +45,16 @@ export function Hasil({ user, search }: PageProps) {
         </section>
       ) : (
         <>
+          {/* The safety question answered 3 or more: whom to call today, before anything else (decisions §20). */}
+          {result.data.record.bantuan_segera && <SafetyHelp contact={result.data.record.bantuan_segera} />}
+          {result.data.record.bantuan_segera && <HelpCard urgent={false} />}
           {search.has("baru") && (
             <Notice kind="success">
               <p>{text.submitted}</p>
             </Notice>
           )}
           {/* A Tinggi stress result: where to get help first, above everything else (decisions §13). */}
-          {result.data.record.tingkat_stres === "Tinggi" && <HelpCard urgent />}
+          {result.data.record.tingkat_stres === "Tinggi" && !result.data.record.bantuan_segera && <HelpCard urgent />}
           <ReachNotice result={result.data.record} />
           <ContactCard user={user} headingId="hasil-kontak" />
           <p>{text.date(formatDate(result.data.record.tanggal_skrining))}</p>
@@ -86,7 +89,7 @@ export function Hasil({ user, search }: PageProps) {
           </p>
         </>
       )}
-      {result.data?.record.tingkat_stres !== "Tinggi" && <HelpCard urgent={false} />}
+      {result.data?.record.tingkat_stres !== "Tinggi" && !result.data?.record.bantuan_segera && <HelpCard urgent={false} />}
     </Page>
   );
 }

@@ -38,6 +38,18 @@ interface Draft {
   step: number;
 }
 
+/** Decisions §20: the optional safety question as GET /api/kuesioner/keselamatan answers it. */
+interface SafetyQuestion {
+  aktif: boolean;
+  pertanyaan: string | null;
+  skala: { min: number; max: number };
+  pilihan: string[];
+  kontak: { nama: string; telepon: string } | null;
+}
+
+/** The safety question's key among the answers of a draft, apart from the 68 items. */
+const safetyKey = "keselamatan";
+
 const text = student.kuesioner;
 const habitOptions: Record<Habit, { label: string; options: readonly string[] }> = {
   freq_olahraga: { label: student.habits.freqOlahraga, options: student.habits.freqOlahragaOptions },
@@ -47,7 +59,7 @@ const habitOptions: Record<Habit, { label: string; options: readonly string[] }>
 /** Short steps: a screenful each, stress and motivation never mixed in one step. */
 const perStep: Record<string, number> = { stress: 8, motivasi: 7 };
 
-function stepsOf(questions: readonly Question[]): Step[] {
+function stepsOf(questions: readonly Question[], safety: SafetyQuestion): Step[] {
   const steps: Step[] = [];
   questions.forEach((question, index) => {
     const last = steps.at(-1);
@@ -55,15 +67,29 @@ function stepsOf(questions: readonly Question[]): Step[] {
     if (last && last.group === question.group && last.items.length < (perStep[question.group] ?? 8)) last.items.push(item);
     else steps.push({ group: question.group, items: [item] });
   });
+  // After the 68 items, a step of its own (decisions §20).
+  if (safety.aktif && safety.pertanyaan) {
+    steps.push({ group: safetyKey, items: [{ question: { key: safetyKey, text: safety.pertanyaan, scale: safety.skala, group: safetyKey }, number: questions.length + 1 }] });
+  }
   return steps;
 }
 
+/**
+ * Seconds spent answering a stored draft, over every visit, kept beside it (decisions §20:
+ * the server reads `durasi_detik` to find answers given faster than the items can be read);
+ * null for a draft kept before they were counted, whose time is then unknown and not sent.
+ */
+function spentOn(saved: Record<string, unknown> | null): number | null {
+  if (!saved) return 0;
+  return typeof saved.seconds === "number" && Number.isFinite(saved.seconds) && saved.seconds >= 0 ? saved.seconds : null;
+}
+
 /** A stored draft, keeping only answers that still fit the questions (an admin may have replaced them). */
-function restore(saved: Record<string, unknown> | null, questions: readonly Question[], stepCount: number): Draft {
+function restore(saved: Record<string, unknown> | null, steps: readonly Step[]): Draft {
   const draft: Draft = { answers: {}, habits: {}, step: 0 };
   if (!saved) return draft;
   const answers = (saved.answers ?? {}) as Record<string, unknown>;
-  for (const { key, scale } of questions) {
+  for (const { key, scale } of steps.flatMap((step) => step.items.map((item) => item.question))) {
     const value = answers[key];
     if (typeof value === "number" && Number.isInteger(value) && value >= scale.min && value <= scale.max) draft.answers[key] = value;
   }
@@ -72,14 +98,19 @@ function restore(saved: Record<string, unknown> | null, questions: readonly Ques
     const value = habits[name];
     if (typeof value === "string" && options.includes(value)) draft.habits[name] = value;
   }
-  if (typeof saved.step === "number" && Number.isInteger(saved.step)) draft.step = Math.min(Math.max(saved.step, 0), stepCount - 1);
+  if (typeof saved.step === "number" && Number.isInteger(saved.step)) draft.step = Math.min(Math.max(saved.step, 0), steps.length - 1);
   return draft;
 }
 
 /** Kuesioner: the weekly limit first, then the items in short steps; the answers are kept as a draft until sent. */
 export function Kuesioner({ user }: PageProps) {
   const loaded = useResource(
-    () => Promise.all([api.get<Question[]>("/api/kuesioner/questions"), api.get<Eligibility>(`/api/mahasiswa/can_submit/${nimPath(user)}`)]),
+    () =>
+      Promise.all([
+        api.get<Question[]>("/api/kuesioner/questions"),
+        api.get<Eligibility>(`/api/mahasiswa/can_submit/${nimPath(user)}`),
+        api.get<SafetyQuestion>("/api/kuesioner/keselamatan"),
+      ]),
     [user.NIM],
   );
   return (
@@ -89,17 +120,20 @@ export function Kuesioner({ user }: PageProps) {
       ) : !loaded.data ? (
         <Loading />
       ) : (
-        <Questionnaire user={user} questions={loaded.data[0]} eligibility={loaded.data[1]} />
+        <Questionnaire user={user} questions={loaded.data[0]} eligibility={loaded.data[1]} safety={loaded.data[2]} />
       )}
     </Page>
   );
 }
 
-function Questionnaire(props: { user: User; questions: Question[]; eligibility: Eligibility }) {
-  const { questions, eligibility } = props;
+function Questionnaire(props: { user: User; questions: Question[]; eligibility: Eligibility; safety: SafetyQuestion }) {
+  const { questions, eligibility, safety } = props;
   const key = draftKey("kuesioner", props.user);
-  const steps = useMemo(() => stepsOf(questions), [questions]);
-  const [draft, setDraft] = useState(() => restore(readDraft(key), questions, steps.length));
+  const steps = useMemo(() => stepsOf(questions, safety), [questions, safety]);
+  const [draft, setDraft] = useState(() => restore(readDraft(key), steps));
+  /** The seconds spent on the draft (spentOn), and when the time on this page was last added to them. */
+  // One object for the page's life, changed in place: counting time re-renders nothing.
+  const [spent] = useState(() => ({ seconds: spentOn(readDraft(key)), countedAt: null as number | null }));
   const [started, setStarted] = useState(false);
   const [restarting, setRestarting] = useState(false);
   /** The items found unanswered by the last "next" or "send"; shown while still unanswered. */
@@ -111,8 +145,15 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
   const answered = questions.filter((question) => draft.answers[question.key] !== undefined).length;
   const step = steps[draft.step];
 
+  /** The seconds spent, the time on this page since they were last counted added; null when unknown. */
+  const secondsNow = () => {
+    const now = Date.now();
+    if (spent.seconds !== null) spent.seconds += (now - (spent.countedAt ?? now)) / 1000;
+    spent.countedAt = now;
+    return spent.seconds;
+  };
   useEffect(() => {
-    if (started) writeDraft(key, draft);
+    if (started) writeDraft(key, { ...draft, seconds: secondsNow() });
   }, [draft, started]);
   // A new step starts at its heading, for the eyes and for a screen reader.
   useLayoutEffect(() => {
@@ -137,8 +178,14 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
     }
     setSubmitting(true);
     setSubmitError(null);
+    const { [safetyKey]: safetyAnswer, ...answers } = draft.answers;
+    const seconds = secondsNow();
     try {
-      await api.post("/api/mahasiswa/kuesioner", { jawaban: { ...draft.answers, ...draft.habits } });
+      await api.post("/api/mahasiswa/kuesioner", {
+        jawaban: { ...answers, ...draft.habits },
+        ...(seconds === null ? {} : { durasi_detik: Math.round(seconds * 10) / 10 }),
+        ...(safetyAnswer === undefined ? {} : { jawaban_keselamatan: safetyAnswer }),
+      });
       removeDraft(key);
       navigate(`${pathOf("hasil")}?baru=1`);
     } catch (error) {
@@ -206,6 +253,7 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
             busy={false}
             onYes={() => {
               removeDraft(key);
+              Object.assign(spent, { seconds: 0, countedAt: null });
               setDraft({ answers: {}, habits: {}, step: 0 });
               setRestarting(false);
               setStarted(true);
@@ -232,12 +280,13 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
     <form class="questionnaire" onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
       <div class="progress-box">
         <h2 ref={stepHeading} tabIndex={-1}>
-          {text.step(draft.step + 1, steps.length)}: {text.groupTitle[step.group] ?? step.group}
+          {text.step(draft.step + 1, steps.length)}: {step.group === safetyKey ? text.safetyTitle : (text.groupTitle[step.group] ?? step.group)}
         </h2>
         <p id="kuesioner-progres">{text.answered(answered, questions.length)}</p>
         <progress max={questions.length} value={answered} aria-labelledby="kuesioner-progres" />
       </div>
       {text.groupInstruction[step.group] && <p class="instruction">{text.groupInstruction[step.group]}</p>}
+      {step.group === safetyKey && safety.kontak && <p class="instruction">{text.safetyIntro(`${safety.kontak.nama}, ${safety.kontak.telepon}`)}</p>}
       {stillMissing.length > 0 && <MissingSummary found={missing} items={stillMissing} />}
       {step.items.map((item) => (
         <QuestionItem
@@ -245,6 +294,7 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
           item={item}
           value={draft.answers[item.question.key]}
           missing={stillMissing.includes(item)}
+          words={item.question.group === safetyKey ? safety.pilihan : undefined}
           onChoose={(value) => setDraft({ ...draft, answers: { ...draft.answers, [item.question.key]: value } })}
         />
       ))}
@@ -294,10 +344,10 @@ function Questionnaire(props: { user: User; questions: Question[]; eligibility: 
 }
 
 /** One item: its words as a radio group, the scale's words as the labels. */
-function QuestionItem(props: { item: Item; value: number | undefined; missing: boolean; onChoose: (value: number) => void }) {
+function QuestionItem(props: { item: Item; value: number | undefined; missing: boolean; words?: readonly string[]; onChoose: (value: number) => void }) {
   const { question, number } = props.item;
   const { min, max } = question.scale;
-  const words = text.scale[question.group];
+  const words = props.words ?? text.scale[question.group];
   const values = Array.from({ length: max - min + 1 }, (_, index) => min + index);
   const errorId = `${question.key}-belum`;
   return (

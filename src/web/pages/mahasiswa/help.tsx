@@ -60,6 +60,28 @@ export function HelpContent(props: { help: HelpContact; urgent: boolean; brief?:
   );
 }
 
+/**
+ * Decisions §20: the safety question answered 3 or more. The person who answers the same
+ * day, as a `tel:` link, before anything else on the page; the help numbers follow it.
+ */
+export function SafetyHelp(props: { contact: NonNullable<Hasil["bantuan_segera"]> }) {
+  const { nama, telepon } = props.contact;
+  return (
+    <section class="card tile help help-urgent" aria-labelledby="bantuan-segera-judul" role="alert">
+      <h2 id="bantuan-segera-judul">{text.safetyTitle}</h2>
+      <p>{text.safetyText}</p>
+      {telepon && (
+        <p>
+          <a class="button button-primary help-phone" href={`tel:${dialled(telepon)}`}>
+            {text.safetyCall(nama ?? "", telepon)}
+          </a>
+        </p>
+      )}
+      <p>{text.safetyEmergency}</p>
+    </section>
+  );
+}
+
 /** Whether a person was alerted to this result, said truthfully (decisions §13); nothing when nothing needs saying. */
 export function ReachNotice(props: { result: Hasil }) {
   const reach = props.result.tindak_lanjut;
