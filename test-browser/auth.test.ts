@@ -58,8 +58,8 @@ test("activation: under the privacy notice, once with the initial password and a
   const page = await openPage(browser, served, "phone");
   await page.goto("/aktivasi");
   await page.getByRole("heading", { level: 2, name: "Pemberitahuan Privasi skrining" }).waitFor();
-  await page.getByText("Versi 2026-3", { exact: true }).waitFor();
-  await page.getByText("Anda menyatakan telah membaca dan menyetujui pemberitahuan privasi di atas (versi 2026-3)").waitFor();
+  await page.getByText("Versi 2026-4", { exact: true }).waitFor();
+  await page.getByText("Anda menyatakan telah membaca dan menyetujui pemberitahuan privasi di atas (versi 2026-4)").waitFor();
   await checkPage(page, "aktivasi", "phone");
   const ownPassword = "kata-sandi-andi-7";
   await page.getByLabel("Username").fill(demo.notActivated.username);

@@ -157,7 +157,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("Data saya at %s size", 
     await page.getByText("Belajar bersama teman sampai sore.").waitFor();
     await page.getByText("Mari bertemu hari Kamis.").waitFor();
     await page.getByText("Baik, Bu.").waitFor();
-    await page.getByText(/^Versi 2026-3, disetujui /).waitFor();
+    await page.getByText(/^Versi 2026-4, disetujui /).waitFor();
     const accesses = page.getByRole("list", { name: /akses oleh orang lain/ });
     const advisor = accesses.locator(":scope > li").filter({ hasText: `${demo.lecturer.nama} (dosen), ` });
     await advisor.getByText("membuka halaman data Anda (profil, skrining, catatan)", { exact: true }).waitFor();

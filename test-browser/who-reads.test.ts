@@ -109,7 +109,7 @@ describe.each(["narrow", "desktop"] as SizeName[])("at %s size", (size) => {
 test("the privacy notice shipped by default names the handler of an open case and the shared diary entries, in a new version", async () => {
   const page = await openPage(browser, served, "narrow");
   await page.goto("/aktivasi");
-  await page.getByText("Versi 2026-3", { exact: true }).waitFor();
+  await page.getByText("Versi 2026-4", { exact: true }).waitFor();
   const notice = await page.evaluate(() => document.querySelector("main")!.innerText);
   expect(notice).toContain("Dosen wali Anda melihat profil, hasil skrining, mood dan catatan konseling Anda, serta entri jurnal yang Anda tandai “Bagikan ke dosen wali”");
   expect(notice).toContain("dosen yang menangani tindak lanjut itu melihat data yang sama selama tindak lanjut masih terbuka");
