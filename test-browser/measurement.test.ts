@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { answers, apiOf, boxOf, checkPage, closePage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served } from "./support";
+import { stressTinggiModel } from "./model-fixture";
 
 // Decisions §20 in the browser, at 360 and 1280 px: staff read a screening's caution in
 // words; the admin reads the local validation with its charts on the console's Model page;
@@ -48,19 +49,8 @@ beforeAll(async () => {
   }
   for (const nim of judged) rows.push(`mahasiswa,${nim.toLowerCase()},pass-${nim},${nim},,Mahasiswa ${nim},${lecturer.nip},true`);
   writeFileSync(join(folder, "daftar.csv"), `${rows.join("\n")}\n`);
-  // A one-node tree answering stress Tinggi with probability 0.7 (the project's JSON format): the calibration has a model to read.
-  const leaf = { left: [-1], right: [-1], feature: [-2], threshold: [-2], value: [0.1, 0.2, 0.7] };
-  const model = {
-    format: "skrining-model",
-    format_version: 1,
-    algorithm: "uji",
-    version: "uji 1",
-    inputs: [{ name: "S1", type: "number" }],
-    preprocess: null,
-    estimator: { kind: "decision_tree", n_features: 1, outputs: [{ type: "int", values: [0, 1, 2] }], value_kind: "fractions", tree: leaf },
-    label_map: [[0, "Rendah"], [1, "Sedang"], [2, "Tinggi"]],
-  };
-  writeFileSync(join(folder, "model.json"), JSON.stringify(model));
+  // The calibration has a model to read.
+  writeFileSync(join(folder, "model.json"), JSON.stringify(stressTinggiModel));
   expect((await served.command(["accounts", "import", join(folder, "daftar.csv")])).exitCode).toBe(0);
   expect((await served.command(["model", "add", "--type", "stress", "--file", join(folder, "model.json"), "--activate"])).exitCode).toBe(0);
   rmSync(folder, { recursive: true, force: true });

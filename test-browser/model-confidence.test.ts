@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { answers, apiOf, checkPage, closePage, demo, launchBrowser, openPage, serveExecutable, signIn, type Served } from "./support";
+import { stressTinggiModel } from "./model-fixture";
 
 // The model's confidence on the lecturer's student page: a screening a model decided shows
 // the model's probability of its level; a level the thresholds decided shows none.
@@ -23,20 +24,8 @@ afterAll(async () => {
 });
 
 test("a screening a model decided shows the model's confidence beside its level; the thresholds' show none", async () => {
-  // A one-node tree answering Tinggi with probability 0.7, in the project's JSON model format.
   const folder = mkdtempSync(join(tmpdir(), "skrining-model-"));
-  const leaf = { left: [-1], right: [-1], feature: [-2], threshold: [-2], value: [0.1, 0.2, 0.7] };
-  const model = {
-    format: "skrining-model",
-    format_version: 1,
-    algorithm: "uji",
-    version: "uji 1",
-    inputs: [{ name: "S1", type: "number" }],
-    preprocess: null,
-    estimator: { kind: "decision_tree", n_features: 1, outputs: [{ type: "int", values: [0, 1, 2] }], value_kind: "fractions", tree: leaf },
-    label_map: [[0, "Rendah"], [1, "Sedang"], [2, "Tinggi"]],
-  };
-  writeFileSync(join(folder, "model.json"), JSON.stringify(model));
+  writeFileSync(join(folder, "model.json"), JSON.stringify(stressTinggiModel));
   const added = await served.command(["model", "add", "--type", "stress", "--file", join(folder, "model.json"), "--activate"]);
   rmSync(folder, { recursive: true, force: true });
   expect(added.exitCode).toBe(0);
