@@ -206,8 +206,8 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByLabel("Judul").first().fill(title);
     await helpForm.getByRole("heading", { name: title }).waitFor();
     await page.getByRole("button", { name: "Tambah nomor" }).click();
-    await page.getByLabel("Siapa").last().fill(`Konselor fakultas ${viewport}`);
-    await page.getByLabel("Nomor").last().fill("0812 3456 7890");
+    await page.getByLabel("Siapa", { exact: true }).last().fill(`Konselor fakultas ${viewport}`);
+    await page.getByLabel("Nomor", { exact: true }).last().fill("0812 3456 7890");
     await helpForm.getByRole("link", { name: new RegExp(`Konselor fakultas ${viewport}`) }).waitFor();
     await checkPage(page, "admin-teks", viewport);
     await page.getByRole("button", { name: "Simpan" }).first().click();
@@ -217,7 +217,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const version = `2026-${viewport}`;
     await page.getByLabel("Versi").fill(version);
     await page.getByText(`Versi baru ${version}: setiap mahasiswa diminta menyetujuinya lagi.`).waitFor();
-    await page.getByRole("button", { name: "Simpan" }).last().click();
+    await page.getByRole("region", { name: "Pemberitahuan privasi", exact: true }).getByRole("button", { name: "Simpan" }).click();
     await page.getByText(`Pemberitahuan privasi versi ${version} dipasang`, { exact: false }).waitFor();
     await closePage(page);
   });

@@ -86,7 +86,8 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     const siti = card(page, demo.otherStudent.nama);
     await siti.getByText("Stres: Rendah").waitFor();
     await siti.getByText("Motivasi: Tinggi").waitFor();
-    expect(await siti.locator(".badge").count()).toBe(0);
+    // Her stress items all answered 1: no warning, only the caution of decisions §20 (jawaban_seragam).
+    expect(await siti.locator(".badge").allTextContents()).toEqual(["Tafsirkan dengan hati-hati: semua butir satu skala dijawab sama"]);
     expect(await siti.locator("img").evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : new Promise((done) => (img.onload = () => done(img.naturalWidth)))))).toBe(1);
     expect(await andi.locator("img").count()).toBe(0);
     await card(page, demo.notActivated.nama).getByText("Belum pernah mengisi kuesioner.").waitFor();
