@@ -1,6 +1,7 @@
 // Texts of the admin console (for the role admin). Only the console's chunk imports them
 // (src/web/pages/admin/): students and lecturers never download them.
 import type { AuditAction } from "../../audit/actions";
+import { facultyStatistics } from "./admin-statistik";
 
 const count = new Intl.NumberFormat("id-ID");
 const number = (value: number) => count.format(value);
@@ -367,61 +368,6 @@ export const admin = {
     safetyPreviewOff: "Nonaktif: mahasiswa tidak ditanya.",
     safetyCritical: (from: number) => `Jawaban ${from} atau lebih: tindak lanjut mendesak, kontak di atas ditampilkan lebih dulu.`,
   },
-  statistik: {
-    intro: "Statistik setiap dosen wali dengan angka tindak lanjut, sama dengan perintah stats export.",
-    table: "Statistik per dosen wali",
-    columns: {
-      lecturer: "Dosen",
-      total: "Mahasiswa",
-      screened: "Sudah skrining",
-      stress: "Stres R/S/T",
-      motivation: "Motivasi R/S/T",
-      open: "Kasus terbuka",
-      fresh: "Baru",
-      late: "Terlambat",
-      old: "> 7 hari",
-      median: "Median hari ke kontak",
-    },
-    none: "Belum ada dosen.",
-    downloadHeading: "Unduh untuk Excel",
-    dialect: "Jenis CSV",
-    dialects: { "excel-id": "Excel/LibreOffice berbahasa Indonesia (; dan koma desimal)", standard: "Standar (, dan titik desimal)" } as Record<string, string>,
-    scope: "Isi",
-    allLecturers: "Semua dosen",
-    lecturerStudents: "Mahasiswa bimbingan satu dosen",
-    lecturer: "Dosen",
-    download: "Unduh CSV",
-    auditNote: "Setiap unduhan tercatat di jejak audit, seperti stats export.",
-  },
-  mingguan: {
-    heading: "Laporan mingguan tindak lanjut",
-    date: "Minggu yang memuat tanggal",
-    dateHint: "Senin sampai Minggu menurut zona waktu fakultas; kosong: minggu ini.",
-    show: "Tampilkan",
-    week: (week: string, monday: string, sunday: string, zone: string) => `Minggu ${week}: Senin ${monday} sampai Minggu ${sunday} (${zone}).`,
-    moves: "Tindak lanjut minggu ini, dan yang terbuka di akhir minggu",
-    contacts: "Hasil kontak (percobaan dalam minggu ini)",
-    closings: "Alasan selesai (tindak lanjut yang ditutup minggu ini)",
-    columns: {
-      lecturer: "Dosen wali",
-      opened: "Dibuka",
-      contacted: "Dihubungi",
-      referred: "Dirujuk",
-      closed: "Selesai",
-      old: "Terbuka > 7 hari",
-      late: "Terlambat",
-      median: "Median hari ke kontak pertama",
-      reached: "Berhasil",
-      noAnswer: "Tidak merespons",
-      scheduled: "Dijadwalkan",
-      resolved: "Teratasi",
-      referredOut: "Dirujuk ke layanan konseling",
-      declined: "Mahasiswa menolak",
-      other: "Lainnya",
-      unrecorded: "Tidak dicatat",
-    },
-    ownerless: "Tanpa dosen wali",
-    faculty: "Seluruh fakultas",
-    download: "Unduh CSV laporan mingguan",
-  },
+  statistik: facultyStatistics.statistik,
+  mingguan: facultyStatistics.mingguan,
 } as const;
