@@ -46,6 +46,20 @@ export function anchorAt(x: number, width: number): "start" | "middle" | "end" {
   return "middle";
 }
 
+/** A chart's key: each series' swatch and name (and what it means), hidden from screen readers, which read the table. */
+export function ChartLegend(props: { series: readonly { label: string; tone: string; meaning?: string }[] }) {
+  return (
+    <ul class="legend" aria-hidden="true">
+      {props.series.map((each) => (
+        <li key={each.label}>
+          <span class={`swatch ${each.tone}`} />
+          {each.meaning ? `${each.label}: ${each.meaning}` : each.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The width of the chart's box in CSS pixels, followed as the window changes; a guess until it is known. */
 export function useBoxWidth() {
   const box = useRef<HTMLDivElement>(null);

@@ -2,7 +2,7 @@
 // under a legend in words, and its colour means how worrying the level is, the same in
 // every chart (src/web/levels.ts). Like the other charts they are pictures for those who see
 // them (`aria-hidden`); the numbers are in a sentence and a table beside them.
-import { anchorAt, useBoxWidth } from "./charts";
+import { ChartLegend, anchorAt, useBoxWidth } from "./charts";
 
 export interface LevelBar {
   /** The level's word, written left of its bar. */
@@ -88,14 +88,7 @@ export function StackedBars(props: { title: string; series: readonly { label: st
   const labelEvery = Math.max(1, Math.ceil(props.stacks.length / Math.max(2, Math.floor(plotWidth / 48))));
   return (
     <figure class="chart-figure">
-      <ul class="legend" aria-hidden="true">
-        {props.series.map((each) => (
-          <li key={each.label}>
-            <span class={`swatch ${each.tone}`} />
-            {each.label}: {each.meaning}
-          </li>
-        ))}
-      </ul>
+      <ChartLegend series={props.series} />
       <div ref={box}>
         <svg class="chart" width={width} height={stackHeight} viewBox={`0 0 ${width} ${stackHeight}`} role="img" aria-hidden="true" focusable="false">
           {countTicks(top).map((tick) => (

@@ -2,7 +2,7 @@
 // rule's positive call meets the handlers' judgement, and whether a model's probabilities
 // mean what they say. Pictures for those who see them (`aria-hidden`), as the other charts;
 // every number is in the table beside them.
-import { useBoxWidth } from "./charts";
+import { ChartLegend, useBoxWidth } from "./charts";
 
 export interface RateRow {
   /** Left of the row's bars: the level and whose call it is. */
@@ -26,14 +26,7 @@ export function RateBars(props: { title: string; series: readonly { label: strin
   const height = props.rows.length * rowHeight + 4;
   return (
     <figure class="chart-figure">
-      <ul class="legend" aria-hidden="true">
-        {props.series.map((each) => (
-          <li key={each.label}>
-            <span class={`swatch ${each.tone}`} />
-            {each.label}
-          </li>
-        ))}
-      </ul>
+      <ChartLegend series={props.series} />
       <div ref={box}>
         <svg class="chart chart-bars" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-hidden="true" focusable="false">
           {props.rows.map((row, rowIndex) => {
