@@ -258,13 +258,18 @@ describe("skrining.exe under Wine", () => {
     expect(printed).toContain("Tekan Enter untuk menutup jendela ini.");
     await Bun.sleep(2000);
     expect(alone.child.exitCode).toBeNull();
-    (alone.child.stdin as import("bun").FileSink).write("\n");
-    (alone.child.stdin as import("bun").FileSink).end();
-    expect(await alone.child.exited).toBe(1);
+    // Enter as a terminal sends it: Wine reads its console in raw mode, where the key is a carriage return.
+    (alone.child.stdin as import("bun").FileSink).write("\r");
+    (alone.child.stdin as import("bun").FileSink).flush();
+    const closed = await Promise.race([alone.child.exited, Bun.sleep(limits.commandSeconds * 1000).then(() => null)]);
+    if (closed === null) alone.child.kill("SIGKILL");
+    expect(closed).toBe(1);
 
     // Typed in a console the shell (cmd) shares: the same words, and the prompt comes back at once.
     const shared = onTerminal(`wine cmd /c '${installed}'`);
-    expect(await shared.child.exited).toBe(1);
+    const returned = await Promise.race([shared.child.exited, Bun.sleep(limits.commandSeconds * 1000).then(() => null)]);
+    if (returned === null) shared.child.kill("SIGKILL");
+    expect(returned).toBe(1);
     expect(shared.output()).toContain("skrining adalah layanan untuk jaringan kampus");
     expect(shared.output()).not.toContain("Tekan Enter");
   });
