@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { jpegWithExif } from "../test/photos/fixtures";
 import { boxOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, pageSettled, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { goTo, heading, signInAs } from "./student-support";
 
 // The student's pages through the executable: the questionnaire (with a reload and a lost
 // connection in the middle, and the weekly limit), the result and the history, mood,
-// diary, the lecturer's notes, the profile with its photo, the password change, logout.
+// the lecturer's notes, the profile with its photo, the password change, logout.
 // Each viewport has its own student, so that each answers the questionnaire once.
 
 let served: Served;
@@ -35,33 +36,11 @@ function answerOf(key: string, viewport: ViewportName): number {
   return item <= 16 ? 6 : item <= 24 ? 4 : 1;
 }
 
-const heading = (page: Page, name: string | RegExp, level = 1) => page.getByRole("heading", { level, name });
-
-/** Through the main menu, as a person does (on a phone the menu opens first). */
-async function goTo(page: Page, link: string, title = link): Promise<void> {
-  await openMenu(page);
-  // A menu entry may carry a count ("Catatan dosen (1 belum dibaca)").
-  const name = new RegExp(`^${link}( \\(.+\\))?$`);
-  await page.getByRole("navigation", { name: "Navigasi utama" }).getByRole("link", { name }).click();
-  await heading(page, title).waitFor();
-}
-
 /** Answers every item of the step shown. */
 async function answerStep(page: Page, viewport: ViewportName): Promise<void> {
   const keys = await page.locator("fieldset.question").evaluateAll((sets) => sets.map((set) => set.querySelector("input")!.name));
   expect(keys.length).toBeGreaterThan(0);
   for (const key of keys) await page.locator(`input[name="${key}"][value="${answerOf(key, viewport)}"]`).check();
-}
-
-async function signInAs(page: Page, viewport: ViewportName): Promise<void> {
-  await page.goto("/");
-  await signIn(page, accounts[viewport]);
-  await heading(page, "Beranda").waitFor();
-}
-
-/** A calendar date in the faculty's time zone, `days` from today. */
-function jakartaDate(days: number): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
 }
 
 describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport) => {
@@ -79,7 +58,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
       await page.getByRole("button", { name: "Aktivasi dan setujui" }).click();
       await heading(page, "Beranda").waitFor();
     } else {
-      await signInAs(page, viewport);
+      await signInAs(page, accounts[viewport]);
     }
     await page.getByText("Anda dapat mengisi kuesioner sekarang.").waitFor();
     await page.getByText("Anda belum pernah mengisi kuesioner.").waitFor();
@@ -224,110 +203,6 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await closePage(page);
   });
 
-  test("mood: today's in one tap on Beranda, then add, change (a taken date is refused), delete", async () => {
-    const page = await openPage(browser, served, viewport);
-    await signInAs(page, viewport);
-    const picker = page.getByRole("group", { name: "Bagaimana perasaan Anda hari ini?" });
-    await picker.getByRole("button", { name: "4 Baik" }).click();
-    await page.getByRole("status").filter({ hasText: "Mood hari ini tersimpan: Baik." }).waitFor();
-    expect(await picker.getByRole("button", { name: "4 Baik" }).getAttribute("aria-pressed")).toBe("true");
-    await checkPage(page, "beranda", viewport);
-    // Today's value is read back after a reload.
-    await page.reload();
-    await page.getByText("Mood hari ini: Baik.").waitFor();
-
-    await goTo(page, "Mood");
-    const entries = page.locator("li.entry");
-    await entries.filter({ hasText: "4 · Baik" }).waitFor();
-
-    // Saving without a value points at the missing choice.
-    await page.getByLabel("Tanggal").fill(jakartaDate(-1));
-    await page.getByRole("button", { name: "Simpan mood" }).click();
-    await page.getByText("Pilih salah satu mood.").waitFor();
-    await page.waitForFunction(() => document.activeElement?.id === "mood-baru-1");
-    await page.getByRole("radio", { name: "2 Buruk" }).check();
-    await page.getByRole("button", { name: "Simpan mood" }).click();
-    await page.getByRole("status").filter({ hasText: /Mood Buruk untuk .* tersimpan\./ }).waitFor();
-    await entries.filter({ hasText: "2 · Buruk" }).waitFor();
-    expect(await entries.count()).toBe(2);
-    await checkPage(page, "mood", viewport);
-
-    // Change: to a date that has a mood already → the server's 409 text; then only the value.
-    const yesterday = entries.filter({ hasText: "2 · Buruk" });
-    await yesterday.getByRole("button", { name: /^Ubah mood/ }).click();
-    const form = page.locator("form.edit-form");
-    await form.getByLabel("Tanggal").fill(jakartaDate(0));
-    await form.getByRole("radio", { name: "5 Sangat baik" }).check();
-    await form.getByRole("button", { name: "Simpan" }).click();
-    await form.getByRole("alert").filter({ hasText: "Mood untuk tanggal itu sudah ada." }).waitFor();
-    await form.getByLabel("Tanggal").fill(jakartaDate(-1));
-    await form.getByRole("button", { name: "Simpan" }).click();
-    await page.getByRole("status").filter({ hasText: /diperbarui/ }).waitFor();
-    await entries.filter({ hasText: "5 · Sangat baik" }).waitFor();
-    expect(await entries.filter({ hasText: "2 · Buruk" }).count()).toBe(0);
-
-    // Delete, asked in the page: cancelling keeps it, confirming removes it.
-    const changed = entries.filter({ hasText: "5 · Sangat baik" });
-    await changed.getByRole("button", { name: /^Hapus mood/ }).click();
-    const question = changed.getByRole("group", { name: /^Hapus mood .*\?$/ });
-    await question.waitFor();
-    await page.waitForFunction(() => document.activeElement?.textContent === "Batal");
-    await question.getByRole("button", { name: "Batal" }).click();
-    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label")?.startsWith("Hapus mood"));
-    await changed.getByRole("button", { name: /^Hapus mood/ }).click();
-    await changed.getByRole("button", { name: "Ya, hapus" }).click();
-    await page.getByRole("status").filter({ hasText: /dihapus/ }).waitFor();
-    await page.waitForFunction(() => document.querySelectorAll("li.entry").length === 1);
-    await closePage(page);
-  });
-
-  test("diary: a lost connection keeps the text, also across a reload; write, edit, delete", async () => {
-    const page = await openPage(browser, served, viewport);
-    await signInAs(page, viewport);
-    await goTo(page, "Jurnal");
-    await page.getByLabel("Judul (boleh kosong)").fill("Minggu ujian");
-    await page.getByText("12 dari 200 karakter").waitFor();
-    const content = "Hari ini tiga ujian.\n\nBesok istirahat dulu.";
-    await page.getByLabel("Isi", { exact: true }).fill(content);
-
-    await page.route("**/api/mahasiswa/diary", (route) => route.abort("internetdisconnected"));
-    await page.getByRole("button", { name: "Simpan jurnal" }).click();
-    await page.getByRole("alert").filter({ hasText: "Tidak dapat menghubungi server" }).waitFor();
-    expect(await page.getByLabel("Isi", { exact: true }).inputValue()).toBe(content);
-    await page.unroute("**/api/mahasiswa/diary");
-
-    await page.reload();
-    await heading(page, "Jurnal").waitFor();
-    expect(await page.getByLabel("Judul (boleh kosong)").inputValue()).toBe("Minggu ujian");
-    expect(await page.getByLabel("Isi", { exact: true }).inputValue()).toBe(content);
-    await page.getByRole("button", { name: "Simpan jurnal" }).click();
-    await page.getByRole("status").filter({ hasText: "Jurnal tersimpan." }).waitFor();
-    expect(await page.getByLabel("Isi", { exact: true }).inputValue()).toBe("");
-    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("skrining.draft.jurnal")))).toEqual([]);
-    const entry = page.locator("li.entry").filter({ has: heading(page, "Minggu ujian", 3) });
-    expect(await entry.locator(".entry-content").textContent()).toBe(content);
-
-    // Empty content is pointed out before anything is sent.
-    await page.getByRole("button", { name: "Simpan jurnal" }).click();
-    await page.getByText("Isi jurnal tidak boleh kosong.").waitFor();
-    await checkPage(page, "jurnal", viewport);
-
-    await entry.getByRole("button", { name: "Ubah jurnal Minggu ujian" }).click();
-    const edit = page.locator("li.entry form");
-    expect(await edit.getByLabel("Judul (boleh kosong)").inputValue()).toBe("Minggu ujian");
-    await edit.getByLabel("Judul (boleh kosong)").fill("Minggu ujian selesai");
-    await edit.getByRole("button", { name: "Simpan perubahan" }).click();
-    await page.getByRole("status").filter({ hasText: "Perubahan jurnal tersimpan." }).waitFor();
-    const renamed = page.locator("li.entry").filter({ has: heading(page, "Minggu ujian selesai", 3) });
-    await renamed.waitFor();
-
-    await renamed.getByRole("button", { name: "Hapus jurnal Minggu ujian selesai" }).click();
-    await renamed.getByRole("button", { name: "Ya, hapus" }).click();
-    await page.getByRole("status").filter({ hasText: "dihapus" }).waitFor();
-    await page.getByText("Belum ada jurnal.").waitFor();
-    await closePage(page);
-  });
-
   test("the lecturer's note: answered, then the answer changed", async () => {
     // The lecturer writes the note through the API, as the advisor's page does.
     const login = await fetch(`${served.base}/api/auth/login`, {
@@ -344,7 +219,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(written.status).toBe(201);
 
     const page = await openPage(browser, served, viewport);
-    await signInAs(page, viewport);
+    await signInAs(page, accounts[viewport]);
     await goTo(page, "Catatan dosen");
     const note = page.locator("li.entry").filter({ hasText: "Mampir ke ruang saya" });
     await note.getByRole("heading", { level: 2, name: `Dari ${demo.lecturer.nama}`, exact: false }).waitFor();
@@ -369,7 +244,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
 
   test("profile: a server error at its field, a saved change; the photo previewed, uploaded, shown and deleted", async () => {
     const page = await openPage(browser, served, viewport);
-    await signInAs(page, viewport);
+    await signInAs(page, accounts[viewport]);
     await goTo(page, "Profil");
     await page.getByText(demo.lecturer.nama).waitFor();
 
@@ -412,7 +287,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
 
   test("the password: a wrong old one keeps the session; a change ends it, the new one signs in; logout", async () => {
     const page = await openPage(browser, served, viewport);
-    await signInAs(page, viewport);
+    await signInAs(page, accounts[viewport]);
     await goTo(page, "Profil");
     const newPassword = `baru-${viewport}-2026`;
 
@@ -458,7 +333,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
 test("every student page fits a 360 px screen without sideways scrolling", async () => {
   const page = await openPage(browser, served, "phone");
   await page.setViewportSize({ width: 360, height: 740 });
-  await signInAs(page, "phone");
+  await signInAs(page, accounts.phone);
   await expectNoSidewaysScroll(page);
   for (const [link, title] of [
     ["Kuesioner", "Kuesioner"],

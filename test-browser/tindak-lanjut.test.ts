@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { answers, apiOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
+import { card, cards, choice, median, note, offered, save, timeline } from "./follow-up-page";
 
 // Follow-up cases (tindak lanjut) through the executable: a flagged screening opens a case,
 // the advisor contacts, refers, closes and reopens it from the case page and acts on it from
@@ -82,13 +83,6 @@ afterAll(async () => {
 });
 
 const heading = (page: Page, name: string | RegExp, level = 1) => page.getByRole("heading", { level, name });
-/** The cards of the case list, and one of them by the student's name. */
-const cards = (page: Page) => page.locator(".student-list > li");
-const card = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) });
-const timeline = (page: Page) => page.locator(".follow-up-timeline > li");
-const choice = (page: Page, label: RegExp) => page.getByRole("radio", { name: label });
-const note = (page: Page) => page.getByLabel("Catatan", { exact: true });
-const save = (page: Page) => page.getByRole("button", { name: "Simpan status" });
 const query = (page: Page) => new URL(page.url()).searchParams;
 
 /**
@@ -115,11 +109,6 @@ interface Figures {
   median_hari_ke_kontak_pertama: number | null;
 }
 
-/** A median of days as the page writes it: Indonesian decimals, "—" for none. */
-const median = (value: number | null) => (value === null ? "—" : String(value).replace(".", ","));
-
-/** The radio choices the status form offers now. */
-const offered = async (page: Page) => (await page.getByRole("radio").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).sort();
 
 describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport) => {
   const student = advisees[viewport];
