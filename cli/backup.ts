@@ -12,6 +12,7 @@ import { accountName } from "../src/command-line";
 import { newerSchemaText } from "../src/db/migrate";
 import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
+import { fileSize } from "../src/file-size";
 import { endEverySession } from "../src/modules/auth/sessions";
 import { commandAudit } from "./audit";
 import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
@@ -75,8 +76,6 @@ export function automaticBackupsOf(flags: AutomaticBackupFlags, dataDir: string)
   return { folder, everyMilliseconds: flags.backupEvery ?? 24 * 3_600_000, keep: flags.backupKeep ?? 14, ...(passphrase === undefined ? {} : { passphrase }) };
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-
 interface BackupFlags {
   encrypt?: boolean;
   passphraseFile?: string;
@@ -105,7 +104,7 @@ export function registerBackupCommands(program: Command, io: CommandIo): void {
         // The archive code (tar) is loaded by the commands that write or read one, not by every `serve`.
         const { writeBackup } = await import("../src/backup/archive");
         const manifest = await writeBackup({ sqlite: db.$client, dataDir: config.dataDir, dataFolderId: id, target: file, ...(passphrase === undefined ? {} : { encryption: { passphrase, kdfCost: config.backupKdfCost } }) });
-        const size = `${manifest.files.length} file, ${megabytes(manifestTotal(manifest))} sebelum dimampatkan`;
+        const size = `${manifest.files.length} file, ${fileSize(manifestTotal(manifest))} sebelum dimampatkan`;
         io.out(
           passphrase === undefined
             ? `Cadangan tersimpan di ${resolve(file)} (${size}; diperiksa utuh).\n`
@@ -201,7 +200,7 @@ async function checkArchive(io: CommandIo, file: string, passphraseFile: string 
   const expected = encrypted ? null : encryptionExpected(archive, passphraseGiven(io, passphraseFile));
   if (expected !== null) throw invalid(encryptionMessages.plainWhereEncrypted(archive, expected));
   io.out(
-    `Arsip ${archive} utuh: ${manifest.files.length} file, ${megabytes(manifestTotal(manifest))}, dibuat ${manifest.createdAt} oleh ${manifest.program} dari folder data ${manifest.dataDir}; ` +
+    `Arsip ${archive} utuh: ${manifest.files.length} file, ${fileSize(manifestTotal(manifest))}, dibuat ${manifest.createdAt} oleh ${manifest.program} dari folder data ${manifest.dataDir}; ` +
       (encrypted ? "terenkripsi, setiap bytenya terautentikasi dengan passphrase itu.\n" : "tidak terenkripsi.\n"),
   );
   if (!encrypted) io.out(`${plainArchiveNote}\n`);

@@ -17,7 +17,8 @@ let folder: string;
 const { call, tokenOf } = apiOf(() => served.base);
 
 beforeAll(async () => {
-  served = await serveExecutable({}, (serveFolder) => {
+  // A model limit of 1,5 MB: the page and the refusal name it alike, with the decimal comma (issue 44, item 13).
+  served = await serveExecutable({ SKRINING_MODEL_LIMIT: String(1.5 * 1024 * 1024) }, (serveFolder) => {
     mkdirSync(join(serveFolder, "cadangan"));
     return ["--backup-dir", join(serveFolder, "cadangan"), "--backup-every", "7d"];
   });
@@ -168,7 +169,20 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     writeFileSync(bad, '{"format": "skrining-model"');
     await page.getByLabel("File model").setInputFiles(bad);
     await page.getByRole("button", { name: "Tambah model" }).click();
-    await page.getByRole("alert").filter({ hasText: "model JSON tidak dapat dibaca" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: `rusak-${viewport}.json tidak dapat dipakai: model JSON tidak dapat dibaca` }).waitFor();
+    // A refused file says what to upload instead (issue 44, item 13).
+    const notModel = join(folder, `catatan-${viewport}.txt`);
+    writeFileSync(notModel, "bukan model");
+    await page.getByLabel("File model").setInputFiles(notModel);
+    await page.getByRole("button", { name: "Tambah model" }).click();
+    await page.getByRole("alert").filter({ hasText: `catatan-${viewport}.txt tidak dapat dipakai` }).filter({ hasText: "Unggah model yang disimpan dengan joblib.dump dari scikit-learn seperti di docs/models.md" }).waitFor();
+    // The limit the page states is the one the refusal names.
+    await page.getByText(".joblib atau .json, paling besar 1,5 MB.").waitFor();
+    const large = join(folder, `besar-${viewport}.json`);
+    writeFileSync(large, " ".repeat(1.5 * 1024 * 1024 + 1));
+    await page.getByLabel("File model").setInputFiles(large);
+    await page.getByRole("button", { name: "Tambah model" }).click();
+    await page.getByRole("alert").filter({ hasText: "Ukuran file melebihi batas 1,5 MB. Pilih file yang lebih kecil" }).waitFor();
 
     const good = join(folder, `sedang-${viewport}.json`);
     writeFileSync(good, stringifyModelDocument(constantModel("Sedang", "Tinggi")));
@@ -213,6 +227,16 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     await page.getByRole("button", { name: "Simpan" }).first().click();
     await page.getByText("Teks bantuan dipasang; mahasiswa melihatnya mulai sekarang.").waitFor();
     expect((await call<{ title: string }>("GET", "/api/konten/bantuan", null)).body.title).toBe(title);
+
+    // New words under the version in force are refused (issue 44, item 12): the form says so, the save lists it, nothing changes.
+    const notice = page.getByRole("region", { name: "Pemberitahuan privasi", exact: true });
+    const before = (await call<{ version: string; text: string }>("GET", "/api/privasi/pemberitahuan", null)).body;
+    await notice.getByLabel("Isi").fill(`${before.text}\n\nTambahan tanpa versi baru (${viewport}).`);
+    await notice.getByText(`Judul atau teks berubah, tetapi versinya tetap ${before.version}`, { exact: false }).waitFor();
+    await notice.getByRole("button", { name: "Simpan" }).click();
+    await page.getByText("1 masalah ditemukan; pemberitahuan privasi untuk mahasiswa tidak diganti.").waitFor();
+    await page.getByText(`beri versi baru (misalnya "${before.version}-b")`, { exact: false }).waitFor();
+    expect((await call<{ version: string; text: string }>("GET", "/api/privasi/pemberitahuan", null)).body).toMatchObject({ version: before.version, text: before.text });
 
     const version = `2026-${viewport}`;
     await page.getByLabel("Versi").fill(version);

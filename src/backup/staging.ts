@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmdirSync, rmSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { invalid } from "../errors";
+import { fileSize } from "../file-size";
 
 // Where a restore unpacks before anything of the data folder changes, and the room it
 // needs (decisions §17): `<data>/.restore-<pid>`, on the data folder's own disk so that
@@ -87,13 +88,11 @@ export function freeBytes(folder: string): number | null {
   }
 }
 
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-
 /** The refusal of a restore whose files do not fit, with the margin, on the data folder's disk; `total` when known, else the least they hold. */
 export function noRoom(archive: string, dataDir: string, files: { total: number } | { moreThan: number }, free: number): Error {
   const [more, bytes] = "total" in files ? ["", files.total] : ["lebih dari ", files.moreThan];
   return invalid(
-    `Ruang disk tidak cukup untuk memulihkan ${archive} ke ${dataDir}: isi cadangan ${more}${megabytes(bytes)}, perlu ${more}${megabytes(roomNeeded(bytes))} ruang kosong ` +
-      `(isi + 10% + 64 MB), tersedia ${megabytes(free)}. Kosongkan ruang disk atau pilih --data di disk lain; tidak ada yang dipulihkan.`,
+    `Ruang disk tidak cukup untuk memulihkan ${archive} ke ${dataDir}: isi cadangan ${more}${fileSize(bytes)}, perlu ${more}${fileSize(roomNeeded(bytes))} ruang kosong ` +
+      `(isi + 10% + 64 MB), tersedia ${fileSize(free)}. Kosongkan ruang disk atau pilih --data di disk lain; tidak ada yang dipulihkan.`,
   );
 }
