@@ -1,7 +1,9 @@
-// The questionnaire's own cost, in a way the machine's load does not move: submissions
-// through the service in one process (the job on this thread, as the CLI and the tests run
-// it), on a seeded dataset at 1 % of the bench's size, counted in instructions by callgrind
-// while only the measured loop runs (docs/benchmark.md, "A submission's instructions").
+// The questionnaire's own cost, in a way the machine's load moves far less than requests per
+// second: submissions through the service in one process (the job on this thread, as the CLI
+// and the tests run it), on a seeded dataset at 1 % of the bench's size, counted in
+// instructions by callgrind while only the measured loop runs (docs/benchmark.md, "A
+// submission's instructions"). A busy machine still adds a few percent (the JIT's helper
+// threads wait for a turn and the slower tiers run longer): compare builds in alternate runs.
 //
 //   bun bench/submission-cost.ts [--measured N] [--warm-up N] [--duration] [--runs R]
 //
