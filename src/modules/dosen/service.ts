@@ -67,8 +67,8 @@ export class DosenService {
     const stamp = databaseStamp(db.$client);
     this.openCases = new OpenCaseReader(new CaseReader(db, followUpContactDays));
     this.riskPages = new RiskPages(db, followUpStressMin);
-    this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 200 });
-    this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 500 });
+    this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 50 });
+    this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 100 });
     this.studentByNim = studentByNimQuery(db);
     this.screeningsOf = screeningsOfStudentQuery(db);
 
