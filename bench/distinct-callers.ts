@@ -7,7 +7,7 @@ import { runLoad, type LoadResult, type Rotation } from "./load";
 import { loginAll, type RunShape } from "./service";
 
 /** A seeded shuffle (Fisher–Yates): the same order every run. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
   const random = generator(seed);
   const result = [...items];
   for (let index = result.length - 1; index > 0; index--) {

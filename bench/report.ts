@@ -50,20 +50,34 @@ export interface EndpointResult {
   /** A short name for the chart's bar. */
   chartName: string;
   load: LoadResult;
-  /** The least ratio to the ceiling the endpoint must reach; none for a run shown beside the goals. */
+  /** The least ratio to its anchor the endpoint must reach; none for a run shown beside the goals. */
   target?: number;
+  /** What its goal is against: the ceiling (a read), or the minimal durable server (a submission; its ratio to the ceiling is shown too). */
+  against: "ceiling" | "durable";
   /** The server's highest resident memory sampled during this run. */
   peakMiB: number;
   /** Seconds from the start of the bench to the middle of the measured run. */
   atSeconds: number;
 }
 
-/** An endpoint's ratio: to the median of the ceiling's samples. */
-export const ratioToCeiling = (endpoint: EndpointResult, ceiling: CeilingSummary) => endpoint.load.requestsPerSecond / ceiling.medianRequestsPerSecond;
+/** The medians every ratio is against: the ceiling's samples, and the minimal durable server's. */
+export interface AnchorSummaries {
+  ceiling: CeilingSummary;
+  durable: CeilingSummary;
+}
 
-export function endpointMet(endpoint: EndpointResult, ceiling: CeilingSummary): boolean | undefined {
+/** An endpoint's ratio: to the median of the ceiling's samples. */
+export const ratioToCeiling = (endpoint: EndpointResult, anchors: AnchorSummaries) => endpoint.load.requestsPerSecond / anchors.ceiling.medianRequestsPerSecond;
+
+/** A submission's ratio: to the median of the minimal durable server's samples. */
+export const ratioToDurable = (endpoint: EndpointResult, anchors: AnchorSummaries) => endpoint.load.requestsPerSecond / anchors.durable.medianRequestsPerSecond;
+
+/** The ratio its goal is about. */
+export const goalRatio = (endpoint: EndpointResult, anchors: AnchorSummaries) => (endpoint.against === "durable" ? ratioToDurable : ratioToCeiling)(endpoint, anchors);
+
+export function endpointMet(endpoint: EndpointResult, anchors: AnchorSummaries): boolean | undefined {
   if (endpoint.target === undefined) return undefined;
-  return ratioToCeiling(endpoint, ceiling) >= endpoint.target && problems(endpoint.load) === "";
+  return goalRatio(endpoint, anchors) >= endpoint.target && problems(endpoint.load) === "";
 }
 
 export interface LargeResult {
@@ -105,9 +119,9 @@ export function problems(load: LoadResult): string {
 export function markdown(report: {
   machine: Machine;
   noise: Noise;
-  /** The goals of the performance issue (28), each with its value and whether it is met. */
+  /** The goals of the performance issue (46), each with its value and whether it is met. */
   goals: Figure[];
-  ceiling: CeilingSummary;
+  anchors: AnchorSummaries;
   endpoints: EndpointResult[];
   large: LargeResult[];
   largeCaption: string;
@@ -123,28 +137,33 @@ export function markdown(report: {
     "",
     `Load average before the run ${report.noise.loadAverageAtStart.toFixed(2)}; CPU time stolen by the hypervisor during it ${report.noise.stealPercent.toFixed(1)}%.`,
     "",
-    "| goal (issue 28) | value | target | met? |",
+    "| goal (issue 46) | value | target | met? |",
     "|---|---:|---:|---|",
     ...report.goals.map((goal) => `| ${goal.name} | ${goal.value} | ${goal.target ?? ""} | ${yesNo(goal.met)} |`),
   );
-  const { ceiling } = report;
+  const { ceiling, durable } = report.anchors;
   lines.push(
     "",
-    `| ceiling: bare \`Bun.serve\`, small JSON, 32 connections | at s | req/s | p50 ms | p99 ms |`,
-    "|---|---:|---:|---:|---:|",
-    ...ceiling.samples.map((sample) => `| ${sample.label} | ${sample.atSeconds.toFixed(0)} | ${rate(sample.load.requestsPerSecond)} | ${fixed(sample.load.latencyMs.p50, 2)} | ${fixed(sample.load.latencyMs.p99, 2)} |`),
-    `| **median of the ${ceiling.samples.length} samples: every ratio below is to it** | | **${rate(ceiling.medianRequestsPerSecond)}** | | |`,
+    "| anchors, 32 connections | at s | bare `Bun.serve`, small JSON: req/s | p50 ms | p99 ms | minimal durable submission server: req/s | p50 ms | p99 ms | durable ÷ bare |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...ceiling.samples.map((sample, index) => {
+      const other = durable.samples[index]!;
+      return `| ${sample.label} | ${sample.atSeconds.toFixed(0)} | ${rate(sample.load.requestsPerSecond)} | ${fixed(sample.load.latencyMs.p50, 2)} | ${fixed(sample.load.latencyMs.p99, 2)} | ${rate(other.load.requestsPerSecond)} | ${fixed(other.load.latencyMs.p50, 2)} | ${fixed(other.load.latencyMs.p99, 2)} | ${(other.load.requestsPerSecond / sample.load.requestsPerSecond).toFixed(2)} |`;
+    }),
+    `| **median of the ${ceiling.samples.length} samples: every ratio below is to it** | | **${rate(ceiling.medianRequestsPerSecond)}** | | | **${rate(durable.medianRequestsPerSecond)}** | | | **${(durable.medianRequestsPerSecond / ceiling.medianRequestsPerSecond).toFixed(2)}** |`,
     "",
-    `Spread of the ceiling's samples: ${rate(ceiling.lowestRequestsPerSecond)}–${rate(ceiling.highestRequestsPerSecond)} req/s, ${ceiling.spreadPercent.toFixed(0)}% of the median.`,
+    `Spread of the samples: the ceiling's ${rate(ceiling.lowestRequestsPerSecond)}–${rate(ceiling.highestRequestsPerSecond)} req/s, ${ceiling.spreadPercent.toFixed(0)}% of its median; the durable server's ${rate(durable.lowestRequestsPerSecond)}–${rate(durable.highestRequestsPerSecond)} req/s, ${durable.spreadPercent.toFixed(0)}% of its median.`,
     "",
-    "| endpoint (32 connections) | req/s | p50 ms | p99 ms | ratio to ceiling | target | met? |",
-    "|---|---:|---:|---:|---:|---:|---|",
+    "| endpoint (32 connections) | req/s | p50 ms | p99 ms | ratio to ceiling | ratio to durable anchor | target | met? |",
+    "|---|---:|---:|---:|---:|---:|---:|---|",
   );
   for (const endpoint of report.endpoints) {
     const { load } = endpoint;
-    const target = endpoint.target === undefined ? "" : `≥ ${endpoint.target.toFixed(2)}`;
+    const target = endpoint.target === undefined ? "" : `≥ ${endpoint.target.toFixed(2)} of the ${endpoint.against === "durable" ? "durable anchor" : "ceiling"}`;
+    const onCeiling = endpoint.against === "ceiling" ? endpoint.target : undefined;
+    const durableRatio = endpoint.against === "durable" ? ratioText(ratioToDurable(endpoint, report.anchors), endpoint.target) : "";
     lines.push(
-      `| ${endpoint.name} | ${rate(load.requestsPerSecond)} | ${fixed(load.latencyMs.p50, 2)} | ${fixed(load.latencyMs.p99, 2)} | ${ratioText(ratioToCeiling(endpoint, ceiling), endpoint.target)} | ${target} | ${yesNo(endpointMet(endpoint, ceiling))} |`,
+      `| ${endpoint.name} | ${rate(load.requestsPerSecond)} | ${fixed(load.latencyMs.p50, 2)} | ${fixed(load.latencyMs.p99, 2)} | ${ratioText(ratioToCeiling(endpoint, report.anchors), onCeiling)} | ${durableRatio} | ${target} | ${yesNo(endpointMet(endpoint, report.anchors))} |`,
     );
   }
   lines.push("", `| ${report.largeCaption} | connections | req/s | p50 ms | p99 ms |`, "|---|---:|---:|---:|---:|");

@@ -5,17 +5,18 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bcryptCost, bcryptHashesPerSecond, bcryptImplementations, bcryptMillisecondsPerCheck, measureImport } from "./accounts";
-import { Ceiling, nearestSample } from "./ceiling-samples";
+import { Anchors, nearestSample } from "./ceiling-samples";
 import { throughputChart } from "./chart";
 import { measureColdStart } from "./cold-start";
 import { classifiedSubmissions, viewRowsOf } from "./database-facts";
 import { generateDataset, scaledShape, type Dataset } from "./dataset";
 import { auditTarget, coldStartTargetMs, distinctReadsTarget, freshPageTargetMs, goalsTable, otherFigures, runNotes, type RunFacts } from "./figures";
 import { measureLecturerPages } from "./lecturer-pages";
+import { measureMixedLoad } from "./mixed-load";
 import { measureModel } from "./model";
 import { measureModelKinds } from "./model-kinds";
 import { runTimed, stopChild, type Child } from "./processes";
-import { cpuTimes, endpointMet, loadAverage, machineInfo, markdown, problems, ratioToCeiling, type GrowthRun } from "./report";
+import { cpuTimes, endpointMet, loadAverage, machineInfo, markdown, problems, ratioToCeiling, ratioToDurable, type AnchorSummaries, type GrowthRun } from "./report";
 import { childEnvironment, ensureBuilt, executable, login, root, startServer } from "./service";
 import { measureServiceUnderLoad, pagesOptions } from "./service-load";
 
@@ -48,7 +49,7 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "skrining-bench-"));
   const env = childEnvironment();
   const children: Child[] = [];
-  let ceiling: Ceiling | undefined;
+  let anchors: Anchors | undefined;
   try {
     const build = await ensureBuilt();
     // wrk prints its version to stdout and exits 1 when given no URL.
@@ -87,20 +88,23 @@ async function main() {
     const checkMilliseconds = { native: await bcryptMillisecondsPerCheck(bcrypts.native, bcryptCheckRounds), javascript: await bcryptMillisecondsPerCheck(bcrypts.javascript, bcryptCheckRounds) };
     const imported = await measureImport(cli, workDir, env, importAccounts);
 
-    log("ceiling, before the service's runs");
-    ceiling = await Ceiling.start(standard, benchStarted);
-    await ceiling.sample("before the service's runs");
+    log("anchors (the ceiling and the minimal durable server), before the service's runs");
+    anchors = await Anchors.start({ shape: standard, benchStarted, workDir, questionnaireNim: dataset.questionnaireNim });
+    await anchors.sample("before the service's runs");
 
     log("service under load");
     const server = await startServer(dataDir, env, join(workDir, "server.log"));
     children.push(server.child);
-    const service = await measureServiceUnderLoad({ server, dataset, dataDir, workDir, env, ceiling, standard, benchStarted, auditStudents, classWindowSeconds, growthRounds });
+    const service = await measureServiceUnderLoad({ server, dataset, dataDir, workDir, env, anchors, standard, benchStarted, auditStudents, classWindowSeconds, growthRounds });
     const peakRun = [...service.endpoints, ...service.large].reduce((highest, entry) => (entry.peakMiB > highest.peakMiB ? entry : highest));
     await stopChild(server.child);
-    log("ceiling, after the service's runs");
-    await ceiling.sample("after the service's runs");
-    await ceiling.stop();
-    const ceilingSummary = ceiling.summary();
+    log("mixed load (students' reads, many lecturers' pages, submissions) on a server started afresh");
+    const mixed = await measureMixedLoad({ dataDir, env, logPath: join(workDir, "server.log"), shape: standard, mixed: service.mixed });
+    log("anchors, after the service's runs");
+    await anchors.sample("after the service's runs");
+    await anchors.stop();
+    const ceilingSummary = anchors.ceiling.summary();
+    const anchorSummaries: AnchorSummaries = { ceiling: ceilingSummary, durable: anchors.durable.summary() };
     const classified = classifiedSubmissions(databasePath, service.submissionsFrom);
     const auditRows = viewRowsOf(databasePath, "GET /api/mahasiswa/hasil/:nim");
 
@@ -124,7 +128,7 @@ async function main() {
       scale,
       shape,
       dataset,
-      ceiling: ceilingSummary,
+      anchors: anchorSummaries,
       endpoints: service.endpoints,
       large: service.large,
       growth,
@@ -139,14 +143,14 @@ async function main() {
       model,
       modelKinds,
       accounts: { cores, bcryptLimit, fallbackLimit, checkRounds: bcryptCheckRounds, checkMilliseconds, imported },
-      memory: { idleMiB: service.idleMiB, peakMiB: peakRun.peakMiB, peakDuring: `${peakRun.name}, ${peakRun.load.connections} connection(s)` },
+      memory: { idleMiB: service.idleMiB, peakMiB: peakRun.peakMiB, peakDuring: `${peakRun.name}, ${peakRun.load.connections} connection(s)`, mixed },
     };
     const goals = goalsTable(facts);
     const notes = runNotes(facts);
     const largeCaption = `lecturer with ${dataset.largeLecturer.advisees.toLocaleString("en-US")} advisees (of ${shape.students.toLocaleString("en-US")} students, ${shape.screenings.toLocaleString("en-US")} screenings)`;
     const cpuAtEnd = cpuTimes();
     const noise = { loadAverageAtStart, stealPercent: (100 * (cpuAtEnd.steal - cpuAtStart.steal)) / Math.max(1, cpuAtEnd.total - cpuAtStart.total) };
-    const table = markdown({ machine, noise, goals, ceiling: ceilingSummary, endpoints: service.endpoints, large: service.large, largeCaption, growth, figures: otherFigures(facts), notes });
+    const table = markdown({ machine, noise, goals, anchors: anchorSummaries, endpoints: service.endpoints, large: service.large, largeCaption, growth, figures: otherFigures(facts), notes });
     const totalSeconds = (performance.now() - benchStarted) / 1000;
 
     const results = {
@@ -158,16 +162,19 @@ async function main() {
       dataset: { ...dataset.shape, generationSeconds: dataset.seconds, scale },
       goals,
       ceiling: { ...ceilingSummary, ratiosAgainst: "median of the samples" },
+      durableAnchor: { ...anchorSummaries.durable, ratiosAgainst: "median of the samples", ratioToCeiling: anchorSummaries.durable.medianRequestsPerSecond / ceilingSummary.medianRequestsPerSecond },
       endpoints: service.endpoints.map((endpoint) => {
         const nearest = nearestSample(ceilingSummary, endpoint.atSeconds);
         return {
           name: endpoint.name,
           ...endpoint.load,
           atSeconds: endpoint.atSeconds,
-          ratioToCeiling: ratioToCeiling(endpoint, ceilingSummary),
+          ratioToCeiling: ratioToCeiling(endpoint, anchorSummaries),
+          ...(endpoint.against === "durable" && { ratioToDurableAnchor: ratioToDurable(endpoint, anchorSummaries) }),
           ratioToNearestCeilingSample: { sample: nearest.label, ratio: endpoint.load.requestsPerSecond / nearest.load.requestsPerSecond },
           target: endpoint.target ?? null,
-          met: endpointMet(endpoint, ceilingSummary) ?? null,
+          targetAgainst: endpoint.against,
+          met: endpointMet(endpoint, anchorSummaries) ?? null,
           peakResidentMiB: endpoint.peakMiB,
         };
       }),
@@ -203,8 +210,12 @@ async function main() {
       throughputChart({
         ceilingRequestsPerSecond: ceilingSummary.medianRequestsPerSecond,
         ceilingSamples: ceilingSummary.samples.map((sample) => sample.load.requestsPerSecond),
-        routes: service.endpoints.map(({ chartName, load, target }) => ({ name: chartName, requestsPerSecond: load.requestsPerSecond, target, problems: problems(load) })),
-        subtitle: `Run of ${runDate}, ${standard.connections} connections per route, ${machine.cores} cores (machine details in ${name}.md)`,
+        // A submission's goal is against the durable anchor, drawn as a bar of its own: on this axis the submissions are shown beside it, without a goal mark.
+        routes: [
+          ...service.endpoints.map(({ chartName, load, target, against }) => ({ name: chartName, requestsPerSecond: load.requestsPerSecond, target: against === "ceiling" ? target : undefined, problems: problems(load) })),
+          { name: "anchor: minimal durable submission server (median)", requestsPerSecond: anchorSummaries.durable.medianRequestsPerSecond },
+        ],
+        subtitle: `Run of ${runDate}, ${standard.connections} connections per route, ${machine.cores} cores; submissions' goal: 0.50 of the durable anchor (in ${name}.md)`,
       }),
     );
     console.log(table);
@@ -215,7 +226,7 @@ async function main() {
     throw error;
   } finally {
     for (const child of children) await stopChild(child);
-    await ceiling?.stop();
+    await anchors?.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
 }

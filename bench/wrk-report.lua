@@ -41,8 +41,13 @@ if folder ~= nil and folder ~= "" then
     for name, value in pairs(wrk.headers) do headers[name] = value end
     headers["authorization"] = "Bearer " .. token
     local body = bodies[tonumber(number)]
-    if body ~= nil then headers["content-type"] = "application/json" end
-    return wrk.format(nil, path, headers, body or wrk.body)
+    -- A line with a body of its own is a POST (a mixed rotation's submissions).
+    local method = nil
+    if body ~= nil then
+      headers["content-type"] = "application/json"
+      method = "POST"
+    end
+    return wrk.format(method, path, headers, body or wrk.body)
   end
 
   request = function()

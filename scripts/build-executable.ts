@@ -34,7 +34,7 @@ export function compileCommand(options: { entries: string[]; outfile: string; ta
  * entry points of their own (the bcryptjs fallback's, src/accounts/bcrypt.ts; the
  * database check's, src/db/integrity.ts), which they load by these paths.
  */
-export const executableEntries = ["cli/main.ts", "src/accounts/bcrypt-worker.ts", "src/db/integrity-worker.ts", "src/modules/skrining/writer-worker.ts"];
+export const executableEntries = ["cli/main.ts", "src/accounts/bcrypt-worker.ts", "src/db/integrity-worker.ts"];
 
 if (import.meta.main) {
   const command = compileCommand({

@@ -23,7 +23,6 @@ import { certificatePort, type HttpApi } from "./http/certificate-port";
 import { hostCheck } from "./http/host-names";
 import { Listeners } from "./http/listeners";
 import { routeByPath } from "./http/routing";
-import { startSubmissionWriter } from "./modules/skrining/writer";
 import type { ServedTls } from "./tls/served";
 import { builtWebAssets, webInterface } from "./http/web";
 
@@ -216,10 +215,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     if (await (options.outputWritten?.() ?? true)) clearUnshownPassword(config.dataDir, admin.username);
   }
   void backups?.start();
-  // Started by the first submission, not on the way to the first answer (its thread loading
-  // took 10–40 ms from it); until it is ready, submissions are written on this thread.
-  let writer: ReturnType<typeof startSubmissionWriter> | undefined;
-  context.submission.startWriterAtFirstSubmission(() => (writer = startSubmissionWriter(context, logger)));
 
   await new Promise<void>((resolve) => {
     const onSigint = () => void stop("SIGINT diterima");
@@ -231,11 +226,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
       integrity.stop();
       await Promise.all([tls?.stop(), backups?.stop()]);
       await listeners!.stop();
-      // No submission is waiting any more: the writer's connection closes before the service's
-      // (once a start still under way has handed it over).
-      const started = await writer;
-      context.submission.useWriter(null);
-      await started?.stop();
       // The view rows still gathering are written before the database closes.
       await context.audit.flushAll();
       closeContext(context);

@@ -8,7 +8,6 @@ import { parseAccountsCsv } from "../src/accounts/import";
 import { loadConfig } from "../src/config";
 import { closeContext, createContext, type AppContext } from "../src/context";
 import { silentLogger, type Logger } from "../src/logger";
-import { startSubmissionWriter, type SubmissionWriter } from "../src/modules/skrining/writer";
 import { temporaryDir } from "./temporary";
 
 export const repositoryRoot = join(import.meta.dir, "..");
@@ -66,7 +65,6 @@ export class TestService {
   readonly context: AppContext;
   readonly app: ReturnType<typeof createApp>;
   address = "198.51.100.7";
-  private writer: SubmissionWriter | null = null;
 
   /**
    * `appOptions`: what only a serving process has (its automatic backups), built from the
@@ -148,22 +146,10 @@ export class TestService {
     return tokens;
   }
 
-  /** From now on submissions are written on a writer thread, as on the server (src/modules/skrining/writer.ts). */
-  async useSubmissionWriter(): Promise<SubmissionWriter> {
-    this.writer = await startSubmissionWriter(this.context, this.context.logger);
-    if (!this.writer) throw new Error("the submission writer did not start");
-    return this.writer;
-  }
-
-  /** Closes the database (and first stops the writer thread, if one was started: then resolves once it has). */
-  close(): void | Promise<void> {
-    const closeAll = () => {
-      closeContext(this.context);
-      rmSync(this.dataDir, { recursive: true, force: true });
-    };
-    if (!this.writer) return closeAll();
-    this.context.submission.useWriter(null);
-    return this.writer.stop().then(closeAll);
+  /** Closes the database and removes the data folder. */
+  close(): void {
+    closeContext(this.context);
+    rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
 

@@ -29,19 +29,6 @@ export class ChangeRow {
     return { touches: companion.touches, inJob: (value) => companion.inJob(value), settled: (committed) => this.settled(companion, committed) };
   }
 
-  /**
-   * The row, with the rows of reads waiting before it, for a change made on another thread
-   * (the questionnaire's writer, src/modules/skrining/writer.ts), which appends them in the
-   * change's savepoint. They are made before the change: only for a route whose row is read
-   * from the request alone. Settled like claim()'s companion.
-   */
-  claimAhead(): { rows: AuditEntry[]; settled(committed: boolean): void } | undefined {
-    const rowOf = this.take();
-    if (rowOf === undefined) return undefined;
-    const ahead = this.trail.rowsAhead(rowOf(undefined));
-    return { rows: ahead.rows, settled: (committed) => this.settled(ahead, committed) };
-  }
-
   /** The row's rule, if the row still waits for a change to claim it. */
   private take(): ((value: unknown) => AuditEntry | null) | undefined {
     if (this.rowOf === undefined || this.state !== "waiting") return undefined;

@@ -237,10 +237,10 @@ export class AuditTrail {
 
   /**
    * The row of a change with the rows of reads waiting before it, taken now (none when the
-   * change leaves no row): in the change's job (companionFor), or before it when another
-   * connection makes it (ChangeRow.claimAhead). If the change does not commit, those wait again.
+   * change leaves no row), in the change's job (companionFor). If the change does not
+   * commit, those wait again.
    */
-  rowsAhead(row: AuditEntry | null): { rows: AuditEntry[]; settled(committed: boolean): void } {
+  private rowsAhead(row: AuditEntry | null): { rows: AuditEntry[]; settled(committed: boolean): void } {
     if (row === null) return { rows: [], settled: () => {} };
     const taken = this.takeWaiting();
     return {

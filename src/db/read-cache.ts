@@ -84,15 +84,6 @@ export class DatabaseStamp {
     if (unreported) this.version = now.version;
   }
 
-  /**
-   * Another connection of this process committed (the questionnaire's writer thread): every
-   * cache is emptied now, and the next read asks SQLite again, even in this turn.
-   */
-  committedElsewhere(): void {
-    for (const cache of this.caches) cache.clear();
-    this.askedThisTurn = false;
-  }
-
   /** The connection's total_changes() now: what the write queue reads before a group. */
   totalChanges(): number {
     return this.statement.get()!.changes;
@@ -117,7 +108,8 @@ export const writtenTables = tableNames;
 /**
  * Results of hot reads, kept until something they read may have changed (DatabaseStamp):
  * it can never serve a value older than the last commit, and the hot reads it serves (the
- * caller of every request) are far more frequent than writes.
+ * caller of every request) are far more frequent than writes. Each cache states its bound
+ * in entries, chosen with the bytes an entry holds (docs/decisions.md, "Memory").
  */
 export class ReadCache<K, V> implements Cache {
   private readonly entries = new Map<K, V>();

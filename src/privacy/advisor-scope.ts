@@ -23,7 +23,7 @@ export class AdvisorScope {
     this.lecturersOf = sqlite.prepare<StudentLecturers, [string]>(
       "SELECT NIP_doswal AS advisor, (SELECT NIP FROM tindak_lanjut WHERE NIM = ?1 AND status <> 'selesai') AS handler FROM mahasiswa WHERE NIM = ?1",
     );
-    this.answers = new ReadCache(databaseStamp(sqlite), { reads: [mahasiswa, tindakLanjut] });
+    this.answers = new ReadCache(databaseStamp(sqlite), { reads: [mahasiswa, tindakLanjut], maxEntries: 2000 });
   }
 
   /** The student's advisor and handler; undefined when the NIM names no student. */
@@ -66,7 +66,7 @@ export class AdvisorChanges {
   private readonly latest: ReadCache<string, AdvisorChange | null>;
 
   constructor(sqlite: Database) {
-    this.latest = new ReadCache(databaseStamp(sqlite), { reads: [mahasiswa, pergantianDosenWali] });
+    this.latest = new ReadCache(databaseStamp(sqlite), { reads: [mahasiswa, pergantianDosenWali], maxEntries: 2000 });
     this.lastAwayFrom = sqlite.prepare<{ tanggal: string; nama: string | null }, [string, string]>(
       "SELECT waktu AS tanggal, nama_baru AS nama FROM pergantian_dosen_wali WHERE NIM = ? AND NIP_sebelumnya = ? ORDER BY waktu DESC, id DESC LIMIT 1",
     );

@@ -28,7 +28,7 @@ export class ProcessingRestriction {
 
   constructor(db: DatabaseClient) {
     this.restrictedAtOf = preparedOnFirstUse(() => db.select({ since: mahasiswa.restrictedAt }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
-    this.answers = new ReadCache(databaseStamp(db.$client), { reads: [mahasiswa] });
+    this.answers = new ReadCache(databaseStamp(db.$client), { reads: [mahasiswa], maxEntries: 2000 });
   }
 
   /** When the student's processing was restricted; null when it is not (or the NIM names nobody). */

@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sameDayTarget } from "../../src/modules/skrining/recording";
 import { TestService, jawaban, standardAccounts } from "../helpers";
 
-/**
- * Decisions §20 through the questionnaire's route, the same whichever thread writes the
- * submissions: the service's own (measurement.test.ts) or the writer's, as on the server
- * (measurement-writer.test.ts).
- */
+/** Decisions §20 through the questionnaire's route (measurement.test.ts). */
 
 /** Stress items summing to `score` without a long run of one answer, and motivation 3, 5, 3, 5, … (SDI 0, Sedang): no warning by the levels. */
 export function answersScoring(score: number): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { TestService } from "../helpers";
 import { measurementCases } from "./measurement-cases";
 
-// Decisions §20, submissions written on the service's own thread (as the CLI and app.handle() write them).
+// Decisions §20 through the questionnaire's route.
 measurementCases(async () => new TestService());

@@ -4,12 +4,8 @@ import { trailTables } from "../../src/audit/trail";
 import { submissionTables } from "../../src/modules/skrining/recording";
 import { TestService, jawaban, standardAccounts } from "../helpers";
 
-/**
- * The questionnaire's rules and answers, the same whichever thread writes the submissions:
- * the service's own (kuesioner.test.ts) or the writer's, as on the server
- * (kuesioner-writer.test.ts).
- */
-export function questionnaireCases(start: () => Promise<TestService>, writesSeenHere: boolean): void {
+/** The questionnaire's rules and answers (kuesioner.test.ts). */
+export function questionnaireCases(start: () => Promise<TestService>): void {
   let service: TestService;
   const tokens: Record<string, string> = {};
 
@@ -151,9 +147,7 @@ export function questionnaireCases(start: () => Promise<TestService>, writesSeen
 
   // The read caches keep what a write job does not say it wrote (src/db/read-cache.ts): a
   // table missing from the submission's list would leave a cache showing the old screening.
-  // (The writer thread's commits empty every cache, and its writes are not seen by this
-  // connection's temporary triggers.)
-  describe.skipIf(!writesSeenHere)("what a submission writes", () => {
+  describe("what a submission writes", () => {
     /** The tables `work` wrote (its triggers' writes included), seen by temporary triggers on every table. */
     const tablesWrittenBy = async (work: () => Promise<unknown>) => {
       const sqlite = service.context.db.$client;

@@ -127,7 +127,7 @@ export class AuthService {
       .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
       .leftJoin(dosen, eq(dosen.userId, users.id));
     this.principalById = preparedOnFirstUse(() => principals.where(eq(users.id, sql.placeholder("id"))).prepare());
-    this.principals = new ReadCache(databaseStamp(db.$client), { reads: [users, mahasiswa, dosen] });
+    this.principals = new ReadCache(databaseStamp(db.$client), { reads: [users, mahasiswa, dosen], maxEntries: 2000 });
     this.principalByUsername = preparedOnFirstUse(() => principals.where(eq(users.username, sql.placeholder("username"))).prepare());
   }
 

@@ -37,7 +37,7 @@ export class SessionStore {
         .where(eq(sessions.idHash, sql.placeholder("idHash")))
         .prepare(),
     );
-    this.active = new ReadCache(databaseStamp(db.$client), { reads: [sessions] });
+    this.active = new ReadCache(databaseStamp(db.$client), { reads: [sessions], maxEntries: 2000 });
   }
 
   /** Starts a session for a login; expired sessions are purged on the way. */

@@ -34,7 +34,7 @@ const tolerateAnyAge = 100 * 365 * 24 * 3600;
 
 // Checking a signature through jose and WebCrypto costs tens of microseconds, more than the
 // rest of a read; a token seen before is looked up by its whole text, signature included.
-const verifiedCacheSize = 10_000;
+const verifiedCacheSize = 2000;
 
 /** Signs and checks HS256 tokens; whether a token's session still runs is the SessionStore's to say. */
 export class TokenService {

@@ -12,6 +12,7 @@ import { CaseReader, OpenCaseReader } from "../tindak-lanjut/cases";
 import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 import { preparedOnFirstUse } from "../../db/prepared";
+import { rowReader } from "../../db/row-reader";
 import { screeningsOfStudentQuery, studentByNimQuery } from "../../db/student-reads";
 import { replyIsNewFor } from "../notes/new-replies";
 
@@ -49,6 +50,7 @@ export class DosenService {
   private readonly pageByRisk;
   private readonly riskPages;
   private readonly pageDetails;
+  private readonly pageRow;
   private readonly openCases;
   // Lecturers reopen the same dashboard far more often than students write; an answer is
   // kept until the next write anywhere (see ReadCache), keyed by everything it depends on.
@@ -65,8 +67,8 @@ export class DosenService {
     const stamp = databaseStamp(db.$client);
     this.openCases = new OpenCaseReader(new CaseReader(db, followUpContactDays));
     this.riskPages = new RiskPages(db, followUpStressMin);
-    this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 1000 });
-    this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 1000 });
+    this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 50 });
+    this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 100 });
     this.studentByNim = studentByNimQuery(db);
     this.screeningsOf = screeningsOfStudentQuery(db);
 
@@ -125,15 +127,18 @@ export class DosenService {
     );
     // The replies new for the acting lecturer (decisions §13 and §19): to their own notes, and as the advisor to the others'.
     const newReplies = sql<number>`(SELECT count(*) FROM ${catatanKonseling} WHERE ${catatanKonseling.nim} = ${mahasiswa.nim} AND ${replyIsNewFor(sql.placeholder("nip"))})`;
-    this.pageDetails = preparedOnFirstUse(() =>
+    const details = { profile: mahasiswa, latest: screeningWithoutAnswers, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies };
+    const pageDetails = () =>
       db
-        .select({ profile: mahasiswa, latest: screeningWithoutAnswers, isSpike: latestSkrining.isSpike, earlyWarning, veryHighStress, newReplies })
+        .select(details)
         .from(mahasiswa)
         .leftJoin(latestSkrining, latestOfStudent)
         .leftJoin(riwayatSkrining, latestScreening)
         .where(sql`${mahasiswa.nim} IN (SELECT value FROM json_each(${sql.placeholder("nims")}))`)
-        .prepare(),
-    );
+        .prepare();
+    this.pageDetails = preparedOnFirstUse(pageDetails);
+    // Read as raw values and named once per row (rowReader): the page's rows are the hot read's garbage.
+    this.pageRow = rowReader<ReturnType<ReturnType<typeof pageDetails>["all"]>[number]>(details, ["latest"]);
   }
 
   /** The acting NIP of a GET route; null is the empty population (no profile, or no `NIP` from an admin). */
@@ -178,7 +183,7 @@ export class DosenService {
 
   /** The page's students in full, in the order chosen. */
   private pageOf(nip: string, nims: string[], total: number, page: number, perPage: number) {
-    const rows = nims.length === 0 ? [] : this.pageDetails.all({ nims: JSON.stringify(nims), nip });
+    const rows = nims.length === 0 ? [] : this.pageDetails.values({ nims: JSON.stringify(nims), nip }).map(this.pageRow);
     const byNim = new Map(rows.map((row) => [row.profile.nim, row]));
     // In the order the page was chosen; a student deleted in between is left out.
     const data = nims.flatMap((nim) => {

@@ -25,8 +25,7 @@ export interface Fallbacks {
 
 /**
  * What a classification reads of the student, the questionnaire's habits taken over: with
- * the answers, everything the model inputs are made of. Predictions made before the job
- * carry it, and the job compares its own (SubmissionWriter).
+ * the answers, everything the model inputs are made of.
  */
 export interface ProfileInputs {
   angkatan: string | null;
@@ -40,17 +39,12 @@ export interface ProfileInputs {
 
 /** What a submission is classified from, and what it falls back to. */
 export interface ClassificationInputs {
-  profile: ProfileInputs;
   features: ModelFeatures;
   fallbacks: Fallbacks;
 }
 
-/** Where a recording gets its classifications: the models, asked in the job, or predictions made before it (SubmissionWriter). */
+/** Where a recording gets its classifications: the models, asked in the job. */
 export type Predictor = (inputs: ClassificationInputs) => Predictions;
-
-/** Whether two profiles give the same model inputs. */
-export const sameProfile = (a: ProfileInputs, b: ProfileInputs): boolean =>
-  a.angkatan === b.angkatan && a.ipk === b.ipk && a.usia === b.usia && a.gender === b.gender && a.freqOlahraga === b.freqOlahraga && a.durasiTidur === b.durasiTidur && a.jurusanNama === b.jurusanNama;
 
 /** Model inputs from the answers and the profile, named and typed as the bundles expect. */
 export function modelFeatures(

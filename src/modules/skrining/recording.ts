@@ -24,10 +24,9 @@ import { restrictionMessages } from "../../privacy/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
 import { FollowUpReachReader } from "../tindak-lanjut/reach";
 import { preparedOnFirstUse } from "../../db/prepared";
-import { databaseStamp, ReadCache } from "../../db/read-cache";
 import { habitKeys, readDuration, readQuestionnaire, readSafetyAnswer, type ReadAnswers, type SubmissionExtras } from "./answers";
 import { ScreeningMeasures, type SafetyContact } from "./measures";
-import { modelFeatures, type ClassificationInputs, type Predictor, type ProfileInputs } from "./model-inputs";
+import { modelFeatures, type Predictor, type ProfileInputs } from "./model-inputs";
 
 const weekMilliseconds = 7 * 24 * 3600 * 1000;
 const dayMilliseconds = 24 * 3600 * 1000;
@@ -85,8 +84,7 @@ function classificationInputs(read: ReadAnswers, profile: ProfileInputs) {
     stressScore,
     sdi,
     inputs: {
-      profile,
-      // Made only when a model is asked: the writer's job compares the profile alone.
+      // Made only when a model is asked (not when the thresholds classify).
       get features() {
         return modelFeatures(read.answers, profile, profile.jurusanNama);
       },
@@ -116,8 +114,7 @@ export const urgentHelp = (safety: SafetyContact) => ({ nama: safety.namaKontak,
 
 /**
  * Questionnaire submission, interface rules 1–8 in their order: what one job of a group
- * commit does (an IMMEDIATE transaction, one savepoint per submission), on the service's
- * thread or on the writer's (SubmissionWriter), with the same rules either way. Two
+ * commit does (an IMMEDIATE transaction, one savepoint per submission). Two
  * submissions by one student are serialised and only the first can pass the weekly check,
  * and a rejected submission writes nothing. A screening that raises an early warning or a
  * very high stress score opens the student's follow-up case in the same job, and the
@@ -133,20 +130,11 @@ export class ScreeningRecorder {
   private readonly caseOpening;
   private readonly followUpReach;
   private readonly measures;
-  // The student and the programme as a prediction ahead of the job reads them (inputsAhead):
-  // kept until a commit, since the writer's thread commits a group while the service's
-  // thread predicts the next, and after each commit the connection reads every page again.
-  // The job reads both again in its transaction, so an older copy costs a new prediction at
-  // worst, never a record.
-  private readonly studentsAhead;
-  private readonly jurusanNamesAhead;
 
   constructor(
     db: DatabaseClient,
     private readonly settings: RecorderSettings,
   ) {
-    this.studentsAhead = new ReadCache<string, ScreeningStudent | undefined>(databaseStamp(db.$client), { reads: [mahasiswa] });
-    this.jurusanNamesAhead = new ReadCache<number | null, string | null>(databaseStamp(db.$client), { reads: [jurusan] });
     this.latestSubmission = preparedOnFirstUse(() =>
       db
         .select({ tanggal: riwayatSkrining.tanggal })
@@ -223,35 +211,10 @@ export class ScreeningRecorder {
   }
 
   /**
-   * The model inputs of a submission as the student's profile stands now, with their
-   * fallbacks; null when the submission will be refused (or cannot be read) before it is
-   * classified. For predictions made before the job: the job checks that its own inputs
-   * are the same (SubmissionWriter).
+   * The job: call inside a transaction of the write queue. `extras`: the top-level values
+   * beside `jawaban` (decisions §20).
    */
-  inputsAhead(nim: string, jawaban: unknown): ClassificationInputs | null {
-    const student = this.studentsAhead.get(nim, () => this.studentForScreening.get({ nim }));
-    if (!student) return null;
-    let read: ReadAnswers;
-    try {
-      read = readQuestionnaire(jawaban);
-    } catch {
-      return null;
-    }
-    const jurusanNama = this.jurusanNamesAhead.get(student.jurusanId, () => this.jurusanNameOf(student.jurusanId));
-    return classificationInputs(read, profileOf(student, read, jurusanNama)).inputs;
-  }
-
-  /** The model inputs of answers the job has read, with the profile it found. */
-  inputsFor(jawaban: unknown, profile: ProfileInputs): ClassificationInputs {
-    return classificationInputs(readQuestionnaire(jawaban), profile).inputs;
-  }
-
-  /**
-   * The job: call inside a transaction of the write queue. `jawabanText`: the answers'
-   * JSON text when the caller has it (JSON.stringify of `jawaban`), to store as it is.
-   * `extras`: the top-level values beside `jawaban` (decisions §20).
-   */
-  record(role: Role, nim: string, jawaban: unknown, predict: Predictor, jawabanText?: string, extras: SubmissionExtras = {}) {
+  record(role: Role, nim: string, jawaban: unknown, predict: Predictor, extras: SubmissionExtras = {}) {
     const student = this.studentForScreening.get({ nim });
     if (!student) throw studentUnknown();
     // An admin does not submit for a student whose processing is restricted.
@@ -290,7 +253,7 @@ export class ScreeningRecorder {
       const record = this.insertRecord.get({
         nim,
         tanggal,
-        inputJawaban: jawabanText ?? JSON.stringify(read.jawaban),
+        inputJawaban: JSON.stringify(read.jawaban),
         tingkatStres: stress.level,
         tingkatMotivasi: motivasi.level,
         saran: suggestions.saran,

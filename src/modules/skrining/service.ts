@@ -39,7 +39,7 @@ export class SkriningService {
     private readonly submission: SubmissionService,
   ) {
     this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
-    this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa, pertanyaanKeselamatan], maxEntries: 5000 });
+    this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa, pertanyaanKeselamatan], maxEntries: 500 });
     this.safetyContact = preparedOnFirstUse(() =>
       db
         .select({ namaKontak: pertanyaanKeselamatan.namaKontak, teleponKontak: pertanyaanKeselamatan.teleponKontak })
