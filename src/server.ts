@@ -215,6 +215,9 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
     if (await (options.outputWritten?.() ?? true)) clearUnshownPassword(config.dataDir, admin.username);
   }
   void backups?.start();
+  // The start-up code ran with the JIT held back (scripts/build-executable.ts); what runs from
+  // here on is the requests' code, which the normal policy compiles in time.
+  Bun.unsafe.setJITPolicy(1);
 
   await new Promise<void>((resolve) => {
     const onSigint = () => void stop("SIGINT diterima");
