@@ -12,7 +12,7 @@ import { accountName } from "../src/command-line";
 import { newerSchemaText } from "../src/db/migrate";
 import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
-import { endEverySession } from "../src/modules/auth/sessions";
+import { endEverySession } from "../src/auth/sessions";
 import { commandAudit } from "./audit";
 import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
 import { newPassphrase, passphraseGiven, passphraseOf, readPassphraseFile } from "./passphrase";

@@ -10,7 +10,7 @@ import type { WriteQueue } from "./db/write-queue";
 import { changeRowCompanion } from "./audit/change-row";
 import { consoleLogger, type Logger } from "./logger";
 import { RegistryClassifier } from "./models/registry";
-import { AuthService } from "./modules/auth/service";
+import { AuthService } from "./auth/service";
 import { ContentService } from "./modules/content/service";
 import { DiaryService } from "./modules/diary/service";
 import { DosenService } from "./modules/dosen/service";

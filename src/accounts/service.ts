@@ -5,7 +5,7 @@ import { appendAuditRows, type AuditSource } from "../audit/trail";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { dosen, mahasiswa, users } from "../db/schema";
-import { endAllSessions } from "../modules/auth/sessions";
+import { endAllSessions } from "../auth/sessions";
 import type { Role } from "../db/schema";
 import { nowIso } from "../records";
 import { breaksPasswordRule, passwordRule } from "./password-rule";

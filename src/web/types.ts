@@ -1,7 +1,7 @@
 // The shapes the API answers with, as the interface reads them. The records come from the
 // service's own schemas (src/records.ts), so the two cannot drift apart.
 import type { Static } from "elysia";
-import type { UserResponse } from "../modules/auth/model";
+import type { UserResponse } from "../auth/user";
 import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
 import type { HasilResponse } from "../modules/skrining/model";
 import type { FollowUpDetail as FollowUpDetailSchema, FollowUpList, FollowUpSummary as FollowUpSummarySchema } from "../modules/tindak-lanjut/model";

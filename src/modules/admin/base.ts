@@ -12,7 +12,7 @@ import { access, type RouteGuards } from "../../http/guards";
 import type { ModelRegistry } from "../../models/registry";
 import type { PrivacyService } from "../../privacy/service";
 import type { StatisticsExporter } from "../dosen/export";
-import type { TokenClaims } from "../auth/tokens";
+import type { TokenClaims } from "../../auth/tokens";
 import { type AdminConfirmations, confirmationHeader } from "./confirmation";
 
 /** What the console's routes use: the process's services, and the few of its own. */

@@ -4,8 +4,9 @@ import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing 
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
 import type { Principal } from "../../requests/principal";
-import { ActivationBody, ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
-import { serializeUser, type AuthService, type RequestOrigin, type SerializedUser } from "./service";
+import { ActivationBody, ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse } from "./model";
+import { UserResponse, serializeUser, type SerializedUser } from "../../auth/user";
+import type { AuthService, RequestOrigin } from "../../auth/service";
 
 // The caller's answer is kept with the caller (the same object from the read cache until
 // an account changes), and sent as the text made the first time.

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
 import { bearer, described, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
-import type { AuthService } from "../auth/service";
+import type { AuthService } from "../../auth/service";
 import { AcknowledgeBody, AcknowledgementResponse, OutdatedVersionResponse, PrivacyNoticeResponse } from "./model";
 import { privasiMessages, type PrivasiService } from "./service";
 
