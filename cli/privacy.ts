@@ -10,7 +10,7 @@ import { MoodService } from "../src/modules/mood/service";
 import { NotesService } from "../src/modules/notes/service";
 import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
-import { StudentDataDocuments } from "../src/privacy/document";
+import { StudentDataDocuments } from "../src/modules/data-saya/document";
 import { PrivacyService, privacyMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
@@ -101,7 +101,7 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           notes: new NotesService(db, writes),
         });
         // The archive writer (tar) is loaded by this command only, not by every `serve`.
-        const { exportAuditEntry, planStudentExport } = await import("../src/privacy/export");
+        const { exportAuditEntry, planStudentExport } = await import("../src/modules/data-saya/export");
         const plan = planStudentExport(documents, photos, nim, privacyMessages.studentUnknown(nim));
         const { archive, summary } = plan;
         if (options.dryRun) {

@@ -10,10 +10,11 @@ import { importsOf, sourceFiles } from "./imports";
  * files of src/ not named here are the base (errors, config, logger, local time, ...).
  */
 export const layers: readonly { name: string; rooms: (room: string) => boolean }[] = [
-  { name: "base", rooms: (room) => !room.includes("/") && !composition.has(room) && !libraryFiles.has(room) && !["db", "web", "cli", "http"].includes(room) && !libraries.has(room) && !rules.has(room) },
+  { name: "base", rooms: (room) => !room.includes("/") && !composition.has(room) && !libraryFiles.has(room) && !["db", "web", "cli", "http", "context"].includes(room) && !libraries.has(room) && !rules.has(room) },
   { name: "rules", rooms: (room) => rules.has(room) },
   { name: "database", rooms: (room) => room === "db" },
   { name: "libraries", rooms: (room) => libraries.has(room) || libraryFiles.has(room) },
+  { name: "core", rooms: (room) => room === "context" },
   { name: "http", rooms: (room) => room === "http" },
   { name: "feature modules", rooms: (room) => room.startsWith("modules/") },
   { name: "web interface", rooms: (room) => room === "web" },
@@ -27,7 +28,7 @@ const libraries = new Set(["accounts", "audit", "auth", "backup", "content", "di
 /** Files at the top of src/ that read the database or a library. */
 const libraryFiles = new Set(["records", "profile-fields"]);
 /** What puts the process together. */
-const composition = new Set(["app", "context", "server", "banner"]);
+const composition = new Set(["app", "server", "banner"]);
 
 /** A file's room: `modules/<feature>`, the folder under src/ (`db`, `http`, `web`), `cli`, or a top-level file's name. */
 export function roomOf(file: string): string {
@@ -86,7 +87,7 @@ export function drawHouse(): Drawing {
 }
 
 /** Tarjan's strongly connected sets of a graph of files. */
-function stronglyConnected(edges: Map<string, string[]>): string[][] {
+export function stronglyConnected(edges: Map<string, string[]>): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

@@ -90,6 +90,11 @@ export class TestService {
    * Every file of the data folder as it is now, the view rows still gathering for the audit
    * trail written first and the database's whole content in its one file: a snapshot.
    */
+  /** The features' services the tests reach beyond the routes (src/app.ts). */
+  get features() {
+    return this.app.features;
+  }
+
   async snapshot(): Promise<FolderCopy> {
     await this.context.audit.flush();
     this.context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -150,7 +155,7 @@ export class TestService {
 
   /** From now on submissions are written on a writer thread, as on the server (src/modules/skrining/writer.ts). */
   async useSubmissionWriter(): Promise<SubmissionWriter> {
-    this.writer = await startSubmissionWriter(this.context, this.context.logger);
+    this.writer = await startSubmissionWriter({ ...this.context, submission: this.features.submission }, this.context.logger);
     if (!this.writer) throw new Error("the submission writer did not start");
     return this.writer;
   }
@@ -162,7 +167,7 @@ export class TestService {
       rmSync(this.dataDir, { recursive: true, force: true });
     };
     if (!this.writer) return closeAll();
-    this.context.submission.useWriter(null);
+    this.features.submission.useWriter(null);
     return this.writer.stop().then(closeAll);
   }
 }

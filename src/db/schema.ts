@@ -10,4 +10,4 @@ export * from "./tables/student-records";
 export * from "./tables/audit";
 export * from "./tables/follow-up";
 /** What an audit row records (decisions: Privacy and audit). */
-export { auditActions, type AuditAction } from "../audit/actions";
+export { auditActions, type AuditAction } from "./tables/audit-actions";

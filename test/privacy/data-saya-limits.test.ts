@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { StudentDataDocuments } from "../../src/privacy/document";
 import { standardAccounts, TestService } from "../helpers";
 
 // Issue 26: Data saya is the largest answer the service gives. It is limited per account
@@ -30,7 +29,7 @@ const dataSaya = (token: string) => service.app.handle(new Request("http://local
 describe("GET /api/mahasiswa/data-saya, a large document", () => {
   test("the text is the document's JSON, given out in several pieces; a request made between two pieces is answered before the last", async () => {
     // The same document as the service builds it (its private part, read for the comparison).
-    const expected = JSON.stringify((service.context.dataSaya as unknown as { documents: StudentDataDocuments }).documents.of("N001"));
+    const expected = JSON.stringify(service.features.documents.of("N001"));
     const response = await dataSaya(tokens.mhs1);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");

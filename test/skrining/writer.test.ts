@@ -211,7 +211,7 @@ describe("starting and failing", () => {
   test("the server starts the writer at the first submission, which is written on the service's thread", async () => {
     const { service, admin } = await serviceWithAdmin();
     let starts = 0;
-    service.context.submission.startWriterAtFirstSubmission(() => starts++);
+    service.features.submission.startWriterAtFirstSubmission(() => starts++);
     expect((await service.request("GET", "/api/mahasiswa/history?nim=N002", { token: admin })).status).toBe(200);
     expect(starts).toBe(0);
     for (let round = 0; round < 2; round++) expect((await submit(admin, { NIM: "N002", jawaban: jawaban(3, 4) })).status).toBe(201);
@@ -223,12 +223,13 @@ describe("starting and failing", () => {
     const { service, admin } = await serviceWithAdmin();
     const errors: string[] = [];
     const { context } = service;
+    const { submission } = service.features;
     const writer = await SubmissionWriter.start(
       { databasePath: context.config.databasePath, busyWaitMilliseconds: 1000, followUpStressMin: context.config.followUpStressMin, timeZone: context.config.timeZone },
-      { client: context.db.$client, health: context.health, onFailure: (error) => (context.submission.useWriter(null), errors.push(describeFailure(error))) },
+      { client: context.db.$client, health: context.health, onFailure: (error) => (submission.useWriter(null), errors.push(describeFailure(error))) },
       new URL("./failing-writer.ts", import.meta.url),
     );
-    context.submission.useWriter(writer);
+    submission.useWriter(writer);
     const lost = await submit(admin, { NIM: "N002", jawaban: jawaban(3, 4) });
     expect(lost.status).toBe(503);
     expect(errors).toEqual([expect.stringContaining("utas penulis kuesioner berhenti")]);
@@ -240,7 +241,7 @@ describe("starting and failing", () => {
     const { service, admin } = await serviceWithAdmin();
     const logged: string[] = [];
     const logger = { info: () => {}, error: (line: string) => logged.push(line) };
-    const context = { ...service.context, config: { ...service.context.config, databasePath: join(service.dataDir, "missing", "skrining.db") } };
+    const context = { ...service.context, submission: service.features.submission, config: { ...service.context.config, databasePath: join(service.dataDir, "missing", "skrining.db") } };
     expect(await startSubmissionWriter(context, logger)).toBeNull();
     expect(logged).toEqual([expect.stringContaining("Utas penulis kuesioner tidak dapat dimulai")]);
     expect((await submit(admin, { NIM: "N002", jawaban: jawaban(3, 4) })).status).toBe(201);

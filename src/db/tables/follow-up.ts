@@ -1,13 +1,11 @@
 // Follow-up cases (tindak lanjut) and their timelines (decisions: Follow-up cases).
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { closingReasons, contactOutcomes } from "../../modules/tindak-lanjut/moves";
+import { closingReasons, contactOutcomes, followUpStatuses } from "./follow-up-values";
+
+export { followUpStatuses, type FollowUpStatus } from "./follow-up-values";
 import { dosen, mahasiswa } from "./people";
 import { riwayatSkrining } from "./screening";
-
-/** A follow-up case's status (decisions: Follow-up cases); every status but `selesai` is open. */
-export const followUpStatuses = ["baru", "dihubungi", "dirujuk", "selesai"] as const;
-export type FollowUpStatus = (typeof followUpStatuses)[number];
 
 /**
  * A follow-up case (tindak lanjut): opened by a screening that raised an early warning, a

@@ -6,7 +6,8 @@ import { access, type RouteGuards } from "../../http/guards";
 import { DiaryEntry } from "../../records";
 import { entryDeleteRoute, entryListRoute, entryRefusals, type DatedEntryKind } from "../dated-entries";
 import { DiaryCreateBody, DiaryList, DiaryUpdateBody } from "./model";
-import { diaryMessages, type DiaryService } from "./service";
+import type { AppContext } from "../../context";
+import { diaryMessages, DiaryService } from "./service";
 
 /** The routes the diary shares with the mood log: its list and the delete. */
 const kind: DatedEntryKind = { path: "diary", noun: "diary", list: DiaryList, studentUnknown: diaryMessages.studentUnknown };
@@ -14,7 +15,12 @@ const { unknownEntry, othersEntry } = entryRefusals(kind);
 const quotaFull = { status: 400, when: "the student's diary would exceed its quota" };
 
 /** The student's diary entries, any number per date. */
-export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
+export function diaryModule(core: AppContext, guards: RouteGuards) {
+  const diary = new DiaryService(core.db, core.writes, core.config.diaryQuotaBytes);
+  return { diary, routes: diaryRoutes(guards, diary) };
+}
+
+const diaryRoutes = (guards: RouteGuards, diary: DiaryService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["diary"] })
     .use(guards)
     .post("/diary", async ({ principal, body, set }) => {

@@ -6,7 +6,8 @@ import { access, type RouteGuards } from "../../http/guards";
 import { MoodEntry } from "../../records";
 import { entryDeleteRoute, entryListRoute, entryRefusals, type DatedEntryKind } from "../dated-entries";
 import { MoodCreateBody, MoodList, MoodUpdateBody } from "./model";
-import { moodMessages, type MoodService } from "./service";
+import type { AppContext } from "../../context";
+import { moodMessages, MoodService } from "./service";
 
 /** The routes the mood log shares with the diary: its list and the delete. */
 const kind: DatedEntryKind = { path: "mood", noun: "mood", list: MoodList, studentUnknown: moodMessages.studentUnknown };
@@ -19,7 +20,12 @@ const recordedMood: AuditRule = {
 };
 
 /** The student's daily mood entries, one per date. */
-export const moodController = (guards: RouteGuards, mood: MoodService) =>
+export function moodModule(core: AppContext, guards: RouteGuards) {
+  const mood = new MoodService(core.db, core.writes);
+  return { mood, routes: moodRoutes(guards, mood) };
+}
+
+const moodRoutes = (guards: RouteGuards, mood: MoodService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["mood"] })
     .use(guards)
     .post("/mood", async ({ principal, body, set }) => {

@@ -6,7 +6,8 @@ import { access, type RouteGuards } from "../../http/guards";
 import { CatatanRecord } from "../../records";
 import type { Principal } from "../../requests/principal";
 import { CatatanBody, CatatanCreated, CatatanList, CatatanQuery, ReplyBody, ReplyResponse } from "./model";
-import { notesMessages, type NotesService } from "./service";
+import type { AppContext } from "../../context";
+import { notesMessages, NotesService } from "./service";
 
 const unknownNote = { status: 404, when: "no note has this id" };
 
@@ -23,7 +24,12 @@ const replyRefusals = (onlyStudents: string) =>
   );
 
 /** Counselling notes from both sides: lecturers write and list them, students read and reply. */
-export const notesController = (guards: RouteGuards, notes: NotesService) =>
+export function notesModule(core: AppContext, guards: RouteGuards) {
+  const notes = new NotesService(core.db, core.writes);
+  return { notes, routes: notesRoutes(guards, notes) };
+}
+
+const notesRoutes = (guards: RouteGuards, notes: NotesService) =>
   new Elysia({ tags: ["notes"] })
     .use(guards)
     .post("/api/dosen/catatan", async ({ principal, body, set }) => {

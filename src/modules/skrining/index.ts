@@ -15,13 +15,22 @@ import {
   SuggestionsResponse,
   WeeklyLimitResponse,
 } from "./model";
-import { skriningMessages, type SkriningService } from "./service";
-import type { SubmissionService } from "./submission";
+import { RegistryClassifier } from "../../models/registry";
+import type { AppContext } from "../../context";
+import { skriningMessages, SkriningService } from "./service";
+import { SubmissionService } from "./submission";
 
 /** The questionnaire: eligibility, submission, the latest result, the history and suggestions. */
 const hasilAnswer = cachedJson(HasilResponse);
 
-export const skriningController = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>
+/** The questionnaire: its submissions (written on the server's writer thread once it runs, src/server.ts), results and history. */
+export function skriningModule(core: AppContext, guards: RouteGuards) {
+  const { config, db, writes, logger } = core;
+  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
+  return { submission, routes: skriningRoutes(guards, submission, new SkriningService(db, submission)) };
+}
+
+const skriningRoutes = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["skrining"] })
     .use(guards)
     .get("/can_submit/:nim", ({ params }) => skrining.canSubmit(params.nim), {

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { AppContext } from "../../context";
+import type { Config } from "../../config";
+import type { DatabaseClient } from "../../db";
 import { describeFailure } from "../../errors";
 import type { Logger } from "../../logger";
 import { databaseStamp } from "../../db/read-cache";
@@ -150,12 +151,15 @@ export class SubmissionWriter {
 }
 
 /**
- * Starts the writer for a context and hands it the context's submissions; if it cannot
+ * Starts the writer for the service's database and hands it the submissions; if it cannot
  * start, or fails later, they are written on the service's own thread (logged). Resolves
  * with the writer to stop, or null.
  */
-export async function startSubmissionWriter(context: Pick<AppContext, "config" | "db" | "health" | "submission">, logger: Logger): Promise<SubmissionWriter | null> {
-  const { config, db, health, submission } = context;
+export async function startSubmissionWriter(
+  parts: { config: Config; db: DatabaseClient; health: StorageHealth; submission: { useWriter(writer: SubmissionWriter | null): void } },
+  logger: Logger,
+): Promise<SubmissionWriter | null> {
+  const { config, db, health, submission } = parts;
   try {
     const writer = await SubmissionWriter.start(
       { databasePath: config.databasePath, busyWaitMilliseconds: config.busyWaitMilliseconds, followUpStressMin: config.followUpStressMin, timeZone: config.timeZone },

@@ -4,7 +4,8 @@ import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing 
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { FollowUpDetail, FollowUpList, FollowUpQuery, FollowUpSummary, OwnerBody, StatusBody } from "./model";
-import type { TindakLanjutService } from "./service";
+import type { AppContext } from "../../context";
+import { TindakLanjutService } from "./service";
 
 /** Aggregates: one row without a student, naming whose cases were counted. */
 const summaryViewed: AuditRule = {
@@ -18,7 +19,11 @@ const notOwner = { status: 403, when: "a lecturer names a case they do not own (
 const restrictedCase = { status: 403, when: "the case's student is restricted (`privacy restrict`)" };
 
 /** Follow-up cases: a lecturer's own, every case for an admin; status changes with a note, reassignment by an admin. */
-export const tindakLanjutController = (guards: RouteGuards, cases: TindakLanjutService) =>
+export function tindakLanjutModule(core: AppContext, guards: RouteGuards) {
+  return tindakLanjutRoutes(guards, new TindakLanjutService(core.db, core.writes, core.config.followUpContactDays));
+}
+
+const tindakLanjutRoutes = (guards: RouteGuards, cases: TindakLanjutService) =>
   new Elysia({ prefix: "/api/dosen/tindak-lanjut", tags: ["tindak lanjut"] })
     .use(guards)
     .get("", ({ principal, query }) => cases.list(principal, query), {
