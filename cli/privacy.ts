@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { rmSync } from "node:fs";
-import { appendAuditRows } from "../src/audit/trail";
+import { appendAuditRows, type AuditSource } from "../src/audit/trail";
 import type { Config } from "../src/config";
 import type { DatabaseClient } from "../src/db";
 import type { WriteQueue } from "../src/db/write-queue";
@@ -146,35 +146,45 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
       });
     });
 
-  privacy
-    .command("restrict")
-    .description("membatasi pemrosesan data satu mahasiswa: dosen dan admin tidak lagi melihatnya, statistik dan ekspor tidak menghitungnya")
-    .option("--nim <nim>", "NIM mahasiswa")
-    .option("--dry-run", "hanya tampilkan apa yang akan berubah")
-    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
-      const nim = requiredNim(options.nim);
-      await withPrivacy(command, io, async ({ privacy }) => {
-        const dryRun = options.dryRun === true;
-        const { screeningsLeftOut, since } = await privacy.restrict(nim, commandAudit(command), dryRun);
-        if (dryRun) io.out(`${dryRunLine}Akan dibatasi: mahasiswa ${nim}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
-        else io.out(`Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
+  /** restrict and unrestrict: the same options, the change (or its dry run) and one line about it. */
+  const restrictionCommand = (
+    name: string,
+    description: string,
+    change: (privacy: PrivacyService, nim: string, audit: AuditSource, dryRun: boolean) => Promise<{ line: string; dryRunLine: string }>,
+  ) =>
+    privacy
+      .command(name)
+      .description(description)
+      .option("--nim <nim>", "NIM mahasiswa")
+      .option("--dry-run", "hanya tampilkan apa yang akan berubah")
+      .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
+        const nim = requiredNim(options.nim);
+        await withPrivacy(command, io, async ({ privacy }) => {
+          const dryRun = options.dryRun === true;
+          const said = await change(privacy, nim, commandAudit(command), dryRun);
+          io.out(dryRun ? `${dryRunLine}${said.dryRunLine}\n` : `${said.line}\n`);
+        });
       });
-    });
 
-  privacy
-    .command("unrestrict")
-    .description("mengakhiri pembatasan pemrosesan data satu mahasiswa")
-    .option("--nim <nim>", "NIM mahasiswa")
-    .option("--dry-run", "hanya tampilkan apa yang akan berubah")
-    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
-      const nim = requiredNim(options.nim);
-      await withPrivacy(command, io, async ({ privacy }) => {
-        const dryRun = options.dryRun === true;
-        const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, commandAudit(command), dryRun);
-        if (dryRun) io.out(`${dryRunLine}Akan diakhiri: pembatasan mahasiswa ${nim} (sejak ${since}); ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
-        else io.out(`Pembatasan pemrosesan data mahasiswa ${nim} (sejak ${since}) diakhiri; ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
-      });
-    });
+  restrictionCommand(
+    "restrict",
+    "membatasi pemrosesan data satu mahasiswa: dosen dan admin tidak lagi melihatnya, statistik dan ekspor tidak menghitungnya",
+    async (privacy, nim, audit, dryRun) => {
+      const { screeningsLeftOut, since } = await privacy.restrict(nim, audit, dryRun);
+      return {
+        dryRunLine: `Akan dibatasi: mahasiswa ${nim}; ${screeningsLeftOut} skrining keluar dari statistik.`,
+        line: `Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}; ${screeningsLeftOut} skrining keluar dari statistik.`,
+      };
+    },
+  );
+
+  restrictionCommand("unrestrict", "mengakhiri pembatasan pemrosesan data satu mahasiswa", async (privacy, nim, audit, dryRun) => {
+    const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, audit, dryRun);
+    return {
+      dryRunLine: `Akan diakhiri: pembatasan mahasiswa ${nim} (sejak ${since}); ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.`,
+      line: `Pembatasan pemrosesan data mahasiswa ${nim} (sejak ${since}) diakhiri; ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.`,
+    };
+  });
 
   privacy
     .command("purge")
