@@ -12,7 +12,8 @@ import type { User } from "../../types";
 import type { MintaKontakSent, MintaKontakState } from "../../../modules/minta-kontak/model";
 import { dialled } from "../../../content/help-phone";
 import { requestMessageMaxLength as messageMax } from "../../../modules/tindak-lanjut/moves";
-import { characters, OutcomeNotice, useAction } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { characters } from "./shared";
 
 const text = student.kontak;
 
