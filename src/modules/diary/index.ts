@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, jsonBody, refusal, refusals, writing } from "../../http/documentation";
+import { bearer, jsonBody, refusal, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { DiaryEntry } from "../../records";
@@ -32,15 +32,10 @@ const diaryRoutes = (guards: RouteGuards, diary: DiaryService) =>
       studentWrite: true,
       response: {
         201: DiaryEntry,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "an admin gives no `nim`, or `date` or `content` is missing or breaks its rule" },
           quotaFull,
-          refusal.accessToken,
-          refusal.role,
           refusal.studentUnknown,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Write a diary entry", security: bearer, requestBody: jsonBody(DiaryCreateBody) },
@@ -52,16 +47,11 @@ const diaryRoutes = (guards: RouteGuards, diary: DiaryService) =>
       studentWrite: true,
       response: {
         200: DiaryEntry,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "`content`, `title` or `date` breaks its rule" },
           quotaFull,
-          refusal.accessToken,
-          refusal.role,
           othersEntry,
           unknownEntry,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Change a diary entry's title, content or date", security: bearer, requestBody: jsonBody(DiaryUpdateBody) },

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, described, jsonBody, refusal, refusals, writing } from "../../http/documentation";
+import { bearer, described, jsonBody, refusal, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { MoodEntry } from "../../records";
@@ -38,14 +38,9 @@ const moodRoutes = (guards: RouteGuards, mood: MoodService) =>
       response: {
         200: described(MoodEntry, "the date's entry existed: its value is replaced"),
         201: described(MoodEntry, "a new entry for the date"),
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "an admin gives no `nim`, or `date` or `mood_value` is missing or breaks its rule" },
-          refusal.accessToken,
-          refusal.role,
           refusal.studentUnknown,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: {
@@ -61,16 +56,11 @@ const moodRoutes = (guards: RouteGuards, mood: MoodService) =>
       studentWrite: true,
       response: {
         200: MoodEntry,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "`mood_value` or `date` breaks its rule" },
-          refusal.accessToken,
-          refusal.role,
           othersEntry,
           unknownEntry,
           { status: 409, when: "another entry of the student already has that date" },
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Change a mood entry's value or date", security: bearer, requestBody: jsonBody(MoodUpdateBody) },

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, jsonBody, reading, refusal, refusals, responseObjects, writing } from "../../http/documentation";
+import { bearer, jsonBody, reading, refusal, refusals, responseObjects, writing, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { PhotoDeleteResponse, PhotoUploadResponse, ProfilBody, ProfilDataResponse, ProfilStatusResponse, ProfilUpdateResponse, photoAnswers, photoRequestBody } from "./model";
@@ -33,14 +33,9 @@ const profilRoutes = (guards: RouteGuards, profil: ProfilService, photos: PhotoS
       studentWrite: true,
       response: {
         200: ProfilUpdateResponse,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "`usia`, `IPK` or a text field breaks its rule" },
-          refusal.accessToken,
-          refusal.role,
           noProfile,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Update the student's own profile fields", security: bearer, requestBody: jsonBody(ProfilBody) },

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
+import { bearer, jsonBody, queryParameters, reading, refusal, refusals, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
@@ -51,15 +51,10 @@ const skriningRoutes = (guards: RouteGuards, submission: SubmissionService, skri
       studentWrite: true,
       response: {
         201: KuesionerResponse,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "an admin gives no `NIM`, or `jawaban` is not an object, or an item is missing or off its scale" },
-          refusal.accessToken,
-          refusal.role,
           { status: 403, when: "a student submitted within the last 7 days: nothing is saved", body: WeeklyLimitResponse },
           { status: 404, when: "the student does not exist" },
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer, requestBody: jsonBody(KuesionerBody) },
