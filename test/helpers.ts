@@ -172,6 +172,20 @@ export class TestService {
   }
 }
 
+/**
+ * The preamble of most route tests: a service with the standard accounts (and `more` CSV,
+ * such as fourthStudent), signed in as `usernames`.
+ */
+export async function signedInService<Username extends keyof typeof passwords>(
+  usernames: readonly Username[],
+  options: { environment?: Record<string, string>; logger?: Logger; more?: readonly string[] } = {},
+): Promise<{ service: TestService; tokens: Record<Username, string> }> {
+  const service = new TestService(options.environment, options.logger);
+  await service.importAccounts(standardAccounts);
+  for (const csv of options.more ?? []) await service.importAccounts(csv);
+  return { service, tokens: await service.accessTokens(usernames) };
+}
+
 /** The files of a folder by their paths inside it, with their modes (a fixture's data folder). */
 type FolderCopy = { path: string; bytes: Uint8Array; mode: number }[];
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:
 import { photoForm } from "../photos/fixtures";
 import { actorNameSql } from "../../src/audit/names";
 import { verifyAuditChain } from "../../src/audit/verify";
-import { TestService, fourthStudent, jawaban, passwords, standardAccounts } from "../helpers";
+import { TestService, fourthStudent, jawaban, passwords, signedInService } from "../helpers";
 import { consoleRoutesWithRows, consoleRoutesWithoutRows } from "../admin/audit-rules";
 
 // The audit rows every route leaves (decisions: Audit trail), through app.handle(): a
@@ -54,10 +54,7 @@ async function rowsOf(method: string, path: string, options: { token?: string; b
 }
 
 beforeAll(async () => {
-  service = new TestService();
-  await service.importAccounts(standardAccounts);
-  await service.importAccounts(fourthStudent);
-  tokens = await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1", "mhs2", "mhs4"]);
+  ({ service, tokens } = await signedInService(["admin", "dosen1", "dosen2", "mhs1", "mhs2", "mhs4"], { more: [fourthStudent] }));
   // mhs1 (N001, advisee of dosen1) has data of every kind.
   expect((await service.request("POST", "/api/mahasiswa/kuesioner", { token: tokens.mhs1, body: { jawaban: jawaban(2, 3) } })).status).toBe(201);
   moodId = (await service.request("POST", "/api/mahasiswa/mood", { token: tokens.mhs1, body: { date: "2026-01-05", mood_value: 4 } })).body.id;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { QuestionsService } from "../../src/modules/questions/service";
-import { TestService, jawaban, standardAccounts } from "../helpers";
+import { TestService, jawaban, signedInService } from "../helpers";
 
 // A full, read-only or failing storage answers a distinct status with an Indonesian text
 // that says the server cannot store data now (507 for no space, 503 otherwise), is logged
@@ -16,9 +16,9 @@ afterEach(() => service?.close());
 async function start(): Promise<Record<string, string>> {
   logged.length = 0;
   // The log is captured: the fault must be logged once, and its end once.
-  service = new TestService({}, { info: (line) => logged.push(`info ${line}`), error: (line) => logged.push(`error ${line}`) });
-  await service.importAccounts(standardAccounts);
-  return await service.accessTokens(["admin", "mhs1"]);
+  const signedIn = await signedInService(["admin", "mhs1"], { logger: { info: (line) => logged.push(`info ${line}`), error: (line) => logged.push(`error ${line}`) } });
+  service = signedIn.service;
+  return signedIn.tokens;
 }
 
 const sqlite = () => service.context.db.$client;

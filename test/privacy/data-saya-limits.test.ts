@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { standardAccounts, TestService } from "../helpers";
+import { TestService, signedInService } from "../helpers";
 
 // Issue 26: Data saya is the largest answer the service gives. It is limited per account
 // (6 a minute by default → 429, decisions §10's text) and written out in pieces, so that
@@ -10,9 +10,7 @@ let tokens: Record<"mhs1" | "mhs2", string>;
 const limit = 3;
 
 beforeAll(async () => {
-  service = new TestService({ SKRINING_DATA_SAYA_PER_MINUTE: String(limit) });
-  await service.importAccounts(standardAccounts);
-  tokens = await service.accessTokens(["mhs1", "mhs2"]);
+  ({ service, tokens } = await signedInService(["mhs1", "mhs2"], { environment: { SKRINING_DATA_SAYA_PER_MINUTE: String(limit) } }));
   // A diary near the quota: 150 entries of about 20,000 characters (3 MB of text).
   const insert = service.context.db.$client.prepare(
     "INSERT INTO diary_entries (nim, date, title, content, created_at, updated_at) VALUES ('N001', ?, ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
