@@ -7,11 +7,11 @@ import type { WriteQueue } from "../src/db/write-queue";
 import { invalid } from "../src/errors";
 import { DiaryService } from "../src/modules/diary/service";
 import { MoodService } from "../src/modules/mood/service";
-import { NotesService } from "../src/modules/notes/service";
+import { CatatanService } from "../src/modules/catatan/service";
 import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
 import { StudentDataDocuments } from "../src/modules/data-saya/document";
-import { PrivacyService, privacyMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
+import { PrivasiRequestService, privasiRequestMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privasi/service";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
 import { writeOutputFile } from "./output";
@@ -21,7 +21,7 @@ interface Opened {
   db: DatabaseClient;
   writes: WriteQueue;
   photos: PhotoStore;
-  privacy: PrivacyService;
+  privacy: PrivasiRequestService;
 }
 
 /** Opens the data folder for one privacy command and closes it whatever happens. */
@@ -29,7 +29,7 @@ async function withPrivacy<T>(command: Command, io: CommandIo, work: (opened: Op
   const { config, db, writes } = openData(command, io);
   const photos = new PhotoStore(config.dataDir, config.photosDir);
   try {
-    return await work({ config, db, writes, photos, privacy: new PrivacyService(db.$client, writes, photos, config.timeZone) });
+    return await work({ config, db, writes, photos, privacy: new PrivasiRequestService(db.$client, writes, photos, config.timeZone) });
   } finally {
     db.$client.close();
   }
@@ -98,11 +98,11 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           profil: new ProfilService(db, writes),
           mood: new MoodService(db, writes),
           diary: new DiaryService(db, writes, Number.MAX_SAFE_INTEGER),
-          notes: new NotesService(db, writes),
+          notes: new CatatanService(db, writes),
         });
         // The archive writer (tar) is loaded by this command only, not by every `serve`.
         const { exportAuditEntry, planStudentExport } = await import("../src/modules/data-saya/export");
-        const plan = planStudentExport(documents, photos, nim, privacyMessages.studentUnknown(nim));
+        const plan = planStudentExport(documents, photos, nim, privasiRequestMessages.studentUnknown(nim));
         const { archive, summary } = plan;
         if (options.dryRun) {
           io.out(dryRunLine);
@@ -150,7 +150,7 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
   const restrictionCommand = (
     name: string,
     description: string,
-    change: (privacy: PrivacyService, nim: string, audit: AuditSource, dryRun: boolean) => Promise<{ line: string; dryRunLine: string }>,
+    change: (privacy: PrivasiRequestService, nim: string, audit: AuditSource, dryRun: boolean) => Promise<{ line: string; dryRunLine: string }>,
   ) =>
     privacy
       .command(name)

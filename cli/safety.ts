@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { SafetyQuestionService } from "../src/modules/keselamatan/service";
-import { safetyQuestion } from "../src/screening/safety-question";
+import { safetyQuestion } from "../src/skrining/safety-question";
 import { formatLocalTimestamp } from "../src/local-time";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";

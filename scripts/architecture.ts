@@ -22,9 +22,9 @@ export const layers: readonly { name: string; rooms: (room: string) => boolean }
 ];
 
 /** Pure rules: what the questionnaire's answers mean, computed from values alone (the tables' generated columns use them too). */
-const rules = new Set(["screening", "measurement"]);
+const rules = new Set(["skrining", "measurement"]);
 /** What the services are made of: neither HTTP nor a feature. */
-const libraries = new Set(["accounts", "audit", "auth", "backup", "content", "diagnosis", "models", "photos", "privacy", "requests", "tls"]);
+const libraries = new Set(["accounts", "audit", "auth", "backup", "konten", "diagnosis", "models", "photos", "privasi", "requests", "tls"]);
 /** Files at the top of src/ that read the database or a library. */
 const libraryFiles = new Set(["records", "profile-fields"]);
 /** What puts the process together. */

@@ -16,7 +16,7 @@ import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
 import { adminModule, type ServingTls } from "./modules/admin";
 import { authModule } from "./modules/auth";
-import { contentModule } from "./modules/content";
+import { kontenModule } from "./modules/konten";
 import { dataSayaModule } from "./modules/data-saya";
 import { diaryModule } from "./modules/diary";
 import { dosenModule } from "./modules/dosen";
@@ -24,7 +24,7 @@ import { healthModule, healthPath } from "./modules/health";
 import { keselamatanModule } from "./modules/keselamatan";
 import { mintaKontakModule } from "./modules/minta-kontak";
 import { moodModule } from "./modules/mood";
-import { notesModule } from "./modules/notes";
+import { catatanModule } from "./modules/catatan";
 import { privasiModule } from "./modules/privasi";
 import { profilModule } from "./modules/profil";
 import { questionsModule } from "./modules/questions";
@@ -72,11 +72,11 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
   // The modules whose services another module (or the server) names; the rest are built in their .use().
   const skrining = skriningModule(context, guards);
   const keselamatan = keselamatanModule(context, guards);
-  const content = contentModule(context);
+  const content = kontenModule(context);
   const profil = profilModule(context, guards);
   const mood = moodModule(context, guards);
   const diary = diaryModule(context, guards);
-  const notes = notesModule(context, guards);
+  const notes = catatanModule(context, guards);
   const dosen = dosenModule(context, guards, notes.notes);
   const dataSaya = dataSayaModule(context, guards, { profil: profil.profil, mood: mood.mood, diary: diary.diary, notes: notes.notes });
   const app = new Elysia()

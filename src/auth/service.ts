@@ -17,7 +17,7 @@ import { RateLimit } from "../requests/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
 import { serializeUser } from "./user";
 import { preparedOnFirstUse } from "../db/prepared";
-import { AdvisorChanges } from "../privacy/advisor-scope";
+import { AdvisorChanges } from "../privasi/advisor-scope";
 
 const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",

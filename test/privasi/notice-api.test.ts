@@ -1,6 +1,6 @@
 import { actorNameSql } from "../../src/audit/names";
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
-import { defaultPrivacyNotice } from "../../src/content/privacy-notice";
+import { defaultPrivacyNotice } from "../../src/konten/privacy-notice";
 import { TestService, passwords, standardAccounts } from "../helpers";
 
 // The privacy notice (GET /api/privasi/pemberitahuan) and a student's acknowledgement of

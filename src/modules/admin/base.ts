@@ -10,9 +10,9 @@ import { beforeBody } from "../../http/body-gate";
 import { principalActor, type Principal } from "../../requests/principal";
 import { access, type RouteGuards } from "../../http/guards";
 import type { ModelRegistry } from "../../models/registry";
-import type { PrivacyService } from "../../privacy/service";
+import type { PrivasiRequestService } from "../../privasi/service";
 import type { PhotoStore } from "../../photos/storage";
-import type { ContentService } from "../content/service";
+import type { KontenService } from "../konten/service";
 import type { StudentDataDocuments } from "../data-saya/document";
 import type { StatisticsExporter } from "../dosen/export";
 import type { SafetyQuestionService } from "../keselamatan/service";
@@ -23,7 +23,7 @@ import { type AdminConfirmations, confirmationHeader } from "./confirmation";
 export interface AdminDependencies {
   context: AppContext;
   /** The faculty's texts (Teks), the content module's. */
-  content: ContentService;
+  content: KontenService;
   /** The safety question (Teks), the keselamatan module's. */
   safety: SafetyQuestionService;
   /** A student's data document (the privacy export), the data-saya module's. */
@@ -39,7 +39,7 @@ export interface AdminDependencies {
   /** The certificate serve serves and where; null on plain HTTP (and under app.handle() in tests that pass none). */
   tls: ServingTls | null;
   registry: ModelRegistry;
-  privacy: PrivacyService;
+  privacy: PrivasiRequestService;
   exporter: StatisticsExporter;
 }
 

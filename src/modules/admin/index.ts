@@ -4,10 +4,10 @@ import type { RouteGuards } from "../../http/guards";
 import { adminApiPrefix } from "../../http/admin-web";
 import type { AppContext } from "../../context";
 import { ModelRegistry } from "../../models/registry";
-import { PrivacyService } from "../../privacy/service";
+import { PrivasiRequestService } from "../../privasi/service";
 import { StatisticsExporter } from "../dosen/export";
 import type { StatisticsService } from "../dosen/statistics";
-import { FollowUpFiguresReader } from "../tindak-lanjut/figures";
+import { TindakLanjutFiguresReader } from "../tindak-lanjut/figures";
 import { AdminConfirmations } from "./confirmation";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";
@@ -42,8 +42,8 @@ export function adminModule(
     ...serving,
     confirmations: new AdminConfirmations(auth, adminApiPrefix),
     registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
-    privacy: new PrivacyService(db.$client, writes, features.photoStore, config.timeZone),
-    exporter: new StatisticsExporter(statistics, new FollowUpFiguresReader(db.$client, config.followUpContactDays), config.timeZone),
+    privacy: new PrivasiRequestService(db.$client, writes, features.photoStore, config.timeZone),
+    exporter: new StatisticsExporter(statistics, new TindakLanjutFiguresReader(db.$client, config.followUpContactDays), config.timeZone),
   });
 }
 

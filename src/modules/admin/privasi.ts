@@ -3,7 +3,7 @@ import { invalid, notFound } from "../../errors";
 import type { JsonObject } from "../../requests/values";
 import type { Principal } from "../../requests/principal";
 import type { RouteGuards } from "../../http/guards";
-import { privacyMessages } from "../../privacy/service";
+import { privasiRequestMessages } from "../../privasi/service";
 import { formatLocalTimestamp } from "../../local-time";
 import { Erased, Restricted, StudentRequest, Unrestricted } from "./model";
 import { adminController, adminOnly, assertConfirmed, consoleSource, download, formText, type AdminDependencies } from "./base";
@@ -28,14 +28,14 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
     const row = context.db.$client
       .query<{ nim: string; nama: string | null; dibatasi_sejak: string | null }, [string]>("SELECT NIM AS nim, nama_mahasiswa AS nama, dibatasi_sejak FROM mahasiswa WHERE NIM = ?")
       .get(nim);
-    if (!row) throw notFound(privacyMessages.studentUnknown(nim));
+    if (!row) throw notFound(privasiRequestMessages.studentUnknown(nim));
     return row;
   };
   /** An export as a download, after its audit row: there is no export the trail does not show. */
   const exported = async (principal: Principal, nim: string, request: Request, route: string, form: "archive" | "json") => {
     // The archive writer is loaded when an export is asked for, not with the server (as the command does).
     const { exportAuditEntry, planStudentExport } = await import("../data-saya/export");
-    const plan = planStudentExport(documents, photos, nim, privacyMessages.studentUnknown(nim));
+    const plan = planStudentExport(documents, photos, nim, privasiRequestMessages.studentUnknown(nim));
     await context.writes.run(() => appendAuditRows(context.db.$client, [exportAuditEntry(consoleSource(dependencies, principal, request, route), plan, form)]));
     const day = formatLocalTimestamp(new Date().toISOString(), context.config.timeZone).slice(0, 10);
     return form === "json"

@@ -1,4 +1,4 @@
-import { replaceText, textSubjects } from "../../content/texts";
+import { replaceText, textSubjects } from "../../konten/texts";
 import { ServiceError } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
 import type { JsonObject } from "../../requests/values";

@@ -7,7 +7,7 @@ import { notFound } from "../../errors";
 import type { StudentData } from "./model";
 import type { DiaryService } from "../diary/service";
 import type { MoodService } from "../mood/service";
-import type { NotesService } from "../notes/service";
+import type { CatatanService } from "../catatan/service";
 import type { ProfilService } from "../profil/service";
 import { serializeSkrining } from "../../records";
 import { preparedOnFirstUse } from "../../db/prepared";
@@ -20,7 +20,7 @@ export interface DocumentSources {
   profil: ProfilService;
   mood: MoodService;
   diary: DiaryService;
-  notes: NotesService;
+  notes: CatatanService;
 }
 
 export const documentMessages = {

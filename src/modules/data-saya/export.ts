@@ -6,7 +6,7 @@ import type { PhotoStore } from "../../photos/storage";
 import { safeNimOf } from "../../photos/storage";
 import type { AuditEntry, AuditSource } from "../../audit/trail";
 import { documentMessages, type StudentDataDocument, type StudentDataDocuments } from "./document";
-import type { TableCounts } from "../../privacy/service";
+import type { TableCounts } from "../../privasi/service";
 
 /** One student's export: the archive's bytes and what it holds. */
 export interface StudentExport {

@@ -6,7 +6,7 @@ import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
 import { DosenProfil, DosenProfilBody, DosenProfilSaved, LecturerList, MovedAwayResponse, NipQuery, TodayResponse, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import type { AppContext } from "../../context";
-import type { NotesService } from "../notes/service";
+import type { CatatanService } from "../catatan/service";
 import { CaseReader } from "../tindak-lanjut/cases";
 import { dosenMessages, DosenService } from "./service";
 import { DosenProfilService } from "./profil";
@@ -48,7 +48,7 @@ const noLecturerProfile = { status: 404, when: "the `dosen` account has no lectu
 
 /** An advisor's view: their advisees, one advisee in full, the statistics, and their own profile. */
 /** The lecturer's routes; their statistics are the console's faculty statistics too. */
-export function dosenModule(core: AppContext, guards: RouteGuards, notes: NotesService) {
+export function dosenModule(core: AppContext, guards: RouteGuards, notes: CatatanService) {
   const { config, db, writes } = core;
   const statistics = new StatisticsService(db, config.timeZone);
   const dosen = new DosenService(db, statistics, notes, config.followUpStressMin, config.followUpContactDays);

@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { appendAuditRows, type AuditSource } from "../../audit/trail";
-import { phoneNumberPattern } from "../../content/help-phone";
+import { phoneNumberPattern } from "../../konten/help-phone";
 import type { WriteQueue } from "../../db/write-queue";
 import { invalid } from "../../errors";
 import { nowIso } from "../../records";
-import { safetyQuestion } from "../../screening/safety-question";
+import { safetyQuestion } from "../../skrining/safety-question";
 
 // Decisions §20: the optional safety question, off by default. An admin turns it on with
 // the person who answers the same day (`skrining safety on`, the console's Teks page); the

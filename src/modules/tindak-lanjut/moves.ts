@@ -1,8 +1,8 @@
 // The moves a follow-up case may make, what a contact and a closing record, and the longest
 // note. Kept apart from the service because the web interface's status form offers the same
 // choices: this file imports nothing of the server, so the browser's bundle can take it as
-// it is. The values of the case's columns are the table's (src/db/tables/follow-up-values.ts).
-import { closingReasons, contactOutcomes, type ClosingReason, type ContactOutcome, type FollowUpStatus } from "../../db/tables/follow-up-values";
+// it is. The values of the case's columns are the table's (src/db/tables/tindak-lanjut-values.ts).
+import { closingReasons, contactOutcomes, type ClosingReason, type ContactOutcome, type TindakLanjutStatus } from "../../db/tables/tindak-lanjut-values";
 
 export { closingReasons, contactOutcomes, type ClosingReason, type ContactOutcome };
 
@@ -13,7 +13,7 @@ export const caseNoteMaxLength = 2000;
  * The moves a case may make (decisions: Follow-up cases, §19); `selesai` → `baru` reopens
  * it, `dihubungi` → `dihubungi` records one more contact attempt.
  */
-export const allowedMoves: Readonly<Record<FollowUpStatus, readonly FollowUpStatus[]>> = {
+export const allowedMoves: Readonly<Record<TindakLanjutStatus, readonly TindakLanjutStatus[]>> = {
   baru: ["dihubungi", "dirujuk", "selesai"],
   dihubungi: ["dihubungi", "dirujuk", "selesai"],
   dirujuk: ["selesai"],

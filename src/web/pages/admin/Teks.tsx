@@ -5,12 +5,12 @@ import { Button, Field, Loading } from "../../components/ui";
 import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
-import type { HelpContact } from "../../../content/help";
-import type { PrivacyNotice } from "../../../content/privacy-notice";
+import type { HelpContact } from "../../../konten/help";
+import type { PrivacyNotice } from "../../../konten/privacy-notice";
 import { ResourceError } from "../dosen/shared";
 import { HelpContent } from "../mahasiswa/help";
 import { NoticeText } from "../privasi/Notice";
-import { safetyQuestion } from "../../../screening/safety-question";
+import { safetyQuestion } from "../../../skrining/safety-question";
 import { useAction, OutcomeNotice, type Outcome } from "../../components/outcome";
 import { CommandHint, ConsolePage, type TextsAnswer } from "./shared";
 

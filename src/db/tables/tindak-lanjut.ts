@@ -1,9 +1,9 @@
 // Follow-up cases (tindak lanjut) and their timelines (decisions: Follow-up cases).
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { closingReasons, contactOutcomes, followUpStatuses } from "./follow-up-values";
+import { closingReasons, contactOutcomes, followUpStatuses } from "./tindak-lanjut-values";
 
-export { followUpStatuses, type FollowUpStatus } from "./follow-up-values";
+export { followUpStatuses, type TindakLanjutStatus } from "./tindak-lanjut-values";
 import { dosen, mahasiswa } from "./people";
 import { riwayatSkrining } from "./screening";
 
@@ -128,7 +128,7 @@ export const permintaanKontak = sqliteTable(
 
 /**
  * Every change of a student's advisor (decisions §19), written by the trigger that moves
- * the open cases (src/db/follow-up-advisor.ts): the student is told for 14 days, and the
+ * the open cases (src/db/tindak-lanjut-advisor.ts): the student is told for 14 days, and the
  * former advisor's page says the student moved. The names are kept as they were then.
  */
 export const pergantianDosenWali = sqliteTable(

@@ -3,7 +3,7 @@
 
 /** A follow-up case's status (decisions: Follow-up cases); every status but `selesai` is open. */
 export const followUpStatuses = ["baru", "dihubungi", "dirujuk", "selesai"] as const;
-export type FollowUpStatus = (typeof followUpStatuses)[number];
+export type TindakLanjutStatus = (typeof followUpStatuses)[number];
 
 /** How a contact attempt went (decisions §19, `hasil_kontak`): required for every move to `dihubungi`. */
 export const contactOutcomes = ["berhasil", "tidak_merespons", "dijadwalkan"] as const;
