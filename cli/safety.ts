@@ -15,7 +15,7 @@ export function registerSafetyCommands(program: Command, io: CommandIo): void {
   const withService = async <T>(command: Command, work: (service: SafetyQuestionService, timeZone: string) => Promise<T> | T): Promise<T> => {
     const { config, db, writes } = openData(command, io);
     try {
-      return await work(new SafetyQuestionService(db.$client, writes), config.timeZone);
+      return await work(new SafetyQuestionService(db, writes), config.timeZone);
     } finally {
       db.$client.close();
     }

@@ -101,6 +101,15 @@ export class PrivasiRequestService {
     return row;
   }
 
+  /** The student a request names, as the console's "Permintaan data pribadi" shows them first. */
+  studentOf(nim: string): { nim: string; nama: string | null; dibatasi_sejak: string | null } {
+    const row = this.sqlite
+      .query<{ nim: string; nama: string | null; dibatasi_sejak: string | null }, [string]>("SELECT NIM AS nim, nama_mahasiswa AS nama, dibatasi_sejak FROM mahasiswa WHERE NIM = ?")
+      .get(nim);
+    if (!row) throw notFound(privasiRequestMessages.studentUnknown(nim));
+    return row;
+  }
+
   /** The student's rows per table, as erasure would delete them now. */
   private rowsOf(student: StudentKeys): TableCounts {
     const rows: TableCounts = {};

@@ -1,5 +1,5 @@
 import { appendAuditRows } from "../../audit/trail";
-import { invalid, notFound } from "../../errors";
+import { invalid } from "../../errors";
 import type { JsonObject } from "../../requests/values";
 import type { Principal } from "../../requests/principal";
 import type { RouteGuards } from "../../http/guards";
@@ -24,13 +24,6 @@ export const privacyConsoleMessages = {
  */
 export const privasiController = (guards: RouteGuards, dependencies: AdminDependencies) => {
   const { context, privacy, documents, photoStore: photos } = dependencies;
-  const studentOf = (nim: string) => {
-    const row = context.db.$client
-      .query<{ nim: string; nama: string | null; dibatasi_sejak: string | null }, [string]>("SELECT NIM AS nim, nama_mahasiswa AS nama, dibatasi_sejak FROM mahasiswa WHERE NIM = ?")
-      .get(nim);
-    if (!row) throw notFound(privasiRequestMessages.studentUnknown(nim));
-    return row;
-  };
   /** An export as a download, after its audit row: there is no export the trail does not show. */
   const exported = async (principal: Principal, nim: string, request: Request, route: string, form: "archive" | "json") => {
     // The archive writer is loaded when an export is asked for, not with the server (as the command does).
@@ -43,7 +36,7 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
       : download(plan.archive.bytes, `data-saya-${nim}-${day}.tar.gz`, "application/gzip");
   };
   return adminController(guards, dependencies, "/privasi")
-    .get("/:nim", ({ params }) => ({ ...studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
+    .get("/:nim", ({ params }) => ({ ...privacy.studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
     .get("/:nim/ekspor", ({ principal, params, request, route }) => exported(principal, params.nim, request, route, "archive"), { access: adminOnly })
     // The document alone, one JSON file a student opens anywhere (issue 44, item 14); the archive adds the photo.
     .get("/:nim/ekspor/json", ({ principal, params, request, route }) => exported(principal, params.nim, request, route, "json"), { access: adminOnly })

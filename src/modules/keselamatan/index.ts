@@ -7,7 +7,7 @@ import { SafetyQuestionService } from "./service";
 
 /** Decisions §20: whether the questionnaire asks the safety question, what, and who answers the same day. */
 export function keselamatanModule(core: AppContext, guards: RouteGuards) {
-  const safety = new SafetyQuestionService(core.db.$client, core.writes);
+  const safety = new SafetyQuestionService(core.db, core.writes);
   return { safety, routes: keselamatanRoutes(guards, safety) };
 }
 
