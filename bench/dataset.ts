@@ -1,8 +1,8 @@
 import { closeSync, fsyncSync, openSync } from "node:fs";
 import { hashPassword } from "../src/accounts/passwords";
 import { openDatabase } from "../src/db";
-import { fallbackMotivationLevel, fallbackStressLevel, motivationKeys, scoreSdi, scoreStress, stressKeys } from "../src/screening/scoring";
-import { suggestionsFor } from "../src/screening/suggestions";
+import { fallbackMotivationLevel, fallbackStressLevel, motivationKeys, scoreSdi, scoreStress, stressKeys } from "../src/skrining/scoring";
+import { suggestionsFor } from "../src/skrining/suggestions";
 
 /** Every generated account logs in with this password. */
 export const benchPassword = "bench-password-1";

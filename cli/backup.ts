@@ -13,7 +13,7 @@ import { newerSchemaText } from "../src/db/migrate";
 import { migrations } from "../src/db/migrations";
 import { invalid } from "../src/errors";
 import { fileSize } from "../src/file-size";
-import { endEverySession } from "../src/modules/auth/sessions";
+import { endEverySession } from "../src/auth/sessions";
 import { commandAudit } from "./audit";
 import { dataDirOf, newDataFolderLine, openData, type CommandIo } from "./common";
 import { newPassphrase, passphraseGiven, passphraseOf, readPassphraseFile } from "./passphrase";

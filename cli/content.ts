@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
-import type { ReplaceableFile } from "../src/content/replaceable-file";
+import type { ReplaceableFile } from "../src/konten/replaceable-file";
 import { invalid } from "../src/errors";
 import { silentLogger } from "../src/logger";
-import { ContentService } from "../src/modules/content/service";
+import { KontenService } from "../src/modules/konten/service";
 import { QuestionsService } from "../src/modules/questions/service";
-import { replaceText, textSubjects } from "../src/content/texts";
+import { replaceText, textSubjects } from "../src/konten/texts";
 import { commandAudit } from "./audit";
 import { configOf, openData, type CommandIo } from "./common";
 
@@ -66,13 +66,13 @@ export function registerContentCommands(program: Command, io: CommandIo): void {
   registerReplaceable(program, io, {
     name: "contact",
     subject: textSubjects.help,
-    open: (dataDir) => new ContentService(dataDir, silentLogger).help,
+    open: (dataDir) => new KontenService(dataDir, silentLogger).help,
     replaced: (help) => `Teks bantuan "${help.title}" dipasang.`,
   });
   registerReplaceable(program, io, {
     name: "notice",
     subject: textSubjects.privacyNotice,
-    open: (dataDir) => new ContentService(dataDir, silentLogger).privacyNotice,
+    open: (dataDir) => new KontenService(dataDir, silentLogger).privacyNotice,
     // Students are asked again only for a new version: the line says which case this was.
     replaced: (notice, previous) =>
       notice.version === previous.version

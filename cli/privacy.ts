@@ -1,17 +1,17 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { rmSync } from "node:fs";
-import { appendAuditRows } from "../src/audit/trail";
+import { appendAuditRows, type AuditSource } from "../src/audit/trail";
 import type { Config } from "../src/config";
 import type { DatabaseClient } from "../src/db";
 import type { WriteQueue } from "../src/db/write-queue";
 import { invalid } from "../src/errors";
 import { DiaryService } from "../src/modules/diary/service";
 import { MoodService } from "../src/modules/mood/service";
-import { NotesService } from "../src/modules/notes/service";
+import { CatatanService } from "../src/modules/catatan/service";
 import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
-import { StudentDataDocuments } from "../src/privacy/document";
-import { PrivacyService, privacyMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privacy/service";
+import { StudentDataDocuments } from "../src/modules/data-saya/document";
+import { PrivasiRequestService, privasiRequestMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privasi/service";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
 import { writeOutputFile } from "./output";
@@ -21,7 +21,7 @@ interface Opened {
   db: DatabaseClient;
   writes: WriteQueue;
   photos: PhotoStore;
-  privacy: PrivacyService;
+  privacy: PrivasiRequestService;
 }
 
 /** Opens the data folder for one privacy command and closes it whatever happens. */
@@ -29,7 +29,7 @@ async function withPrivacy<T>(command: Command, io: CommandIo, work: (opened: Op
   const { config, db, writes } = openData(command, io);
   const photos = new PhotoStore(config.dataDir, config.photosDir);
   try {
-    return await work({ config, db, writes, photos, privacy: new PrivacyService(db.$client, writes, photos, config.timeZone) });
+    return await work({ config, db, writes, photos, privacy: new PrivasiRequestService(db.$client, writes, photos, config.timeZone) });
   } finally {
     db.$client.close();
   }
@@ -98,11 +98,11 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
           profil: new ProfilService(db, writes),
           mood: new MoodService(db, writes),
           diary: new DiaryService(db, writes, Number.MAX_SAFE_INTEGER),
-          notes: new NotesService(db, writes),
+          notes: new CatatanService(db, writes),
         });
         // The archive writer (tar) is loaded by this command only, not by every `serve`.
-        const { exportAuditEntry, planStudentExport } = await import("../src/privacy/export");
-        const plan = planStudentExport(documents, photos, nim, privacyMessages.studentUnknown(nim));
+        const { exportAuditEntry, planStudentExport } = await import("../src/modules/data-saya/export");
+        const plan = planStudentExport(documents, photos, nim, privasiRequestMessages.studentUnknown(nim));
         const { archive, summary } = plan;
         if (options.dryRun) {
           io.out(dryRunLine);
@@ -146,35 +146,45 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
       });
     });
 
-  privacy
-    .command("restrict")
-    .description("membatasi pemrosesan data satu mahasiswa: dosen dan admin tidak lagi melihatnya, statistik dan ekspor tidak menghitungnya")
-    .option("--nim <nim>", "NIM mahasiswa")
-    .option("--dry-run", "hanya tampilkan apa yang akan berubah")
-    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
-      const nim = requiredNim(options.nim);
-      await withPrivacy(command, io, async ({ privacy }) => {
-        const dryRun = options.dryRun === true;
-        const { screeningsLeftOut, since } = await privacy.restrict(nim, commandAudit(command), dryRun);
-        if (dryRun) io.out(`${dryRunLine}Akan dibatasi: mahasiswa ${nim}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
-        else io.out(`Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}; ${screeningsLeftOut} skrining keluar dari statistik.\n`);
+  /** restrict and unrestrict: the same options, the change (or its dry run) and one line about it. */
+  const restrictionCommand = (
+    name: string,
+    description: string,
+    change: (privacy: PrivasiRequestService, nim: string, audit: AuditSource, dryRun: boolean) => Promise<{ line: string; dryRunLine: string }>,
+  ) =>
+    privacy
+      .command(name)
+      .description(description)
+      .option("--nim <nim>", "NIM mahasiswa")
+      .option("--dry-run", "hanya tampilkan apa yang akan berubah")
+      .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
+        const nim = requiredNim(options.nim);
+        await withPrivacy(command, io, async ({ privacy }) => {
+          const dryRun = options.dryRun === true;
+          const said = await change(privacy, nim, commandAudit(command), dryRun);
+          io.out(dryRun ? `${dryRunLine}${said.dryRunLine}\n` : `${said.line}\n`);
+        });
       });
-    });
 
-  privacy
-    .command("unrestrict")
-    .description("mengakhiri pembatasan pemrosesan data satu mahasiswa")
-    .option("--nim <nim>", "NIM mahasiswa")
-    .option("--dry-run", "hanya tampilkan apa yang akan berubah")
-    .action(async (options: { nim?: string; dryRun?: boolean }, command: Command) => {
-      const nim = requiredNim(options.nim);
-      await withPrivacy(command, io, async ({ privacy }) => {
-        const dryRun = options.dryRun === true;
-        const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, commandAudit(command), dryRun);
-        if (dryRun) io.out(`${dryRunLine}Akan diakhiri: pembatasan mahasiswa ${nim} (sejak ${since}); ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
-        else io.out(`Pembatasan pemrosesan data mahasiswa ${nim} (sejak ${since}) diakhiri; ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.\n`);
-      });
-    });
+  restrictionCommand(
+    "restrict",
+    "membatasi pemrosesan data satu mahasiswa: dosen dan admin tidak lagi melihatnya, statistik dan ekspor tidak menghitungnya",
+    async (privacy, nim, audit, dryRun) => {
+      const { screeningsLeftOut, since } = await privacy.restrict(nim, audit, dryRun);
+      return {
+        dryRunLine: `Akan dibatasi: mahasiswa ${nim}; ${screeningsLeftOut} skrining keluar dari statistik.`,
+        line: `Pemrosesan data mahasiswa ${nim} dibatasi sejak ${since}; ${screeningsLeftOut} skrining keluar dari statistik.`,
+      };
+    },
+  );
+
+  restrictionCommand("unrestrict", "mengakhiri pembatasan pemrosesan data satu mahasiswa", async (privacy, nim, audit, dryRun) => {
+    const { screeningsCountedAgain, since } = await privacy.unrestrict(nim, audit, dryRun);
+    return {
+      dryRunLine: `Akan diakhiri: pembatasan mahasiswa ${nim} (sejak ${since}); ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.`,
+      line: `Pembatasan pemrosesan data mahasiswa ${nim} (sejak ${since}) diakhiri; ${screeningsCountedAgain} skrining kembali dihitung dalam statistik.`,
+    };
+  });
 
   privacy
     .command("purge")

@@ -4,7 +4,7 @@ import { describeBuild } from "../src/build-info";
 import { ServiceError } from "../src/errors";
 import { adminWebModes, type AdminWeb } from "../src/config";
 import { httpApiModes, type HttpApi } from "../src/http/certificate-port";
-import { readHostNames } from "../src/http/host-names";
+import { readHostNames } from "../src/machine";
 import { serve } from "../src/server";
 import { openServedTls } from "../src/tls/served";
 import { registerAccountCommands } from "./accounts";

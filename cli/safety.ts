@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { SafetyQuestionService } from "../src/modules/keselamatan/service";
-import { safetyQuestion } from "../src/screening/safety-question";
+import { safetyQuestion } from "../src/skrining/safety-question";
 import { formatLocalTimestamp } from "../src/local-time";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
@@ -15,7 +15,7 @@ export function registerSafetyCommands(program: Command, io: CommandIo): void {
   const withService = async <T>(command: Command, work: (service: SafetyQuestionService, timeZone: string) => Promise<T> | T): Promise<T> => {
     const { config, db, writes } = openData(command, io);
     try {
-      return await work(new SafetyQuestionService(db.$client, writes), config.timeZone);
+      return await work(new SafetyQuestionService(db, writes), config.timeZone);
     } finally {
       db.$client.close();
     }

@@ -3,7 +3,7 @@ import { csvDialects, type CsvDialect } from "../src/csv";
 import { invalid } from "../src/errors";
 import { StatisticsExporter, statisticsExportAudit } from "../src/modules/dosen/export";
 import { StatisticsService } from "../src/modules/dosen/statistics";
-import { FollowUpFiguresReader } from "../src/modules/tindak-lanjut/figures";
+import { TindakLanjutFiguresReader } from "../src/modules/tindak-lanjut/figures";
 import { appendAuditRows } from "../src/audit/trail";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
@@ -36,7 +36,7 @@ export function registerStatsCommands(program: Command, io: CommandIo): void {
       if (options.students && options.nip === undefined) throw invalid("--students memerlukan --nip.");
       const { config, db, writes } = openData(command, io);
       try {
-        const exporter = new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client, config.followUpContactDays), config.timeZone);
+        const exporter = new StatisticsExporter(new StatisticsService(db, config.timeZone), new TindakLanjutFiguresReader(db.$client, config.followUpContactDays), config.timeZone);
         const result = exporter.export(options, options.csv ?? config.csvDialect);
         if (options.out === undefined) io.out(result.text);
         else writeOutputFile(options.out, result.text, options.force === true);

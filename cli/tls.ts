@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
-import { readHostNames } from "../src/http/host-names";
+import { readHostNames } from "../src/machine";
 import { shortAddress, type CertificateFacts } from "../src/tls/certificate";
 import { coverageFor, initialiseTls, serverCertificateDays, tlsPaths } from "../src/tls/local";
 import { localTlsStatus } from "../src/tls/status";

@@ -1,6 +1,5 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { passwordHashing } from "./accounts/passwords";
 import type { AutomaticBackups } from "./backup/automatic";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
@@ -10,42 +9,28 @@ import { bodyParser } from "./http/body";
 import { bodyChecks, type BodylessContext } from "./http/body-gate";
 import { corsPolicy } from "./http/cors";
 import { auditRoutes } from "./http/audit";
-import { adminApiPrefix, defaultConsoleAddress } from "./http/admin-web";
+import { defaultConsoleAddress } from "./http/admin-web";
 import { errorHandler, routeMethodIndex, type AllowedMethods } from "./http/handler";
 import { openApiPage } from "./http/openapi/page";
 import { requestLog } from "./http/request-log";
 import { routeGuards } from "./http/guards";
-import { adminConsole, type AdminDependencies, type ServingTls } from "./modules/admin";
-import { AdminConfirmations } from "./modules/admin/confirmation";
-import { authController } from "./modules/auth";
-import { StatisticsExporter } from "./modules/dosen/export";
-import { StatisticsService } from "./modules/dosen/statistics";
-import { FollowUpFiguresReader } from "./modules/tindak-lanjut/figures";
-import { ModelRegistry } from "./models/registry";
-import { PhotoStore } from "./photos/storage";
-import { PrivacyService } from "./privacy/service";
-import { contentController } from "./modules/content";
-import { dataSayaController } from "./modules/data-saya";
-import { diaryController } from "./modules/diary";
-import { dosenController } from "./modules/dosen";
-import { DosenProfilService } from "./modules/dosen/profil";
-import { TodayService } from "./modules/dosen/today";
-import { CaseReader } from "./modules/tindak-lanjut/cases";
-import { healthController, healthPath } from "./modules/health";
-import { HealthService } from "./modules/health/service";
-import { moodController } from "./modules/mood";
-import { notesController } from "./modules/notes";
-import { privasiController } from "./modules/privasi";
-import { profilController } from "./modules/profil";
-import { questionsController } from "./modules/questions";
-import { keselamatanController } from "./modules/keselamatan";
-import { skriningController } from "./modules/skrining";
-import { tindakLanjutController } from "./modules/tindak-lanjut";
-import { TindakLanjutService } from "./modules/tindak-lanjut/service";
-import { mintaKontakController } from "./modules/minta-kontak";
-import { MintaKontakService } from "./modules/minta-kontak/service";
+import { adminModule, type ServingTls } from "./modules/admin";
+import { authModule } from "./modules/auth";
+import { kontenModule } from "./modules/konten";
+import { dataSayaModule } from "./modules/data-saya";
+import { diaryModule } from "./modules/diary";
+import { dosenModule } from "./modules/dosen";
+import { healthModule, healthPath } from "./modules/health";
+import { keselamatanModule } from "./modules/keselamatan";
+import { mintaKontakModule } from "./modules/minta-kontak";
+import { moodModule } from "./modules/mood";
+import { catatanModule } from "./modules/catatan";
+import { privasiModule } from "./modules/privasi";
+import { profilModule } from "./modules/profil";
+import { questionsModule } from "./modules/questions";
+import { skriningModule } from "./modules/skrining";
+import { tindakLanjutModule } from "./modules/tindak-lanjut";
 import packageJson from "../package.json";
-import { buildInfo } from "./build-info";
 
 /**
  * Routes that read a multipart form, each with the largest body it takes; every other body
@@ -84,6 +69,16 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
   const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
   // The read caches ask SQLite whether another process wrote once per turn of the event loop.
   databaseStamp(context.db.$client).askOncePerTurn();
+  // The modules whose services another module (or the server) names; the rest are built in their .use().
+  const skrining = skriningModule(context, guards);
+  const keselamatan = keselamatanModule(context, guards);
+  const content = kontenModule(context);
+  const profil = profilModule(context, guards);
+  const mood = moodModule(context, guards);
+  const diary = diaryModule(context, guards);
+  const notes = catatanModule(context, guards);
+  const dosen = dosenModule(context, guards, notes.notes);
+  const dataSaya = dataSayaModule(context, guards, { profil: profil.profil, mood: mood.mood, diary: diary.diary, notes: notes.notes });
   const app = new Elysia()
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
     // that answer with their own Response (the photo) set their own Cache-Control.
@@ -112,52 +107,39 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       }),
     )
     .use(openApiPage({ path: "/openapi", specPath: "/openapi/json" }))
-    .use(healthController(new HealthService(context.db, context.health, context.logger, buildInfo(), passwordHashing, () => options.tls?.served.health() ?? null, () => options.backups?.health() ?? null)))
-    .use(authController(guards, context.auth, clientAddress))
-    .use(skriningController(guards, context.submission, context.skrining))
-    .use(questionsController(guards, context.questions))
-    .use(keselamatanController(guards, context.safety))
-    .use(contentController(context.content))
-    .use(profilController(guards, context.profil, context.photos))
-    .use(moodController(guards, context.mood))
-    .use(diaryController(guards, context.diary))
-    .use(notesController(guards, context.notes))
+    .use(healthModule(context, { tls: () => options.tls?.served.health() ?? null, backups: () => options.backups?.health() ?? null }))
+    .use(authModule(context, guards, clientAddress))
+    .use(skrining.routes)
+    .use(questionsModule(context, guards))
+    .use(keselamatan.routes)
+    .use(content.routes)
+    .use(profil.routes)
+    .use(mood.routes)
+    .use(diary.routes)
+    .use(notes.routes)
+    .use(dosen.routes)
+    .use(tindakLanjutModule(context, guards))
+    .use(mintaKontakModule(context, guards))
+    .use(dataSaya.routes)
+    .use(privasiModule(context, guards, content.content.privacyNotice, clientAddress))
     .use(
-      dosenController(
+      adminModule(
+        context,
         guards,
-        context.dosen,
-        new DosenProfilService(context.db, context.writes),
-        new TodayService(context.db, new CaseReader(context.db, context.config.followUpContactDays), context.config.followUpStressMin),
+        { content: content.content, safety: keselamatan.safety, documents: dataSaya.documents, photoStore: profil.photoStore, statistics: dosen.statistics },
+        { clientAddress, consoleAddress: options.consoleAddress ?? (() => defaultConsoleAddress), backups: options.backups ?? null, tls: options.tls ?? null },
       ),
-    )
-    .use(tindakLanjutController(guards, new TindakLanjutService(context.db, context.writes, context.config.followUpContactDays)))
-    .use(mintaKontakController(guards, new MintaKontakService(context.db, context.writes)))
-    .use(dataSayaController(guards, context.dataSaya))
-    .use(privasiController(guards, context.auth, context.privasi, clientAddress))
-    .use(adminConsole(guards, adminDependencies(context, clientAddress, options)));
+    );
   allowedMethods = routeMethodIndex(app.routes);
   checksBeforeBody = bodyChecks(app.routes);
   // Every request has the audit row of its change at hand (src/audit/change-row.ts);
   // `handle` is what the server and the tests call.
   const handle = app.handle;
   app.handle = (request) => withChangeRow(context.audit, handle, request);
-  return app;
-}
-
-/** The console's own pieces beside the process's services. */
-function adminDependencies(context: AppContext, clientAddress: (request: Request) => string, options: AppOptions): AdminDependencies {
-  const { config, db, writes } = context;
-  return {
-    context,
-    clientAddress,
-    consoleAddress: options.consoleAddress ?? (() => defaultConsoleAddress),
-    confirmations: new AdminConfirmations(context.auth, adminApiPrefix),
-    backups: options.backups ?? null,
-    tls: options.tls ?? null,
-    registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
-    privacy: new PrivacyService(db.$client, writes, new PhotoStore(config.dataDir, config.photosDir), config.timeZone),
-    exporter: new StatisticsExporter(new StatisticsService(db, config.timeZone), new FollowUpFiguresReader(db.$client, config.followUpContactDays), config.timeZone),
-  };
+  // What the server and the tests reach beyond the routes: the submissions' writer thread, the photo folder's
+  // tidy at start; the texts, the safety question and the data document as the commands change and read them.
+  const features = { submission: skrining.submission, photos: profil.photos, content: content.content, safety: keselamatan.safety, documents: dataSaya.documents };
+  return Object.assign(app, { features });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,3 +1,4 @@
+import { plainHttpWarning } from "./tls/warnings";
 import { bcryptStartLine, type Bcrypt } from "./accounts/bcrypt";
 import { describeBuild } from "./build-info";
 import { commandOn } from "./command-line";
@@ -50,11 +51,6 @@ function adminConsoleLines(mode: AdminWeb, urls: string[], tls: boolean, dataDir
   }
   return lines;
 }
-
-/** decisions §18: serving a LAN address without TLS is said on every start, with what to run (on this data folder, issue 44). */
-export const plainHttpWarning = (dataDir: string) =>
-  "PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. " +
-  `Jalankan '${commandOn(dataDir, "tls init")}', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).`;
 
 /** decisions §18: the API kept on the plain port for an old app is said on every start. */
 export const httpApiWarning = (plainUrls: string[], httpsUrls: string[]) =>

@@ -4,8 +4,7 @@ import { join, resolve } from "node:path";
 import { InvalidInput } from "./errors";
 import { defaultTimeZone, readTimeZone } from "./local-time";
 import { readCsvDialect, type CsvDialect } from "./csv";
-import { readHostNames } from "./http/host-names";
-import { kdfCostRange } from "./backup/encryption";
+import { readHostNames } from "./machine";
 
 /** Everything the service can be tuned with; built once from options and the environment. */
 export interface Config {
@@ -134,6 +133,8 @@ class DataFolderError extends InvalidInput {}
 export const defaultBcryptCost = 10;
 
 /** log2 of scrypt's N for new encrypted backups unless SKRINING_BACKUP_KDF_COST says otherwise (15: 32 MB, about 0.1 s). */
+/** The costs (log2 of N) a new archive may be made with, and that a reader accepts: a header cannot make a restore spend hours. */
+export const kdfCostRange = { lowest: 10, highest: 20 } as const;
 const defaultBackupKdfCost = 15;
 
 export const databaseFileName = "skrining.db";

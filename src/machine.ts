@@ -1,5 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
+import { InvalidInput } from "./errors";
 
 // The campus PC as the network knows it: its own host names and its addresses. The start-up
 // lines print them, the host check lets browsers use them (decisions §15) and the local
@@ -59,3 +60,13 @@ export function sameAddress(one: string, other: string): boolean {
 
 /** An address as it stands in a URL: IPv6 in brackets. */
 export const urlHost = (address: string) => (isIP(address) === 6 ? `[${address}]` : address);
+
+const namePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** The names given with --hostname or SKRINING_HOSTNAMES (comma-separated), lower case; a malformed one is refused at start. */
+export function readHostNames(given: readonly string[]): string[] {
+  return given.flatMap((entry) => entry.split(",")).map((name) => name.trim().toLowerCase().replace(/\.$/, "")).filter((name) => name !== "").map((name) => {
+    if (!namePattern.test(name)) throw new InvalidInput(`--hostname ${name}: bukan nama host (huruf, angka, tanda - dan titik), misalnya skrining.fakultas.ac.id.`);
+    return name;
+  });
+}

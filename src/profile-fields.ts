@@ -1,4 +1,4 @@
-import { phoneNumberPattern } from "./content/help-phone";
+import { phoneNumberPattern } from "./konten/help-phone";
 import { parseDecimal, readInteger } from "./numbers";
 
 // The student profile's values (decisions §4 and §8), one rule for the profile route and

@@ -13,7 +13,7 @@ import type { Config } from "./config";
 import type { Bcrypt } from "./accounts/bcrypt";
 import { clearUnshownPassword, createFirstAdmin, unshownPasswordReminder } from "./accounts/first-admin";
 import { passwordHashing } from "./accounts/passwords";
-import { closeContext, createContext, type AppContext } from "./context";
+import { closeContext, createContext } from "./context";
 import { checkAfterListening } from "./db/integrity";
 import { naming } from "./db/storage";
 import { unreferencedFolder } from "./photos/storage";
@@ -23,6 +23,7 @@ import { certificatePort, type HttpApi } from "./http/certificate-port";
 import { hostCheck } from "./http/host-names";
 import { Listeners } from "./http/listeners";
 import { routeByPath } from "./http/routing";
+import type { PhotoService } from "./modules/profil/photo";
 import type { ServedTls } from "./tls/served";
 import { builtWebAssets, webInterface } from "./http/web";
 
@@ -81,10 +82,9 @@ function mayConcernAccounts(request: Request): boolean {
  * were there before the port opened. A failure (a read-only folder) is logged: the
  * service goes on, and the next start tries again.
  */
-function tidyPhotos(context: AppContext, among: ReadonlySet<string>, logger: Logger): void {
-  const { photosDir } = context.config;
+function tidyPhotos(photos: PhotoService, photosDir: string, among: ReadonlySet<string>, logger: Logger): void {
   try {
-    const swept = context.photos.sweepOrphans(among);
+    const swept = photos.sweepOrphans(among);
     if (swept && swept.deleted > 0) logger.info(`${swept.deleted} unggahan foto yang tidak selesai dihapus dari ${photosDir}`);
     if (swept && swept.movedAside > 0) {
       logger.info(`${swept.movedAside} file foto tanpa pemilik dipindahkan ke ${join(photosDir, unreferencedFolder)}; periksa lalu hapus bila memang tidak dipakai.`);
@@ -102,8 +102,6 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // the file named; the whole file is checked once the port listens (checkAfterListening).
   // A migration at this start leaves its audit row as `skrining migrate`'s does (issue 44).
   const context = naming(config.databasePath, () => createContext(config, logger, { source: { actor: commandActor(), target: "skrining serve" } }));
-  // The photos there before the port opens: the tidy after the check looks at these only, never at an upload of this run.
-  const photosBefore = context.photos.photoFiles();
   let backupFolder: BackupFolder | undefined;
   let bcrypt: Bcrypt;
   try {
@@ -140,6 +138,8 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   // Where the console's Sertifikat page says the service and the certificate page are: the PC's addresses now.
   const addresses = () => ({ https: lanUrls(options.host, listeners!.servicePort, "https").map((url) => `${url}/`), certificatePage: lanUrls(options.host, listeners!.plainPort, "http").map((url) => `${url}/`) });
   const app = createApp(context, clientAddress, { backups, tls: tls && { served: tls, addresses }, consoleAddress });
+  // The photos there before the port opens: the tidy after the check looks at these only, never at an upload of this run.
+  const photosBefore = app.features.photos.photoFiles();
 
   // The web interface answers its own paths; everything else is the API's.
   // A browser naming the PC by a name nobody gave it is refused first (DNS rebinding, decisions §15);
@@ -184,7 +184,7 @@ export async function serve(config: Config, options: ServeOptions, logger: Logge
   let stopping = false;
   const integrity = checkAfterListening(config.databasePath, context.health, logger);
   // Photos are tidied against a database that passed the check, never a damaged one.
-  void integrity.done.then((verdict) => verdict === "sound" && !stopping && tidyPhotos(context, photosBefore, logger));
+  void integrity.done.then((verdict) => verdict === "sound" && !stopping && tidyPhotos(app.features.photos, config.photosDir, photosBefore, logger));
   const terminal = options.terminal ?? null;
   const urls = lanUrls(options.host, listeners.servicePort, tls ? "https" : "http");
   const plain = tls && { served: tls, plainUrls: lanUrls(options.host, listeners.plainPort, "http"), httpApi: options.httpApi ?? "refuse" };

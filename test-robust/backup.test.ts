@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { list as listTar } from "tar";
 import { ownerFileName } from "../src/backup/backup-folder";
-import { defaultQuestions } from "../src/screening/questions";
+import { defaultQuestions } from "../src/skrining/questions";
 import { canMount, mountTmpfs, remount, sh, unmountAll } from "../test/file-systems";
 import { spawnCli, temporaryDir } from "../test/helpers";
 import { decodeJwt, signJwt } from "../test/auth/support";

@@ -88,6 +88,11 @@ export class TestService {
    * Every file of the data folder as it is now, the view rows still gathering for the audit
    * trail written first and the database's whole content in its one file: a snapshot.
    */
+  /** The features' services the tests reach beyond the routes (src/app.ts). */
+  get features() {
+    return this.app.features;
+  }
+
   async snapshot(): Promise<FolderCopy> {
     await this.context.audit.flush();
     this.context.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -151,6 +156,20 @@ export class TestService {
     closeContext(this.context);
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The preamble of most route tests: a service with the standard accounts (and `more` CSV,
+ * such as fourthStudent), signed in as `usernames`.
+ */
+export async function signedInService<Username extends keyof typeof passwords>(
+  usernames: readonly Username[],
+  options: { environment?: Record<string, string>; logger?: Logger; more?: readonly string[] } = {},
+): Promise<{ service: TestService; tokens: Record<Username, string> }> {
+  const service = new TestService(options.environment, options.logger);
+  await service.importAccounts(standardAccounts);
+  for (const csv of options.more ?? []) await service.importAccounts(csv);
+  return { service, tokens: await service.accessTokens(usernames) };
 }
 
 /** The files of a folder by their paths inside it, with their modes (a fixture's data folder). */

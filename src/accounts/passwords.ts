@@ -5,7 +5,7 @@ import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
 import { appendAuditRows, type AuditEntry } from "../audit/trail";
 import { users } from "../db/schema";
-import { endAllSessions } from "../modules/auth/sessions";
+import { endAllSessions } from "../auth/sessions";
 import { chooseBcrypt, bcryptSettingName, type Bcrypt } from "./bcrypt";
 
 const pbkdf2Async = promisify(pbkdf2);

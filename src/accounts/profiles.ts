@@ -111,7 +111,7 @@ function definedFields(profile: StudentFields): Partial<StudentFields> {
 /**
  * Decisions §19: what a roster's new advisors would take along. When a student's advisor
  * changes, their open follow-up case moves to the new advisor if the former one handled it
- * (src/db/follow-up-advisor.ts); the preview says so per row and per new advisor. Read in
+ * (src/db/tindak-lanjut-advisor.ts); the preview says so per row and per new advisor. Read in
  * three queries whatever the roster's size.
  */
 export class AdvisorMoves {

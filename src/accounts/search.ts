@@ -40,6 +40,44 @@ export interface AccountPage {
   total_pages: number;
 }
 
+/** The student's or the lecturer's name. */
+const accountName = sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`;
+
+/** An account's columns as the lists show it, with its student's or lecturer's profile. */
+const selectAccounts = (db: DatabaseClient) =>
+  db
+    .select({
+      id: users.id,
+      username: users.username,
+      role: users.role,
+      activated: users.isActivated,
+      disabledAt: users.disabledAt,
+      nim: mahasiswa.nim,
+      nip: dosen.nip,
+      nama: accountName,
+      created_at: users.createdAt,
+      usia: mahasiswa.usia,
+      password_sementara: users.mustChangePassword,
+    })
+    .from(users)
+    .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
+    .leftJoin(dosen, eq(dosen.userId, users.id));
+
+const listItem = ({ usia, disabledAt, ...account }: ReturnType<ReturnType<typeof selectAccounts>["all"]>[number]): AccountListItem => ({
+  ...account,
+  disabled: disabledAt !== null,
+  under_18: isMinor(usia),
+});
+
+/** Every account (of one role), by id: `skrining accounts list`. */
+export function allAccounts(db: DatabaseClient, role?: Role): AccountListItem[] {
+  return selectAccounts(db)
+    .where(role ? eq(users.role, role) : undefined)
+    .orderBy(asc(users.id))
+    .all()
+    .map(listItem);
+}
+
 /** The role and state of a query string, or undefined for anything else (every account). */
 export const readRole = (value: string | undefined): Role | undefined => roles.find((role) => role === value?.trim());
 export const readAccountState = (value: string | undefined): AccountState | undefined => accountStates.find((state) => state === value?.trim());
@@ -49,7 +87,6 @@ export const readAccountState = (value: string | undefined): AccountState | unde
  * username, one page at a time (a faculty has thousands of accounts).
  */
 export function searchAccounts(db: DatabaseClient, filter: AccountFilter): AccountPage {
-  const nama = sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`;
   const conditions: SQL[] = [];
   if (filter.role) conditions.push(eq(users.role, filter.role));
   // Disabled (decisions §14) is a state of its own, whatever the activation says.
@@ -60,7 +97,7 @@ export function searchAccounts(db: DatabaseClient, filter: AccountFilter): Accou
   const q = filter.q?.trim().toLowerCase();
   if (q) {
     const contains = (column: SQL | typeof users.username) => sql`instr(lower(coalesce(${column}, '')), ${q}) > 0`;
-    conditions.push(or(contains(users.username), contains(sql`${mahasiswa.nim}`), contains(sql`${dosen.nip}`), contains(nama))!);
+    conditions.push(or(contains(users.username), contains(sql`${mahasiswa.nim}`), contains(sql`${dosen.nip}`), contains(accountName))!);
   }
   const where = conditions.length > 0 ? and(...conditions) : undefined;
   const total = db
@@ -70,30 +107,14 @@ export function searchAccounts(db: DatabaseClient, filter: AccountFilter): Accou
     .leftJoin(dosen, eq(dosen.userId, users.id))
     .where(where)
     .get()!.count;
-  const rows = db
-    .select({
-      id: users.id,
-      username: users.username,
-      role: users.role,
-      activated: users.isActivated,
-      disabledAt: users.disabledAt,
-      nim: mahasiswa.nim,
-      nip: dosen.nip,
-      nama,
-      created_at: users.createdAt,
-      usia: mahasiswa.usia,
-      password_sementara: users.mustChangePassword,
-    })
-    .from(users)
-    .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
-    .leftJoin(dosen, eq(dosen.userId, users.id))
+  const rows = selectAccounts(db)
     .where(where)
     .orderBy(asc(users.username))
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage)
     .all();
   return {
-    data: rows.map(({ usia, disabledAt, ...account }) => ({ ...account, disabled: disabledAt !== null, under_18: isMinor(usia) })),
+    data: rows.map(listItem),
     total,
     page: filter.page,
     total_pages: Math.ceil(total / filter.perPage),

@@ -1,11 +1,12 @@
+import { allAccounts } from "./search";
 import { and, asc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import { appendAuditRows, type AuditSource } from "../audit/trail";
 import type { DatabaseClient } from "../db";
 import type { WriteQueue } from "../db/write-queue";
-import { dosen, mahasiswa, users } from "../db/schema";
-import { endAllSessions } from "../modules/auth/sessions";
+import { mahasiswa, users } from "../db/schema";
+import { endAllSessions } from "../auth/sessions";
 import type { Role } from "../db/schema";
 import { nowIso } from "../records";
 import { breaksPasswordRule, passwordRule } from "./password-rule";
@@ -22,21 +23,6 @@ const writeOrder: Record<Role, number> = { admin: 0, dosen: 1, mahasiswa: 2 };
 
 /** Who runs an account change: a command or the admin console (AuditSource). */
 export type CommandAudit = AuditSource;
-
-interface AccountSummary {
-  id: number;
-  username: string;
-  role: Role;
-  activated: boolean;
-  /** Decisions §14: deactivated (`accounts deactivate`); no login or activation until `accounts activate`. */
-  disabled: boolean;
-  nim: string | null;
-  nip: string | null;
-  nama: string | null;
-  createdAt: string;
-  /** A student whose `usia` is below 18: a guardian's consent is needed (UU 27/2022). */
-  under_18: boolean;
-}
 
 /** Decisions §21: how long a one-time password opens its account. */
 export const oneTimePasswordHours = 72;
@@ -256,26 +242,11 @@ export class AccountsService {
     return hashes;
   }
 
-  list(role?: Role): AccountSummary[] {
-    const query = this.db
-      .select({
-        id: users.id,
-        username: users.username,
-        role: users.role,
-        activated: users.isActivated,
-        disabledAt: users.disabledAt,
-        nim: mahasiswa.nim,
-        nip: dosen.nip,
-        nama: sql<string | null>`coalesce(${mahasiswa.nama}, ${dosen.nama})`,
-        createdAt: users.createdAt,
-        usia: mahasiswa.usia,
-      })
-      .from(users)
-      .leftJoin(mahasiswa, eq(mahasiswa.userId, users.id))
-      .leftJoin(dosen, eq(dosen.userId, users.id))
-      .orderBy(asc(users.id));
-    return (role ? query.where(eq(users.role, role)) : query).all().map(({ usia, disabledAt, ...account }) => ({ ...account, disabled: disabledAt !== null, under_18: isMinor(usia) }));
+  /** Every account (of one role), as the command lists it (its JSON keys: `createdAt`, no one-time password flag). */
+  list(role?: Role) {
+    return allAccounts(this.db, role).map(({ created_at, password_sementara, disabled, under_18, ...account }) => ({ ...account, createdAt: created_at, disabled, under_18 }));
   }
+
 
   /** The students among these NIMs who are under 18 by their stored `usia`, by NIM. */
   minorsAmong(nims: readonly string[]): MinorStudent[] {

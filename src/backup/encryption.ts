@@ -1,3 +1,4 @@
+import { kdfCostRange } from "../config";
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { open } from "node:fs/promises";
 import { invalid } from "../errors";
@@ -24,8 +25,6 @@ const chunkSize = 1024 * 1024;
 const tagLength = 16;
 /** scrypt's r and p; N is 2^cost (config's backupKdfCost: 2^15 × 8 × 128 B = 32 MB of memory, about a tenth of a second). */
 const scryptShape = { r: 8, p: 1 } as const;
-/** The costs (log2 of N) a new archive may be made with, and that a reader accepts: a header cannot make a restore spend hours. */
-export const kdfCostRange = { lowest: 10, highest: 20 } as const;
 const maxHeaderLength = 4096;
 /** The variable a command reads the passphrase from, and through which serve gives it to its backup child process. */
 export const passphraseVariable = "SKRINING_BACKUP_PASSPHRASE";

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { judgeValidity, storedValidity } from "../measurement/validity";
 import { reliabilityOf, type Reliability, type StressSums } from "../measurement/reliability";
-import { readAnswers, stressKeys, type Answers } from "../screening/scoring";
+import { readAnswers, stressKeys, type Answers } from "../skrining/scoring";
 
 // The database's side of decisions §20 (docs/measurement.md): the running sums of the
 // stress items (stress_item_sums, what the jobs added, less stress_item_sums_removed, what

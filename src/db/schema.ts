@@ -8,6 +8,6 @@ export * from "./tables/people";
 export * from "./tables/screening";
 export * from "./tables/student-records";
 export * from "./tables/audit";
-export * from "./tables/follow-up";
+export * from "./tables/tindak-lanjut";
 /** What an audit row records (decisions: Privacy and audit). */
-export { auditActions, type AuditAction } from "../audit/actions";
+export { auditActions, type AuditAction } from "./tables/audit-actions";

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { OffsetChange } from "../local-time";
-import { followUpMovesWithAdvisor } from "./follow-up-advisor";
+import { followUpMovesWithAdvisor } from "./tindak-lanjut-advisor";
 import { newMeasuresVersion, refillMeasures, removeFromSums } from "./measures";
 
 // The three summary tables of src/db/tables/screening.ts (latest_skrining, lecturer_weekly_levels,

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { currentChangeRow } from "../audit/change-row";
 import type { AuditEvent, AuditTrail } from "../audit/trail";
 import type { AuditAction } from "../db/schema";
-import type { AuthService } from "../modules/auth/service";
+import type { AuthService } from "../auth/service";
 import { principalActor, type Principal } from "../requests/principal";
 import { readKey, requestedNim } from "../requests/values";
 import { JsonAnswer } from "./json-answer";

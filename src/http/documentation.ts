@@ -69,6 +69,12 @@ export function refusals(...reasons: (Refusal | Refusal[])[]): Record<number, TS
 }
 
 /**
+ * A student's write (or an admin's for a student): its own refusals among those every such
+ * write has (no token, the role, a body too large, the fair-use limit, storage).
+ */
+export const studentWriteRefusals = (...own: Refusal[]) => refusals(refusal.accessToken, refusal.role, ...own, refusal.bodyTooLarge, refusal.fairUse, writing);
+
+/**
  * A JSON request body for the OpenAPI document, given as the route's `detail.requestBody`.
  * Bodies are parsed leniently and checked by the services with the interface's own texts
  * and order (src/http/body.ts), so the schema documents the contract but does not validate:

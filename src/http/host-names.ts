@@ -1,5 +1,4 @@
 import { isIP } from "node:net";
-import { InvalidInput } from "../errors";
 import { ownHostNames } from "../machine";
 
 /**
@@ -11,16 +10,6 @@ import { ownHostNames } from "../machine";
  * Other clients (the phone app, curl, a monitor) send neither header and are not affected.
  * Routing still depends on the path alone (decisions §9): this only refuses.
  */
-
-const namePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
-
-/** The names given with --hostname or SKRINING_HOSTNAMES (comma-separated), lower case; a malformed one is refused at start. */
-export function readHostNames(given: readonly string[]): string[] {
-  return given.flatMap((entry) => entry.split(",")).map((name) => name.trim().toLowerCase().replace(/\.$/, "")).filter((name) => name !== "").map((name) => {
-    if (!namePattern.test(name)) throw new InvalidInput(`--hostname ${name}: bukan nama host (huruf, angka, tanda - dan titik), misalnya skrining.fakultas.ac.id.`);
-    return name;
-  });
-}
 
 /** The host of a Host header, without its port or the brackets of an IPv6 address, lower case. */
 export function hostOf(header: string): string {

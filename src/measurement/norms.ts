@@ -10,7 +10,7 @@ export const minimumNormStudents = 100;
 export const normWindowDays = 365;
 
 const stressRange = { min: 40, max: 200 } as const;
-/** The SDI in 24ths: −432…432 (src/screening/scoring.ts, scoreSdi). */
+/** The SDI in 24ths: −432…432 (src/skrining/scoring.ts, scoreSdi). */
 const sdiRange = { min: -432, max: 432 } as const;
 
 /** A value's place in a count array, or -1 outside the scale (a row written by hand). */

@@ -1,4 +1,4 @@
-import type { Level } from "../screening/scoring";
+import type { Level } from "../skrining/scoring";
 
 export type ModelType = "stress" | "motivasi";
 

@@ -1,6 +1,6 @@
 import type { BoostingDecision, ClassList, Estimator, HistogramTree } from "./format";
 import { argmax, expit, normalizedExp, softmax } from "./predict-math";
-import { checkClasses, compileTree, leafOf, toFloat32, type CompiledEstimator } from "./predict-trees";
+import { checkClasses, compiledEstimator, compileTree, leafOf, toFloat32, type CompiledEstimator } from "./predict-trees";
 import { PredictionError, invalidModel, type EstimatorOutput } from "./predict-values";
 
 /**
@@ -42,23 +42,17 @@ export function compileGradientBoosting(estimator: Extract<Estimator, { kind: "g
   checkShape(outputs, baseline, estimator.stages.map((stage) => stage.length), where);
   const stages = estimator.stages.map((stage, index) => stage.map((tree, k) => compileTree(tree, nFeatures, 1, `${where} tahap ${index} pohon ${k}`)));
   const raw = new Float64Array(baseline.length);
-  return {
-    nFeatures,
-    nOutputs: 1,
-    outputs,
-    acceptsMissing: false,
-    predict: (x) => {
-      const xf = toFloat32(x, nFeatures);
-      raw.set(baseline);
-      for (const stage of stages) {
-        for (let k = 0; k < stage.length; k++) {
-          const tree = stage[k]!;
-          raw[k]! += learningRate * tree.value[leafOf(tree, xf)]!;
-        }
+  return compiledEstimator(nFeatures, outputs, false, (x) => {
+    const xf = toFloat32(x, nFeatures);
+    raw.set(baseline);
+    for (const stage of stages) {
+      for (let k = 0; k < stage.length; k++) {
+        const tree = stage[k]!;
+        raw[k]! += learningRate * tree.value[leafOf(tree, xf)]!;
       }
-      return [decide(raw, outputs[0], decision, true)];
-    },
-  };
+    }
+    return [decide(raw, outputs[0], decision, true)];
+  });
 }
 
 /** A HistGradientBoosting tree as typed arrays; `flags`: 1 a missing value goes left, 2 a categorical split. */
@@ -137,22 +131,16 @@ export function compileHistGradientBoosting(estimator: Extract<Estimator, { kind
   });
   const iterations = estimator.iterations.map((iteration, index) => iteration.map((tree, k) => compileHistogramTree(tree, nFeatures, `${where} iterasi ${index} pohon ${k}`)));
   const raw = new Float64Array(baseline.length);
-  return {
-    nFeatures,
-    nOutputs: 1,
-    outputs,
-    acceptsMissing: true,
-    predict: (x) => {
-      if (x.length !== nFeatures) throw new PredictionError(`estimator dibuat untuk ${nFeatures} fitur, menerima ${x.length}`);
-      // np.zeros + baseline: the same value, and -0 becomes 0 as there.
-      for (let k = 0; k < raw.length; k++) raw[k] = 0 + baseline[k]!;
-      for (const iteration of iterations) {
-        for (let k = 0; k < iteration.length; k++) {
-          const tree = iteration[k]!;
-          raw[k]! += histogramLeafValue(tree, x, known);
-        }
+  return compiledEstimator(nFeatures, outputs, true, (x) => {
+    if (x.length !== nFeatures) throw new PredictionError(`estimator dibuat untuk ${nFeatures} fitur, menerima ${x.length}`);
+    // np.zeros + baseline: the same value, and -0 becomes 0 as there.
+    for (let k = 0; k < raw.length; k++) raw[k] = 0 + baseline[k]!;
+    for (const iteration of iterations) {
+      for (let k = 0; k < iteration.length; k++) {
+        const tree = iteration[k]!;
+        raw[k]! += histogramLeafValue(tree, x, known);
       }
-      return [decide(raw, outputs[0], decision, false)];
-    },
-  };
+    }
+    return [decide(raw, outputs[0], decision, false)];
+  });
 }

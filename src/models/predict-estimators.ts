@@ -3,7 +3,7 @@ import { compileGradientBoosting, compileHistGradientBoosting } from "./predict-
 import { compileGaussianNb, compileLinear } from "./predict-linear";
 import { argmax } from "./predict-math";
 import { compileTransform } from "./predict-transforms";
-import { compileTreeEnsemble, type CompiledEstimator } from "./predict-trees";
+import { compiledEstimator, compileTreeEnsemble, type CompiledEstimator } from "./predict-trees";
 import { PredictionError, formatClassValue, invalidModel, type EstimatorOutput } from "./predict-values";
 
 export type { CompiledEstimator } from "./predict-trees";
@@ -48,13 +48,7 @@ function compileMultiOutput(estimator: Extract<Estimator, { kind: "multi_output"
   const parts = singleOutputParts(estimator.estimators, where, "keluaran");
   const nFeatures = parts[0]!.nFeatures;
   if (parts.some((part) => part.nFeatures !== nFeatures)) invalidModel(`${where}: jumlah fitur estimator multi_output berbeda`);
-  return {
-    nFeatures,
-    nOutputs: parts.length,
-    outputs: parts.map((part) => part.outputs[0]!),
-    acceptsMissing: parts.every((part) => part.acceptsMissing),
-    predict: (x) => unifyTypes(parts.map((part) => part.predict(x)[0]!)),
-  };
+  return compiledEstimator(nFeatures, parts.map((part) => part.outputs[0]!), parts.every((part) => part.acceptsMissing), (x) => unifyTypes(parts.map((part) => part.predict(x)[0]!)));
 }
 
 function compileChain(estimator: Extract<Estimator, { kind: "classifier_chain" }>, where: string): CompiledEstimator {
@@ -110,26 +104,20 @@ function compileVoting(estimator: Extract<Estimator, { kind: "voting" }>, where:
   });
   const weightSum = weights ? weights.reduce((sum, weight) => sum + weight, 0) : parts.length;
   const totals = new Float64Array(classes.length);
-  return {
-    nFeatures,
-    nOutputs: 1,
-    outputs,
-    acceptsMissing: parts.every((part) => part.acceptsMissing),
-    predict: (x) => {
-      totals.fill(0);
-      if (voting === "hard") {
-        parts.forEach((part, index) => (totals[part.predict(x)[0]!.value as number]! += weights ? weights[index]! : 1));
-        return [{ value: classes[argmax(totals)]!, type: outputs[0].type, probabilities: null }];
-      }
-      parts.forEach((part, index) => {
-        const { probabilities } = part.predict(x)[0]!;
-        if (!probabilities) throw new PredictionError(`${where}: anggota ${index} tidak memberi probabilitas`);
-        for (let position = 0; position < totals.length; position++) totals[position]! += weights ? probabilities[position]! * weights[index]! : probabilities[position]!;
-      });
-      const probabilities = totals.map((total) => total / weightSum);
-      return [{ value: classes[argmax(probabilities)]!, type: outputs[0].type, probabilities }];
-    },
-  };
+  return compiledEstimator(nFeatures, outputs, parts.every((part) => part.acceptsMissing), (x) => {
+    totals.fill(0);
+    if (voting === "hard") {
+      parts.forEach((part, index) => (totals[part.predict(x)[0]!.value as number]! += weights ? weights[index]! : 1));
+      return [{ value: classes[argmax(totals)]!, type: outputs[0].type, probabilities: null }];
+    }
+    parts.forEach((part, index) => {
+      const { probabilities } = part.predict(x)[0]!;
+      if (!probabilities) throw new PredictionError(`${where}: anggota ${index} tidak memberi probabilitas`);
+      for (let position = 0; position < totals.length; position++) totals[position]! += weights ? probabilities[position]! * weights[index]! : probabilities[position]!;
+    });
+    const probabilities = totals.map((total) => total / weightSum);
+    return [{ value: classes[argmax(probabilities)]!, type: outputs[0].type, probabilities }];
+  });
 }
 
 /** The number of columns the first sized step of a pipeline takes. */
@@ -165,19 +153,13 @@ function compilePipeline(estimator: Extract<Estimator, { kind: "pipeline" }>, wh
   const nFeatures = firstWidth(estimator.steps) ?? inner.nFeatures;
   const kinds = steps.kinds(new Array(nFeatures).fill("number"));
   if (kinds.length !== inner.nFeatures || kinds.some((kind) => kind !== "number")) invalidModel(`${where}: langkah pipeline menghasilkan ${kinds.length} fitur, estimator menerima ${inner.nFeatures}`);
-  return {
-    nFeatures,
-    nOutputs: inner.nOutputs,
-    outputs: inner.outputs,
-    // Scalers and encoders carry NaN through to an estimator that routes it.
-    acceptsMissing: inner.acceptsMissing,
-    predict: (x) => {
-      if (x.length !== nFeatures) throw new PredictionError(`estimator dibuat untuk ${nFeatures} fitur, menerima ${x.length}`);
-      const cells = new Array<number>(x.length);
-      for (let index = 0; index < x.length; index++) cells[index] = x[index]!;
-      return inner.predict(Float64Array.from(steps.apply(cells) as number[]));
-    },
-  };
+  // Scalers and encoders carry NaN through to an estimator that routes it.
+  return compiledEstimator(nFeatures, inner.outputs, inner.acceptsMissing, (x) => {
+    if (x.length !== nFeatures) throw new PredictionError(`estimator dibuat untuk ${nFeatures} fitur, menerima ${x.length}`);
+    const cells = new Array<number>(x.length);
+    for (let index = 0; index < x.length; index++) cells[index] = x[index]!;
+    return inner.predict(Float64Array.from(steps.apply(cells) as number[]));
+  });
 }
 
 /** `np.asarray([...]).T` of per-output predictions: one common dtype for all columns. */

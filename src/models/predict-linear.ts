@@ -1,6 +1,6 @@
 import type { Estimator } from "./format";
 import { argmax, expit, normalizedExp, pairwiseSum, softmax } from "./predict-math";
-import { checkClasses, type CompiledEstimator } from "./predict-trees";
+import { checkClasses, compiledEstimator, type CompiledEstimator } from "./predict-trees";
 import { PredictionError, invalidModel } from "./predict-values";
 
 /**
@@ -35,46 +35,40 @@ export function compileLinear(estimator: Extract<Estimator, { kind: "linear" }>,
   if (intercept.length !== rows) invalidModel(`${where}: panjang intercept ${intercept.length}, seharusnya ${rows}`);
   const coef = matrixOf(estimator.coef, nFeatures, where);
   const scores = new Float64Array(rows);
-  return {
-    nFeatures,
-    nOutputs: 1,
-    outputs,
-    acceptsMissing: false,
-    predict: (x) => {
-      checkFinite(x, nFeatures);
-      for (let row = 0; row < rows; row++) {
-        let dot = 0;
-        const base = row * nFeatures;
-        for (let feature = 0; feature < nFeatures; feature++) dot += x[feature]! * coef[base + feature]!;
-        scores[row] = dot + intercept[row]!;
-      }
-      let chosen: number;
-      let probabilities: Float64Array;
-      if (binary) {
-        const score = scores[0]!;
-        chosen = score > 0 ? 1 : 0;
-        if (estimator.probability === "softmax") {
-          probabilities = softmax([-score, score]);
-        } else {
-          const positive = expit(score);
-          probabilities = Float64Array.of(1 - positive, positive);
-        }
+  return compiledEstimator(nFeatures, outputs, false, (x) => {
+    checkFinite(x, nFeatures);
+    for (let row = 0; row < rows; row++) {
+      let dot = 0;
+      const base = row * nFeatures;
+      for (let feature = 0; feature < nFeatures; feature++) dot += x[feature]! * coef[base + feature]!;
+      scores[row] = dot + intercept[row]!;
+    }
+    let chosen: number;
+    let probabilities: Float64Array;
+    if (binary) {
+      const score = scores[0]!;
+      chosen = score > 0 ? 1 : 0;
+      if (estimator.probability === "softmax") {
+        probabilities = softmax([-score, score]);
       } else {
-        chosen = argmax(scores);
-        if (estimator.probability === "softmax") {
-          probabilities = softmax(scores);
-        } else {
-          // One-vs-rest: each class's expit, divided by their sum (liblinear's normalisation).
-          probabilities = scores.map(expit);
-          let sum = 0;
-          for (const value of probabilities) sum += value;
-          if (sum === 0 && estimator.all_zero_uniform) probabilities.fill(1 / probabilities.length);
-          else for (let index = 0; index < probabilities.length; index++) probabilities[index]! /= sum;
-        }
+        const positive = expit(score);
+        probabilities = Float64Array.of(1 - positive, positive);
       }
-      return [{ value: classes[chosen]!, type: outputs[0].type, probabilities }];
-    },
-  };
+    } else {
+      chosen = argmax(scores);
+      if (estimator.probability === "softmax") {
+        probabilities = softmax(scores);
+      } else {
+        // One-vs-rest: each class's expit, divided by their sum (liblinear's normalisation).
+        probabilities = scores.map(expit);
+        let sum = 0;
+        for (const value of probabilities) sum += value;
+        if (sum === 0 && estimator.all_zero_uniform) probabilities.fill(1 / probabilities.length);
+        else for (let index = 0; index < probabilities.length; index++) probabilities[index]! /= sum;
+      }
+    }
+    return [{ value: classes[chosen]!, type: outputs[0].type, probabilities }];
+  });
 }
 
 /**
@@ -96,22 +90,16 @@ export function compileGaussianNb(estimator: Extract<Estimator, { kind: "gaussia
   const logTerms = estimator.var.map((row) => -0.5 * pairwiseSum(row.map((value) => Math.log(twoPi * value)), 0, nFeatures));
   const terms = new Float64Array(nFeatures);
   const jll = new Float64Array(count);
-  return {
-    nFeatures,
-    nOutputs: 1,
-    outputs,
-    acceptsMissing: false,
-    predict: (x) => {
-      checkFinite(x, nFeatures);
-      for (let index = 0; index < count; index++) {
-        const base = index * nFeatures;
-        for (let feature = 0; feature < nFeatures; feature++) {
-          const difference = x[feature]! - theta[base + feature]!;
-          terms[feature] = (difference * difference) / variance[base + feature]!;
-        }
-        jll[index] = priorLog[index]! + (logTerms[index]! - 0.5 * pairwiseSum(terms, 0, nFeatures));
+  return compiledEstimator(nFeatures, outputs, false, (x) => {
+    checkFinite(x, nFeatures);
+    for (let index = 0; index < count; index++) {
+      const base = index * nFeatures;
+      for (let feature = 0; feature < nFeatures; feature++) {
+        const difference = x[feature]! - theta[base + feature]!;
+        terms[feature] = (difference * difference) / variance[base + feature]!;
       }
-      return [{ value: classes[argmax(jll)]!, type: outputs[0].type, probabilities: normalizedExp(jll) }];
-    },
-  };
+      jll[index] = priorLog[index]! + (logTerms[index]! - 0.5 * pairwiseSum(terms, 0, nFeatures));
+    }
+    return [{ value: classes[argmax(jll)]!, type: outputs[0].type, probabilities: normalizedExp(jll) }];
+  });
 }

@@ -19,6 +19,11 @@ export interface CompiledEstimator {
   predict(x: Float64Array): EstimatorOutput[];
 }
 
+/** A compiled estimator: as many outputs as it has class lists. */
+export function compiledEstimator(nFeatures: number, outputs: ClassList[], acceptsMissing: boolean, predict: CompiledEstimator["predict"]): CompiledEstimator {
+  return { nFeatures, nOutputs: outputs.length, outputs, acceptsMissing, predict };
+}
+
 export interface CompiledTree {
   left: Int32Array;
   right: Int32Array;

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../db";
 import { predictionModels, riwayatSkrining } from "../db/schema";
-import type { Level } from "../screening/scoring";
+import type { Level } from "../skrining/scoring";
 import type { Classification, Classifier, ModelFeatures, ModelType } from "./classifier";
 import { documentCategories, stringifyModelDocument, type CategoryValue } from "./format";
 import { loadJsonModel, readModelSource, type ModelSource } from "./files";

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { brierScore, calibrationBins, confusion, type CalibrationBin, type Confusion, type Forecast } from "../measurement/agreement";
-import { fallbackMotivationLevel, fallbackStressLevel, type Level } from "../screening/scoring";
+import { fallbackMotivationLevel, fallbackStressLevel, type Level } from "../skrining/scoring";
 import type { ModelType } from "./classifier";
 
 // Decisions §20, local validation (`skrining model validate`, the console's Model page): the

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { covers, daysLeft, shortAddress, type CertificateFacts } from "./certificate";
 import { renewalDays } from "./local";
+import { commandOn } from "../command-line";
 
 // What is wrong with a certificate in use, in the words the start-up lines, `tls status`,
 // GET /health and the admin console all print (decisions §18): one place for the texts.
@@ -49,3 +50,8 @@ export function keyModeWarning(path: string, platform: NodeJS.Platform = process
     return null;
   }
 }
+
+/** decisions §18: serving a LAN address without TLS is said on every start, with what to run (on this data folder, issue 44). */
+export const plainHttpWarning = (dataDir: string) =>
+  "PERINGATAN: tanpa TLS, password dan data mahasiswa melintas jaringan kampus tanpa enkripsi (siapa pun di Wi-Fi yang sama dapat membacanya), dan ponsel tidak mendapat mode offline. " +
+  `Jalankan '${commandOn(dataDir, "tls init")}', lalu mulai ulang serve untuk HTTPS (docs/operations.md, bagian HTTPS).`;

@@ -3,7 +3,7 @@
 // is kept in localStorage, read again at each sign-in and session resumed, and whenever a
 // page shows it.
 import { api } from "./api";
-import type { HelpContact } from "../content/help";
+import type { HelpContact } from "../konten/help";
 
 const keptKey = "skrining.bantuan";
 export const helpContactPath = "/api/konten/bantuan";

@@ -1,8 +1,8 @@
 // How the pages show a level: its colour says how worrying it is, one meaning per colour
 // on every page and chart (green: not worrying, amber: to watch, red: needs attention). Which
 // level that is depends on the measure (high stress is a concern, high motivation is good
-// news). The charts' scales and bands come from the service's own rules (src/screening/scoring.ts).
-import { sdiScale, stressScale } from "../screening/scoring";
+// news). The charts' scales and bands come from the service's own rules (src/skrining/scoring.ts).
+import { sdiScale, stressScale } from "../skrining/scoring";
 import type { Scale } from "./components/charts";
 import { common } from "./strings";
 import type { Level } from "./types";

@@ -1,13 +1,13 @@
 // The shapes the API answers with, as the interface reads them. The records come from the
 // service's own schemas (src/records.ts), so the two cannot drift apart.
 import type { Static } from "elysia";
-import type { UserResponse } from "../modules/auth/model";
+import type { UserResponse } from "../auth/user";
 import type { StudentData as StudentDataSchema } from "../modules/data-saya/model";
 import type { HasilResponse } from "../modules/skrining/model";
-import type { FollowUpDetail as FollowUpDetailSchema, FollowUpList, FollowUpSummary as FollowUpSummarySchema } from "../modules/tindak-lanjut/model";
+import type { TindakLanjutDetail as TindakLanjutDetailSchema, TindakLanjutList, TindakLanjutSummary as TindakLanjutSummarySchema } from "../modules/tindak-lanjut/model";
 import type { CatatanRecord, DiaryEntry, MahasiswaRecord, MoodEntry, SkriningRecord } from "../records";
 
-export type { Level } from "../screening/scoring";
+export type { Level } from "../skrining/scoring";
 export type Skrining = Static<typeof SkriningRecord>;
 /** `GET /api/mahasiswa/hasil/<nim>`: the latest screening, and whether a person was alerted. */
 export type Hasil = Static<typeof HasilResponse>;
@@ -17,14 +17,14 @@ export type Diary = Static<typeof DiaryEntry>;
 export type Mahasiswa = Static<typeof MahasiswaRecord>;
 
 /** `GET /api/dosen/tindak-lanjut`: a page of follow-up cases. */
-export type FollowUpPage = Static<typeof FollowUpList>;
-export type FollowUpCase = FollowUpPage["data"][number];
-export type CaseStatus = FollowUpCase["status"];
+export type TindakLanjutPage = Static<typeof TindakLanjutList>;
+export type TindakLanjutCase = TindakLanjutPage["data"][number];
+export type CaseStatus = TindakLanjutCase["status"];
 /** `GET /api/dosen/tindak-lanjut/<id>`: a case with its history. */
-export type FollowUpDetail = Static<typeof FollowUpDetailSchema>;
+export type TindakLanjutDetail = Static<typeof TindakLanjutDetailSchema>;
 /** `GET /api/dosen/tindak-lanjut/ringkasan`. */
-export type FollowUpSummary = Static<typeof FollowUpSummarySchema>;
-export type FollowUpFigures = FollowUpSummary["fakultas"];
+export type TindakLanjutSummary = Static<typeof TindakLanjutSummarySchema>;
+export type TindakLanjutFigures = TindakLanjutSummary["fakultas"];
 
 /** `GET /api/privasi/pemberitahuan`. */
 export interface PrivacyNotice {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, sourceFiles } from "./imports";
+import { root, sourceFiles } from "../../scripts/imports";
 
 // The developers' guide: files under 400 lines, split along their seams before they grow
 // past it. Generated files (the web interface's embedded assets) are not written by hand.

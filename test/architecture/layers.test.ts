@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { importSpecifiers, importsOf, root, sourceFiles } from "./imports";
+import { importSpecifiers, importsOf, root, sourceFiles } from "../../scripts/imports";
 
 // docs/architecture.md: the layers point one way. `src/http/` is what only HTTP needs;
 // what a service reads of a request (the caller, a NIM, an id, a page) is in

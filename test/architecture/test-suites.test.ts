@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, sourceFiles } from "./imports";
+import { root, sourceFiles } from "../../scripts/imports";
 
 // docs/testing.md: `npm test` stays under 20 s because the checks whose subject is a
 // `serve` process of its own (its start, its child processes, its signals) run in

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { importLoops, importsOf, sourceFiles } from "./imports";
+import { importLoops, importsOf, sourceFiles } from "../../scripts/imports";
 
 // The web interface's modules import one way: the entry and the shell (main.tsx, app.tsx)
 // import the pages, the pages import the shared pieces (types.ts, components/, strings/),

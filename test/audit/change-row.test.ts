@@ -3,7 +3,7 @@ import { currentChangeRow, withChangeRow } from "../../src/audit/change-row";
 import { swallowedRow } from "../../src/audit/trail";
 import { photoForm } from "../photos/fixtures";
 import { flaggedAnswers } from "../tindak-lanjut/support";
-import { TestService, fourthStudent, jawaban, standardAccounts } from "../helpers";
+import { TestService, fourthStudent, jawaban, signedInService } from "../helpers";
 
 // Issue 28: a write's audit row goes into the job of the write queue that makes its change,
 // so the change and its row are one commit. Seen from outside: when the trail refuses the
@@ -31,10 +31,7 @@ const plantSwallowingTrigger = () => sqlite().run("CREATE TRIGGER swallow BEFORE
 const removeSwallowingTrigger = () => sqlite().run("DROP TRIGGER IF EXISTS swallow");
 
 beforeAll(async () => {
-  service = new TestService();
-  await service.importAccounts(standardAccounts);
-  await service.importAccounts(fourthStudent);
-  tokens = await service.accessTokens(["admin", "dosen1", "mhs1", "mhs4"]);
+  ({ service, tokens } = await signedInService(["admin", "dosen1", "mhs1", "mhs4"], { more: [fourthStudent] }));
   const submitted = await service.request("POST", "/api/mahasiswa/kuesioner", { token: tokens.mhs1, body: { jawaban: flaggedAnswers } });
   expect(submitted.status).toBe(201);
   caseId = (sqlite().query("SELECT Id_tindak_lanjut AS id FROM tindak_lanjut WHERE NIM = 'N001'").get() as { id: number }).id;

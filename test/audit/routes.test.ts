@@ -3,7 +3,7 @@ import { photoForm } from "../photos/fixtures";
 import { actorNameSql } from "../../src/audit/names";
 import type { AuditRow } from "../../src/audit/trail";
 import { verifyAuditChain } from "../../src/audit/verify";
-import { TestService, fourthStudent, jawaban, passwords, standardAccounts } from "../helpers";
+import { TestService, fourthStudent, jawaban, passwords, signedInService } from "../helpers";
 
 // The audit rows every route leaves (decisions: Audit trail), through app.handle(): a
 // lecturer's or admin's read of a student's data leaves one `view` row per student, any
@@ -45,10 +45,7 @@ async function rowsOf(method: string, path: string, options: { token?: string; b
 }
 
 beforeAll(async () => {
-  service = new TestService();
-  await service.importAccounts(standardAccounts);
-  await service.importAccounts(fourthStudent);
-  tokens = await service.accessTokens(["admin", "dosen1", "dosen2", "mhs1", "mhs2", "mhs4"]);
+  ({ service, tokens } = await signedInService(["admin", "dosen1", "dosen2", "mhs1", "mhs2", "mhs4"], { more: [fourthStudent] }));
   // mhs1 (N001, advisee of dosen1) has data of every kind.
   expect((await service.request("POST", "/api/mahasiswa/kuesioner", { token: tokens.mhs1, body: { jawaban: jawaban(2, 3) } })).status).toBe(201);
   moodId = (await service.request("POST", "/api/mahasiswa/mood", { token: tokens.mhs1, body: { date: "2026-01-05", mood_value: 4 } })).body.id;

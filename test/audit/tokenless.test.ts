@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
-import { fourthStudent, standardAccounts, TestService } from "../helpers";
+import { fourthStudent, TestService, signedInService } from "../helpers";
 import { jfifSegment, jpegWith } from "../photos/fixtures";
 
 // Decisions §16: reads without a token (the photo route the interface leaves open) are one
@@ -12,10 +12,7 @@ const students = ["N001", "N002", "N004"];
 const limit = 10;
 
 beforeAll(async () => {
-  service = new TestService({ SKRINING_TOKENLESS_READS: String(limit) });
-  await service.importAccounts(standardAccounts);
-  await service.importAccounts(fourthStudent);
-  tokens = await service.accessTokens(["dosen1", "mhs1", "mhs2", "mhs4"]);
+  ({ service, tokens } = await signedInService(["dosen1", "mhs1", "mhs2", "mhs4"], { environment: { SKRINING_TOKENLESS_READS: String(limit) }, more: [fourthStudent] }));
   for (const owner of ["mhs1", "mhs2", "mhs4"] as const) {
     const form = new FormData();
     form.append("foto", new File([jpegWith([jfifSegment])], "foto.jpg"));

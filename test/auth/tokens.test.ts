@@ -3,7 +3,7 @@ import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { closeContext, createContext } from "../../src/context";
 import { silentLogger } from "../../src/logger";
-import { sessionIdHash } from "../../src/modules/auth/sessions";
+import { sessionIdHash } from "../../src/auth/sessions";
 import { TestService, insertUserCopyingHash, standardAccounts, testEnvironment } from "../helpers";
 import { base64url, decodeJwt, noThrottle, serviceSecret, signJwt, texts, userRow } from "./support";
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultQuestions } from "../../src/screening/questions";
+import { defaultQuestions } from "../../src/skrining/questions";
 import { temporaryDir } from "../helpers";
 import { constantModel } from "../models/support";
 

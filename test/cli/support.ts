@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config";
 import { closeContext, createContext } from "../../src/context";
 import { openDatabase } from "../../src/db";
 import { migrations } from "../../src/db/migrations";
-import { sessionIdHash } from "../../src/modules/auth/sessions";
+import { sessionIdHash } from "../../src/auth/sessions";
 import { silentLogger } from "../../src/logger";
 import { runCli, spawnCli, temporaryDir, testEnvironment, type CliOptions, type CliResult, type InProcessCliOptions } from "../helpers";
 

@@ -7,7 +7,7 @@ import { applyMigrations } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
 import { DosenService } from "../../src/modules/dosen/service";
 import { StatisticsService } from "../../src/modules/dosen/statistics";
-import { NotesService } from "../../src/modules/notes/service";
+import { CatatanService } from "../../src/modules/catatan/service";
 import { measuresOfEarlierRows } from "../db/earlier-rows";
 import { temporaryDir } from "../helpers";
 
@@ -19,7 +19,7 @@ import { temporaryDir } from "../helpers";
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
 const statistics = new StatisticsService(db, "Asia/Jakarta");
-const dosen = new DosenService(db, statistics, new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
+const dosen = new DosenService(db, statistics, new CatatanService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
 
 function plan(prepared: { getQuery(): { sql: string } }): string[] {
   return db.$client

@@ -7,7 +7,7 @@ import { WriteQueue } from "../../src/db/write-queue";
 import { DosenService } from "../../src/modules/dosen/service";
 import { RiskPages } from "../../src/modules/dosen/risk-pages";
 import { StatisticsService } from "../../src/modules/dosen/statistics";
-import { NotesService } from "../../src/modules/notes/service";
+import { CatatanService } from "../../src/modules/catatan/service";
 import { temporaryDir } from "../helpers";
 
 // Issue 28: `sort=risk` without a search text is read page by page from the summary's
@@ -55,7 +55,7 @@ function populate(students: Student[]): void {
 }
 
 function services() {
-  const dosen = new DosenService(db, new StatisticsService(db, "Asia/Jakarta"), new NotesService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
+  const dosen = new DosenService(db, new StatisticsService(db, "Asia/Jakarta"), new CatatanService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
   return { general: dosen["pageByRisk"], pages: new RiskPages(db, defaultFollowUpStressMin) };
 }
 

@@ -1,5 +1,5 @@
 import { catatanKonseling, riwayatSkrining } from "../../src/db/schema";
-import type { Level } from "../../src/screening/scoring";
+import type { Level } from "../../src/skrining/scoring";
 import { TestService, insertUserCopyingHash, passwords, snapshotFixture, standardAccounts } from "../helpers";
 
 // Shared pieces of the lecturer tests: the exact texts of interface.md, a service with

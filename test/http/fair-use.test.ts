@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
 import { catatanKonseling } from "../../src/db/schema";
-import { TestService, standardAccounts, type TestResponse } from "../helpers";
+import { TestService, type TestResponse, signedInService } from "../helpers";
 
 // decisions §10: one student account cannot exhaust the service. Its writes are limited by
 // a token bucket, and its diary by a quota of UTF-8 text.
@@ -9,9 +9,9 @@ let service: TestService;
 afterEach(() => service?.close());
 
 async function start(environment: Record<string, string>): Promise<Record<string, string>> {
-  service = new TestService(environment);
-  await service.importAccounts(standardAccounts);
-  return await service.accessTokens(["admin", "dosen1", "mhs1", "mhs2"]);
+  const signedIn = await signedInService(["admin", "dosen1", "mhs1", "mhs2"], { environment });
+  service = signedIn.service;
+  return signedIn.tokens;
 }
 
 const count = (table: string) => (service.context.db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;

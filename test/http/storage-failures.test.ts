@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { TestService, jawaban, standardAccounts } from "../helpers";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { QuestionsService } from "../../src/modules/questions/service";
+import { TestService, jawaban, signedInService } from "../helpers";
 
 // A full, read-only or failing storage answers a distinct status with an Indonesian text
 // that says the server cannot store data now (507 for no space, 503 otherwise), is logged
@@ -15,9 +16,9 @@ afterEach(() => service?.close());
 async function start(): Promise<Record<string, string>> {
   logged.length = 0;
   // The log is captured: the fault must be logged once, and its end once.
-  service = new TestService({}, { info: (line) => logged.push(`info ${line}`), error: (line) => logged.push(`error ${line}`) });
-  await service.importAccounts(standardAccounts);
-  return await service.accessTokens(["admin", "mhs1"]);
+  const signedIn = await signedInService(["admin", "mhs1"], { logger: { info: (line) => logged.push(`info ${line}`), error: (line) => logged.push(`error ${line}`) } });
+  service = signedIn.service;
+  return signedIn.tokens;
 }
 
 const sqlite = () => service.context.db.$client;
@@ -101,10 +102,10 @@ test("a damaged page met by a route answers 503 with its own text, not a 500", a
   const tokens = await start();
   // What SQLite reports for a malformed page, thrown where a route reads.
   const damage = Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" });
-  service.context.questions.list = () => {
+  const list = spyOn(QuestionsService.prototype, "list").mockImplementation(() => {
     throw damage;
-  };
-  const response = await service.request("GET", "/api/kuesioner/questions", { token: tokens.mhs1 });
+  });
+  const response = await service.request("GET", "/api/kuesioner/questions", { token: tokens.mhs1 }).finally(() => list.mockRestore());
   expect(response).toMatchObject({ status: 503, body: { error: "Basis data server rusak; data tidak dapat dibaca atau disimpan. Hubungi admin." } });
   expect(logged.some((line) => line.includes("skrining check --full"))).toBe(true);
 });

@@ -5,7 +5,7 @@ import type { ModelFeatures } from "../../src/models/classifier";
 import { loadJsonModel } from "../../src/models/files";
 import { CompiledModel } from "../../src/models/predict";
 import { ModelRegistry } from "../../src/models/registry";
-import { fallbackMotivationLevel, fallbackStressLevel } from "../../src/screening/scoring";
+import { fallbackMotivationLevel, fallbackStressLevel } from "../../src/skrining/scoring";
 import { TestService, runCli, temporaryDir } from "../helpers";
 import { constantModel, originalDir } from "./support";
 

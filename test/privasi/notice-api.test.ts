@@ -1,6 +1,6 @@
 import { actorNameSql } from "../../src/audit/names";
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
-import { defaultPrivacyNotice } from "../../src/content/privacy-notice";
+import { defaultPrivacyNotice } from "../../src/konten/privacy-notice";
 import { TestService, passwords, standardAccounts } from "../helpers";
 
 // The privacy notice (GET /api/privasi/pemberitahuan) and a student's acknowledgement of
@@ -143,7 +143,7 @@ describe("POST /api/privasi/pemberitahuan/setuju: the acknowledgement", () => {
   });
 
   test("a new version asks again: the old acknowledgement no longer counts, the old version is refused, both rows are kept", async () => {
-    const replaced = service.context.content.privacyNotice.replace({ version: "2027-1", title: "Pemberitahuan baru", text: "Isi baru." });
+    const replaced = service.features.content.privacyNotice.replace({ version: "2027-1", title: "Pemberitahuan baru", text: "Isi baru." });
     expect(replaced.errors).toEqual([]);
     expect((await notice(tokens.mhs1)).body).toEqual({ version: "2027-1", title: "Pemberitahuan baru", text: "Isi baru.", acknowledged: false });
     expect((await acknowledge(tokens.mhs1, { version: current })).status).toBe(409);

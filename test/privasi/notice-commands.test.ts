@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultPrivacyNotice } from "../../src/content/privacy-notice";
+import { defaultPrivacyNotice } from "../../src/konten/privacy-notice";
 import { TestService, standardAccounts, temporaryDir } from "../helpers";
 import { cli, csvFile, outputLines } from "../cli/support";
 

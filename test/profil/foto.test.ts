@@ -250,7 +250,7 @@ describe("tidying at start-up", () => {
       .map((row) => row.foto_profil.slice("photos/".length))
       .sort();
     expect(referenced).toContain(kept);
-    expect(service.context.photos.sweepOrphans()).toEqual({ deleted: 1, movedAside: 1 });
+    expect(service.features.photos.sweepOrphans()).toEqual({ deleted: 1, movedAside: 1 });
     expect(photoFiles().filter((name) => name !== "unreferenced")).toEqual(referenced);
     // Nothing is deleted on a guess: the unreferenced photo is kept where an admin can look.
     expect(readdirSync(join(photosDir(), "unreferenced"))).toEqual(["N001_1_abcd0000.jpg"]);
@@ -259,12 +259,12 @@ describe("tidying at start-up", () => {
   test("looks only at the files listed before the port opened: an upload of this run (finished or under way) is left alone", async () => {
     writeFileSync(join(photosDir(), ".upload-00000001"), "half, from a crash");
     writeFileSync(join(photosDir(), "N001_1_abcd0000.jpg"), "orphan from before");
-    const before = service.context.photos.photoFiles();
+    const before = service.features.photos.photoFiles();
     expect([...before]).toEqual(expect.arrayContaining([".upload-00000001", "N001_1_abcd0000.jpg"]));
     // Written after the list was taken, its path not committed yet.
     writeFileSync(join(photosDir(), ".upload-00000002"), "being written");
     writeFileSync(join(photosDir(), "N002_2_abcd0001.jpg"), "renamed into place, commit still to come");
-    expect(service.context.photos.sweepOrphans(before)).toEqual({ deleted: 1, movedAside: 1 });
+    expect(service.features.photos.sweepOrphans(before)).toEqual({ deleted: 1, movedAside: 1 });
     expect(photoFiles()).toEqual(expect.arrayContaining([".upload-00000002", "N002_2_abcd0001.jpg"]));
     expect(photoFiles()).not.toContain(".upload-00000001");
     expect(readdirSync(join(photosDir(), "unreferenced"))).toContain("N001_1_abcd0000.jpg");
@@ -274,7 +274,7 @@ describe("tidying at start-up", () => {
     const empty = new TestService();
     try {
       writeFileSync(join(empty.dataDir, "photos", "N001_1_abcd0000.jpg"), "a photo of a database that was replaced");
-      expect(empty.context.photos.sweepOrphans()).toBeNull();
+      expect(empty.features.photos.sweepOrphans()).toBeNull();
       expect(readdirSync(join(empty.dataDir, "photos"))).toEqual(["N001_1_abcd0000.jpg"]);
     } finally {
       empty.close();

@@ -3,7 +3,7 @@ import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestService, itemKeys, standardAccounts, temporaryDir } from "../helpers";
 import { cli } from "../cli/support";
-import { defaultQuestions } from "../../src/screening/questions";
+import { defaultQuestions } from "../../src/skrining/questions";
 
 let service: TestService;
 let token: string;

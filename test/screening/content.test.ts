@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { defaultQuestions, validateQuestions, type Question } from "../../src/screening/questions";
-import { levels, suggestionsFor } from "../../src/screening/suggestions";
+import { defaultQuestions, validateQuestions, type Question } from "../../src/skrining/questions";
+import { levels, suggestionsFor } from "../../src/skrining/suggestions";
 import { itemKeys } from "../helpers";
 
 /** A deep copy, so a test can break it without touching the shared defaults. */

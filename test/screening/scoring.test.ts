@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fallbackMotivationLevel, fallbackStressLevel, readAnswers, scoreSdi, scoreStress, sdiScale, stressScale } from "../../src/screening/scoring";
+import { fallbackMotivationLevel, fallbackStressLevel, readAnswers, scoreSdi, scoreStress, sdiScale, stressScale } from "../../src/skrining/scoring";
 import { jawaban } from "../helpers";
 
 // The web interface draws its chart scales and bands from these constants, so they must

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/db";
 import { readStressSums, recomputeStressSums } from "../../src/db/measures";
 import { computedReliability, reliableChangeIndex } from "../../src/measurement/reliability";
-import { readAnswers, scoreSdi, scoreStress } from "../../src/screening/scoring";
+import { readAnswers, scoreSdi, scoreStress } from "../../src/skrining/scoring";
 import { TestService, standardAccounts, temporaryDir } from "../helpers";
 import { cli } from "../cli/support";
 import { answersScoring } from "./measurement-cases";

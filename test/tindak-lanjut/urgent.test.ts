@@ -18,7 +18,7 @@ afterEach(async () => {
 async function urgentCase(): Promise<number> {
   lecturers = await lecturerService();
   const { service, tokens } = lecturers;
-  await service.context.safety.turnOn("Konselor fakultas", "0812 3456 7890", { actor: { userId: null, username: null, role: "anonim" }, target: "test" });
+  await service.features.safety.turnOn("Konselor fakultas", "0812 3456 7890", { actor: { userId: null, username: null, role: "anonim" }, target: "test" });
   const answer = await service.request("POST", "/api/mahasiswa/kuesioner", { token: tokens.mhs1, body: { jawaban: answersScoring(90), jawaban_keselamatan: 4 } });
   expect(answer.status).toBe(201);
   return service.context.db.$client.query<{ id: number }, []>("SELECT Id_tindak_lanjut AS id FROM tindak_lanjut").get()!.id;

@@ -1,6 +1,6 @@
 // The audit trail (decisions: Privacy and audit).
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { auditActions } from "../../audit/actions";
+import { auditActions } from "./audit-actions";
 
 /**
  * Append-only: triggers refuse UPDATE and DELETE (migration 0005). Each row's `hash` is

@@ -3,7 +3,7 @@
 import { desc, sql } from "drizzle-orm";
 import { blob, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { changeDirections } from "../../measurement/reliability";
-import { stressKeys } from "../../screening/scoring";
+import { stressKeys } from "../../skrining/scoring";
 import { insertedAt, levels } from "./columns";
 import { mahasiswa } from "./people";
 

@@ -10,14 +10,26 @@ import { beforeBody } from "../../http/body-gate";
 import { principalActor, type Principal } from "../../requests/principal";
 import { access, type RouteGuards } from "../../http/guards";
 import type { ModelRegistry } from "../../models/registry";
-import type { PrivacyService } from "../../privacy/service";
+import type { PrivasiRequestService } from "../../privasi/service";
+import type { PhotoStore } from "../../photos/storage";
+import type { KontenService } from "../konten/service";
+import type { StudentDataDocuments } from "../data-saya/document";
 import type { StatisticsExporter } from "../dosen/export";
-import type { TokenClaims } from "../auth/tokens";
+import type { SafetyQuestionService } from "../keselamatan/service";
+import type { TokenClaims } from "../../auth/tokens";
 import { type AdminConfirmations, confirmationHeader } from "./confirmation";
 
-/** What the console's routes use: the process's services, and the few of its own. */
+/** What the console's routes use: the core, the features' services it names, and the few of its own. */
 export interface AdminDependencies {
   context: AppContext;
+  /** The faculty's texts (Teks), the content module's. */
+  content: KontenService;
+  /** The safety question (Teks), the keselamatan module's. */
+  safety: SafetyQuestionService;
+  /** A student's data document (the privacy export), the data-saya module's. */
+  documents: StudentDataDocuments;
+  /** The photo folder, the profil module's. */
+  photoStore: PhotoStore;
   clientAddress: (request: Request) => string;
   /** Where the console opens on the PC itself (its scheme and port once serve listens). */
   consoleAddress: () => string;
@@ -27,7 +39,7 @@ export interface AdminDependencies {
   /** The certificate serve serves and where; null on plain HTTP (and under app.handle() in tests that pass none). */
   tls: ServingTls | null;
   registry: ModelRegistry;
-  privacy: PrivacyService;
+  privacy: PrivasiRequestService;
   exporter: StatisticsExporter;
 }
 

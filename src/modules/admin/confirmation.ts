@@ -2,8 +2,8 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { ServiceError, invalid } from "../../errors";
 import type { JsonObject } from "../../requests/values";
 import type { Principal } from "../../requests/principal";
-import type { AuthService, RequestOrigin } from "../auth/service";
-import type { TokenClaims } from "../auth/tokens";
+import type { AuthService, RequestOrigin } from "../../auth/service";
+import type { TokenClaims } from "../../auth/tokens";
 
 /** The header an act of the console that can give access carries its confirmation in. */
 export const confirmationHeader = "x-konfirmasi";

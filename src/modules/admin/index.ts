@@ -1,6 +1,14 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
 import type { RouteGuards } from "../../http/guards";
+import { adminApiPrefix } from "../../http/admin-web";
+import type { AppContext } from "../../context";
+import { ModelRegistry } from "../../models/registry";
+import { PrivasiRequestService } from "../../privasi/service";
+import { StatisticsExporter } from "../dosen/export";
+import type { StatisticsService } from "../dosen/statistics";
+import { TindakLanjutFiguresReader } from "../tindak-lanjut/figures";
+import { AdminConfirmations } from "./confirmation";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";
 import { cadanganController } from "./cadangan";
@@ -20,7 +28,26 @@ export type { AdminDependencies, ServingTls } from "./base";
  * interface, not to the interface the phone app speaks, and are left out of the OpenAPI
  * document (tag `admin`).
  */
-export const adminConsole = (guards: RouteGuards, dependencies: AdminDependencies) =>
+export function adminModule(
+  core: AppContext,
+  guards: RouteGuards,
+  features: Pick<AdminDependencies, "content" | "safety" | "documents" | "photoStore"> & { statistics: StatisticsService },
+  serving: Pick<AdminDependencies, "clientAddress" | "consoleAddress" | "backups" | "tls">,
+) {
+  const { config, db, writes, auth } = core;
+  const { statistics, ...named } = features;
+  return adminRoutes(guards, {
+    context: core,
+    ...named,
+    ...serving,
+    confirmations: new AdminConfirmations(auth, adminApiPrefix),
+    registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
+    privacy: new PrivasiRequestService(db.$client, writes, features.photoStore, config.timeZone),
+    exporter: new StatisticsExporter(statistics, new TindakLanjutFiguresReader(db.$client, config.followUpContactDays), config.timeZone),
+  });
+}
+
+const adminRoutes = (guards: RouteGuards, dependencies: AdminDependencies) =>
   new Elysia({ name: "admin-console", seed: dependencies.context.auth.instanceId })
     .use(
       adminController(guards, dependencies, "")

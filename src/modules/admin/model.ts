@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { HelpContactResponse } from "../content/model";
+import { HelpContactResponse } from "../konten/model";
 import { SafetyState } from "../keselamatan/model";
 import { level } from "../../records";
 

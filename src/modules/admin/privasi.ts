@@ -1,10 +1,9 @@
 import { appendAuditRows } from "../../audit/trail";
-import { invalid, notFound } from "../../errors";
+import { invalid } from "../../errors";
 import type { JsonObject } from "../../requests/values";
 import type { Principal } from "../../requests/principal";
 import type { RouteGuards } from "../../http/guards";
-import { privacyMessages } from "../../privacy/service";
-import { PhotoStore } from "../../photos/storage";
+import { privasiRequestMessages } from "../../privasi/service";
 import { formatLocalTimestamp } from "../../local-time";
 import { Erased, Restricted, StudentRequest, Unrestricted } from "./model";
 import { adminController, adminOnly, assertConfirmed, consoleSource, download, formText, type AdminDependencies } from "./base";
@@ -24,20 +23,12 @@ export const privacyConsoleMessages = {
  * ...`'s service, with its audit rows.
  */
 export const privasiController = (guards: RouteGuards, dependencies: AdminDependencies) => {
-  const { context, privacy } = dependencies;
-  const photos = new PhotoStore(context.config.dataDir, context.config.photosDir);
-  const studentOf = (nim: string) => {
-    const row = context.db.$client
-      .query<{ nim: string; nama: string | null; dibatasi_sejak: string | null }, [string]>("SELECT NIM AS nim, nama_mahasiswa AS nama, dibatasi_sejak FROM mahasiswa WHERE NIM = ?")
-      .get(nim);
-    if (!row) throw notFound(privacyMessages.studentUnknown(nim));
-    return row;
-  };
+  const { context, privacy, documents, photoStore: photos } = dependencies;
   /** An export as a download, after its audit row: there is no export the trail does not show. */
   const exported = async (principal: Principal, nim: string, request: Request, route: string, form: "archive" | "json") => {
     // The archive writer is loaded when an export is asked for, not with the server (as the command does).
-    const { exportAuditEntry, planStudentExport } = await import("../../privacy/export");
-    const plan = planStudentExport(context.documents, photos, nim, privacyMessages.studentUnknown(nim));
+    const { exportAuditEntry, planStudentExport } = await import("../data-saya/export");
+    const plan = planStudentExport(documents, photos, nim, privasiRequestMessages.studentUnknown(nim));
     await context.writes.run(() => appendAuditRows(context.db.$client, [exportAuditEntry(consoleSource(dependencies, principal, request, route), plan, form)]));
     const day = formatLocalTimestamp(new Date().toISOString(), context.config.timeZone).slice(0, 10);
     return form === "json"
@@ -45,7 +36,7 @@ export const privasiController = (guards: RouteGuards, dependencies: AdminDepend
       : download(plan.archive.bytes, `data-saya-${nim}-${day}.tar.gz`, "application/gzip");
   };
   return adminController(guards, dependencies, "/privasi")
-    .get("/:nim", ({ params }) => ({ ...studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
+    .get("/:nim", ({ params }) => ({ ...privacy.studentOf(params.nim), hapus: privacy.planErase(params.nim) }), { access: adminOnly, response: { 200: StudentRequest } })
     .get("/:nim/ekspor", ({ principal, params, request, route }) => exported(principal, params.nim, request, route, "archive"), { access: adminOnly })
     // The document alone, one JSON file a student opens anywhere (issue 44, item 14); the archive adds the photo.
     .get("/:nim/ekspor/json", ({ principal, params, request, route }) => exported(principal, params.nim, request, route, "json"), { access: adminOnly })

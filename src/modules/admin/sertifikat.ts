@@ -1,4 +1,4 @@
-import { plainHttpWarning } from "../../banner";
+import { plainHttpWarning } from "../../tls/warnings";
 import { conflict } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
 import { qrDrawing } from "../../qr-code";

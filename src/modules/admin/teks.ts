@@ -1,4 +1,4 @@
-import { replaceText, textSubjects } from "../../content/texts";
+import { replaceText, textSubjects } from "../../konten/texts";
 import { ServiceError } from "../../errors";
 import type { RouteGuards } from "../../http/guards";
 import type { JsonObject } from "../../requests/values";
@@ -31,7 +31,8 @@ async function replacing<T>(work: () => Promise<T>): Promise<T> {
  * (decisions §20), as `safety on` and `safety off` set it.
  */
 export const teksController = (guards: RouteGuards, dependencies: AdminDependencies) => {
-  const { content, writes, db, safety } = dependencies.context;
+  const { content, safety } = dependencies;
+  const { writes, db } = dependencies.context;
   return adminController(guards, dependencies, "/teks")
     .get("", () => ({ bantuan: content.help.current(), pemberitahuan: content.privacyNotice.current(), keselamatan: safety.current() }), {
       access: adminOnly,

@@ -4,8 +4,10 @@ import { MessageResponse, bearer, jsonBody, reading, refusal, refusals, writing 
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
 import type { Principal } from "../../requests/principal";
-import { ActivationBody, ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse, UserResponse } from "./model";
-import { serializeUser, type AuthService, type RequestOrigin, type SerializedUser } from "./service";
+import { ActivationBody, ActivationResponse, CredentialsBody, LoginResponse, PasswordChangeBody, RefreshResponse } from "./model";
+import { UserResponse, serializeUser, type SerializedUser } from "../../auth/user";
+import type { AuthService, RequestOrigin } from "../../auth/service";
+import type { AppContext } from "../../context";
 
 // The caller's answer is kept with the caller (the same object from the read cache until
 // an account changes), and sent as the text made the first time.
@@ -29,7 +31,11 @@ type ClientAddress = (request: Request) => string;
  * `login_failed`, `activate`, `password`): the service knows which account was meant and
  * writes the row with the change.
  */
-export const authController = (guards: RouteGuards, auth: AuthService, clientAddress: ClientAddress) => {
+export function authModule(core: AppContext, guards: RouteGuards, clientAddress: ClientAddress) {
+  return authRoutes(guards, core.auth, clientAddress);
+}
+
+const authRoutes = (guards: RouteGuards, auth: AuthService, clientAddress: ClientAddress) => {
   const origin = (request: Request, route: string): RequestOrigin => ({ address: clientAddress(request), target: `${request.method} ${route}` });
   return new Elysia({ prefix: "/api/auth", tags: ["auth"] })
     .use(guards)

@@ -2,10 +2,17 @@ import { Elysia } from "elysia";
 import { bearer, reading, refusal, refusals } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { StudentData } from "./model";
-import type { DataSayaService } from "./service";
+import type { AppContext } from "../../context";
+import { StudentDataDocuments, type DocumentSources } from "./document";
+import { DataSayaService } from "./service";
 
 /** UU PDP's right of access: everything skrining holds about the student asking. */
-export const dataSayaController = (guards: RouteGuards, dataSaya: DataSayaService) =>
+export function dataSayaModule(core: AppContext, guards: RouteGuards, sources: DocumentSources) {
+  const documents = new StudentDataDocuments(core.db, sources);
+  return { documents, routes: dataSayaRoutes(guards, new DataSayaService(documents, core.config.dataDocumentsPerMinute)) };
+}
+
+const dataSayaRoutes = (guards: RouteGuards, dataSaya: DataSayaService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["privasi"] })
     .use(guards)
     .get("/data-saya", ({ principal }) => dataSaya.own(principal), {

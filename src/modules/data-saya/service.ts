@@ -1,8 +1,8 @@
 import { notFound } from "../../errors";
 import type { Principal } from "../../requests/principal";
 import { RateLimit } from "../../requests/rate-limit";
-import { documentMessages, type StudentDataDocuments } from "../../privacy/document";
-import { jsonPieces, streamedJson } from "../../privacy/streamed-json";
+import { documentMessages, type StudentDataDocuments } from "./document";
+import { jsonPieces, streamedJson } from "./streamed-json";
 
 /**
  * A student's own data document; the route lets only students in. It is the largest

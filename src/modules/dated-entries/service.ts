@@ -4,7 +4,7 @@ import type { DatabaseClient } from "../../db";
 import { mahasiswa } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";
 import { notFound } from "../../errors";
-import { ProcessingRestriction } from "../../privacy/restriction";
+import { ProcessingRestriction } from "../../privasi/restriction";
 import { ownedEntry } from "../../requests/ownership";
 import type { Principal } from "../../requests/principal";
 import { pathId } from "../../requests/values";

@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, jsonBody, refusal, refusals, writing } from "../../http/documentation";
+import { bearer, jsonBody, refusal, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { DiaryEntry } from "../../records";
 import { entryDeleteRoute, entryListRoute, entryRefusals, type DatedEntryKind } from "../dated-entries";
 import { DiaryCreateBody, DiaryList, DiaryUpdateBody } from "./model";
-import { diaryMessages, type DiaryService } from "./service";
+import type { AppContext } from "../../context";
+import { diaryMessages, DiaryService } from "./service";
 
 /** The routes the diary shares with the mood log: its list and the delete. */
 const kind: DatedEntryKind = { path: "diary", noun: "diary", list: DiaryList, studentUnknown: diaryMessages.studentUnknown };
@@ -14,7 +15,12 @@ const { unknownEntry, othersEntry } = entryRefusals(kind);
 const quotaFull = { status: 400, when: "the student's diary would exceed its quota" };
 
 /** The student's diary entries, any number per date. */
-export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
+export function diaryModule(core: AppContext, guards: RouteGuards) {
+  const diary = new DiaryService(core.db, core.writes, core.config.diaryQuotaBytes);
+  return { diary, routes: diaryRoutes(guards, diary) };
+}
+
+const diaryRoutes = (guards: RouteGuards, diary: DiaryService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["diary"] })
     .use(guards)
     .post("/diary", async ({ principal, body, set }) => {
@@ -26,15 +32,10 @@ export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
       studentWrite: true,
       response: {
         201: DiaryEntry,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "an admin gives no `nim`, or `date` or `content` is missing or breaks its rule" },
           quotaFull,
-          refusal.accessToken,
-          refusal.role,
           refusal.studentUnknown,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Write a diary entry", security: bearer, requestBody: jsonBody(DiaryCreateBody) },
@@ -46,16 +47,11 @@ export const diaryController = (guards: RouteGuards, diary: DiaryService) =>
       studentWrite: true,
       response: {
         200: DiaryEntry,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "`content`, `title` or `date` breaks its rule" },
           quotaFull,
-          refusal.accessToken,
-          refusal.role,
           othersEntry,
           unknownEntry,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Change a diary entry's title, content or date", security: bearer, requestBody: jsonBody(DiaryUpdateBody) },

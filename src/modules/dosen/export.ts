@@ -2,7 +2,7 @@ import { csvDocument, type CsvCell, type CsvDialect } from "../../csv";
 import type { AuditEntry, AuditSource } from "../../audit/trail";
 import { invalid } from "../../errors";
 import { formatLocalTimestamp } from "../../local-time";
-import { FollowUpFiguresReader, emptyFigures, type FollowUpFigures } from "../tindak-lanjut/figures";
+import { TindakLanjutFiguresReader, emptyFigures, type TindakLanjutFigures } from "../tindak-lanjut/figures";
 import type { AdviseeLatest, LecturerStatistics, StatisticsService } from "./statistics";
 
 // `stats export` and the admin console's "Statistik fakultas": the lecturer statistics of
@@ -29,7 +29,7 @@ const lecturerHeader = [
   "median_hari_ke_kontak_pertama",
 ] as const;
 
-export type LecturerExport = LecturerStatistics & FollowUpFigures;
+export type LecturerExport = LecturerStatistics & TindakLanjutFigures;
 
 const lecturerRow = (row: LecturerExport): CsvCell[] => [
   row.NIP,
@@ -71,7 +71,7 @@ export interface StatisticsExport {
 export class StatisticsExporter {
   constructor(
     private readonly statistics: StatisticsService,
-    private readonly followUps: FollowUpFiguresReader,
+    private readonly followUps: TindakLanjutFiguresReader,
     private readonly timeZone: string,
   ) {}
 

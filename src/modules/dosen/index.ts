@@ -5,9 +5,13 @@ import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
 import { DosenProfil, DosenProfilBody, DosenProfilSaved, LecturerList, MovedAwayResponse, NipQuery, TodayResponse, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
-import { dosenMessages, type DosenService } from "./service";
-import type { DosenProfilService } from "./profil";
-import type { TodayService } from "./today";
+import type { AppContext } from "../../context";
+import type { CatatanService } from "../catatan/service";
+import { CaseReader } from "../tindak-lanjut/cases";
+import { dosenMessages, DosenService } from "./service";
+import { DosenProfilService } from "./profil";
+import { StatisticsService } from "./statistics";
+import { TodayService } from "./today";
 
 /** Aggregates of one lecturer's advisees: one row without a student, naming whose advisees were counted. */
 const statisticsViewed: AuditRule = {
@@ -43,7 +47,16 @@ const todayViewed: AuditRule = {
 const noLecturerProfile = { status: 404, when: "the `dosen` account has no lecturer profile" };
 
 /** An advisor's view: their advisees, one advisee in full, the statistics, and their own profile. */
-export const dosenController = (guards: RouteGuards, dosen: DosenService, profil: DosenProfilService, today: TodayService) =>
+/** The lecturer's routes; their statistics are the console's faculty statistics too. */
+export function dosenModule(core: AppContext, guards: RouteGuards, notes: CatatanService) {
+  const { config, db, writes } = core;
+  const statistics = new StatisticsService(db, config.timeZone);
+  const dosen = new DosenService(db, statistics, notes, config.followUpStressMin, config.followUpContactDays);
+  const today = new TodayService(db, new CaseReader(db, config.followUpContactDays), config.followUpStressMin);
+  return { statistics, routes: dosenRoutes(guards, dosen, new DosenProfilService(db, writes), today) };
+}
+
+const dosenRoutes = (guards: RouteGuards, dosen: DosenService, profil: DosenProfilService, today: TodayService) =>
   new Elysia({ prefix: "/api/dosen", tags: ["dosen"] })
     .use(guards)
     .get("/mahasiswa", ({ principal, query, set }) => pageAnswer(dosen.students(principal, query), set), {

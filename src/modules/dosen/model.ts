@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { CatatanRecord, MahasiswaRecord, SkriningRecord, level } from "../../records";
-import { FollowUpCase } from "../tindak-lanjut/model";
+import { TindakLanjutCase } from "../tindak-lanjut/model";
 
 const text = (description: string) => t.Optional(t.String({ description }));
 
@@ -56,7 +56,7 @@ export const StudentDetail = t.Object(
     mahasiswa: MahasiswaRecord,
     riwayat: t.Array(SkriningRecord),
     catatan: t.Array(CatatanRecord),
-    tindak_lanjut: t.Nullable({ ...FollowUpCase, description: "the student's open follow-up case (GET /api/dosen/tindak-lanjut/:id); null when none, or while restricted" }),
+    tindak_lanjut: t.Nullable({ ...TindakLanjutCase, description: "the student's open follow-up case (GET /api/dosen/tindak-lanjut/:id); null when none, or while restricted" }),
     dibatasi: restrictedFlag,
   },
   { additionalProperties: false },
@@ -154,8 +154,8 @@ const todayCount = (description: string) => Type.Integer({ description });
 /** Decisions §19: a lecturer's first page, "who needs me today". */
 export const TodayResponse = t.Object(
   {
-    kasus: t.Array(FollowUpCase, { description: "the open cases the lecturer handles that wait for them: late ones first, then new ones and students' requests; at most 10" }),
-    baru_ditutup: t.Array(FollowUpCase, { description: "closed cases of their advisees that another lecturer handled, not opened yet; at most 10" }),
+    kasus: t.Array(TindakLanjutCase, { description: "the open cases the lecturer handles that wait for them: late ones first, then new ones and students' requests; at most 10" }),
+    baru_ditutup: t.Array(TindakLanjutCase, { description: "closed cases of their advisees that another lecturer handled, not opened yet; at most 10" }),
     balasan: t.Array(TodayReply, { description: "students whose replies are new for the lecturer, the latest first; at most 10" }),
     berisiko: t.Array(TodayAtRisk, { description: "advisees whose latest screening raised an early warning or a very high stress score, the newest first; at most 10" }),
     jumlah: t.Object(

@@ -6,15 +6,15 @@ import { readPagination, totalPages } from "../../requests/pagination";
 import { notFound } from "../../errors";
 import type { Principal } from "../../requests/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
-import { withheldProfile } from "../../privacy/restriction";
-import type { NotesService } from "../notes/service";
+import { withheldProfile } from "../../privasi/restriction";
+import type { CatatanService } from "../catatan/service";
 import { CaseReader, OpenCaseReader } from "../tindak-lanjut/cases";
 import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { rowReader } from "../../db/row-reader";
 import { screeningsOfStudentQuery, studentByNimQuery } from "../../db/student-reads";
-import { replyIsNewFor } from "../notes/new-replies";
+import { replyIsNewFor } from "../catatan/new-replies";
 
 export const dosenMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
@@ -60,7 +60,7 @@ export class DosenService {
   constructor(
     db: DatabaseClient,
     private readonly statistics: StatisticsService,
-    private readonly notes: NotesService,
+    private readonly notes: CatatanService,
     followUpStressMin: number,
     followUpContactDays: number,
   ) {

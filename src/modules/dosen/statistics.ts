@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte, isNotNull, isNull, lte, sql } from "drizzle-o
 import type { DatabaseClient } from "../../db";
 import { dosen, latestSkrining, lecturerLatestLevels, lecturerWeeklyLevels, mahasiswa, riwayatSkrining } from "../../db/schema";
 import { addDays, isoWeekLabel, localWeekStart } from "../../local-time";
-import type { Level } from "../../screening/scoring";
+import type { Level } from "../../skrining/scoring";
 import { preparedOnFirstUse } from "../../db/prepared";
 
 // The lecturer figures are read from the summary tables that triggers keep current

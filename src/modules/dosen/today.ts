@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
 import type { DatabaseClient } from "../../db";
 import type { Principal } from "../../requests/principal";
-import type { Level } from "../../screening/scoring";
-import { NewReplies } from "../notes/new-replies";
+import type { Level } from "../../skrining/scoring";
+import { NewReplies } from "../catatan/new-replies";
 import type { CaseReader } from "../tindak-lanjut/cases";
 
 /** How many of each group the first page lists; the counts say how many there are. */

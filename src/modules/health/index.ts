@@ -1,13 +1,22 @@
 import { Elysia } from "elysia";
 import { described } from "../../http/documentation";
 import { HealthyResponse, UnhealthyResponse } from "./model";
-import type { HealthService } from "./service";
+import { passwordHashing } from "../../accounts/passwords";
+import { buildInfo } from "../../build-info";
+import type { AppContext } from "../../context";
+import type { BackupHealth } from "../../backup/automatic";
+import type { TlsHealth } from "../../tls/served";
+import { HealthService } from "./service";
 
 /** Outside /api: it is the service's own state, not part of the interface. */
 export const healthPath = "/health";
 
 /** For monitoring: no token, no write, nothing a stranger could use. */
-export const healthController = (health: HealthService) =>
+export function healthModule(core: AppContext, serving: { tls: () => TlsHealth | null; backups: () => BackupHealth | null }) {
+  return healthRoutes(new HealthService(core.db, core.health, core.logger, buildInfo(), passwordHashing, serving.tls, serving.backups));
+}
+
+const healthRoutes = (health: HealthService) =>
   new Elysia({ tags: ["health"] }).get(
     healthPath,
     async ({ set }) => {

@@ -2,10 +2,16 @@ import { Elysia } from "elysia";
 import { bearer, reading, refusal, refusals } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
 import { SafetyQuestionResponse } from "./model";
-import type { SafetyQuestionService } from "./service";
+import type { AppContext } from "../../context";
+import { SafetyQuestionService } from "./service";
 
 /** Decisions §20: whether the questionnaire asks the safety question, what, and who answers the same day. */
-export const keselamatanController = (guards: RouteGuards, safety: SafetyQuestionService) =>
+export function keselamatanModule(core: AppContext, guards: RouteGuards) {
+  const safety = new SafetyQuestionService(core.db, core.writes);
+  return { safety, routes: keselamatanRoutes(guards, safety) };
+}
+
+const keselamatanRoutes = (guards: RouteGuards, safety: SafetyQuestionService) =>
   new Elysia({ prefix: "/api/kuesioner", tags: ["questions"] })
     .use(guards)
     .get("/keselamatan", () => safety.forStudents(), {

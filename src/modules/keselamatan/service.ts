@@ -1,10 +1,13 @@
-import type { Database } from "bun:sqlite";
+import { eq } from "drizzle-orm";
 import { appendAuditRows, type AuditSource } from "../../audit/trail";
-import { phoneNumberPattern } from "../../content/help-phone";
+import { phoneNumberPattern } from "../../konten/help-phone";
+import type { DatabaseClient } from "../../db";
+import { preparedOnFirstUse } from "../../db/prepared";
+import { pertanyaanKeselamatan } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";
 import { invalid } from "../../errors";
 import { nowIso } from "../../records";
-import { safetyQuestion } from "../../screening/safety-question";
+import { safetyQuestion } from "../../skrining/safety-question";
 
 // Decisions §20: the optional safety question, off by default. An admin turns it on with
 // the person who answers the same day (`skrining safety on`, the console's Teks page); the
@@ -43,17 +46,29 @@ export class SafetyQuestionService {
   private readonly read;
 
   constructor(
-    private readonly sqlite: Database,
+    private readonly db: DatabaseClient,
     private readonly writes: WriteQueue,
   ) {
-    this.read = sqlite.prepare<{ aktif: number; nama: string | null; telepon: string | null; diubah: string | null }, []>(
-      "SELECT aktif, nama_kontak AS nama, telepon_kontak AS telepon, diubah_pada AS diubah FROM pertanyaan_keselamatan WHERE id = 1",
+    this.read = preparedOnFirstUse(() =>
+      db
+        .select({ aktif: pertanyaanKeselamatan.aktif, nama: pertanyaanKeselamatan.namaKontak, telepon: pertanyaanKeselamatan.teleponKontak, diubah: pertanyaanKeselamatan.diubahPada })
+        .from(pertanyaanKeselamatan)
+        .where(eq(pertanyaanKeselamatan.id, 1))
+        .prepare(),
     );
   }
 
   current(): SafetyState {
     const row = this.read.get();
-    return { aktif: row?.aktif === 1, nama_kontak: row?.nama ?? null, telepon_kontak: row?.telepon ?? null, diubah_pada: row?.diubah ?? null };
+    return { aktif: row?.aktif === true, nama_kontak: row?.nama ?? null, telepon_kontak: row?.telepon ?? null, diubah_pada: row?.diubah ?? null };
+  }
+
+  /** The one row's new state, with its audit row, in one job. */
+  private async change(values: Partial<typeof pertanyaanKeselamatan.$inferInsert>, source: AuditSource, detail: string): Promise<void> {
+    await this.writes.run(() => {
+      this.db.update(pertanyaanKeselamatan).set({ ...values, diubahPada: nowIso() }).where(eq(pertanyaanKeselamatan.id, 1)).run();
+      appendAuditRows(this.db.$client, [{ ...source, action: "update", detail }]);
+    });
   }
 
   forStudents(): SafetyForStudents {
@@ -74,10 +89,7 @@ export class SafetyQuestionService {
     if (name === "" || name.length > contactNameMax) throw invalid(safetyMessages.contactRequired);
     const phone = typeof telepon === "string" ? telepon.trim() : "";
     if (!phoneNumberPattern.test(phone)) throw invalid(safetyMessages.phoneInvalid);
-    await this.writes.run(() => {
-      this.sqlite.run("UPDATE pertanyaan_keselamatan SET aktif = 1, nama_kontak = ?, telepon_kontak = ?, diubah_pada = ? WHERE id = 1", [name, phone, nowIso()]);
-      appendAuditRows(this.sqlite, [{ ...source, action: "update", detail: `pertanyaan keselamatan aktif; kontak ${name} (${phone})` }]);
-    });
+    await this.change({ aktif: true, namaKontak: name, teleponKontak: phone }, source, `pertanyaan keselamatan aktif; kontak ${name} (${phone})`);
     return { message: safetyMessages.turnedOn(name, phone), keselamatan: this.current() };
   }
 
@@ -89,10 +101,7 @@ export class SafetyQuestionService {
 
   /** Turns the question off; the contact is kept for the next `on` and for earlier critical answers' students. */
   async turnOff(source: AuditSource): Promise<{ message: string; keselamatan: SafetyState }> {
-    await this.writes.run(() => {
-      this.sqlite.run("UPDATE pertanyaan_keselamatan SET aktif = 0, diubah_pada = ? WHERE id = 1", [nowIso()]);
-      appendAuditRows(this.sqlite, [{ ...source, action: "update", detail: "pertanyaan keselamatan nonaktif" }]);
-    });
+    await this.change({ aktif: false }, source, "pertanyaan keselamatan nonaktif");
     return { message: safetyMessages.turnedOff, keselamatan: this.current() };
   }
 }

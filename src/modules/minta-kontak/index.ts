@@ -4,13 +4,18 @@ import { bearer, jsonBody, reading, refusal, refusals, writing } from "../../htt
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { MintaKontakBody, MintaKontakSent, MintaKontakState, MintaKontakTooSoon } from "./model";
-import type { MintaKontakService } from "./service";
+import type { AppContext } from "../../context";
+import { MintaKontakService } from "./service";
 
 const onlyStudents = "Hanya mahasiswa yang dapat meminta dihubungi.";
 const noProfile = { status: 404, when: "the student account has no student profile" };
 
 /** Decisions §19: a student asks to be contacted, and sees where the request stands. */
-export const mintaKontakController = (guards: RouteGuards, requests: MintaKontakService) =>
+export function mintaKontakModule(core: AppContext, guards: RouteGuards) {
+  return mintaKontakRoutes(guards, new MintaKontakService(core.db, core.writes));
+}
+
+const mintaKontakRoutes = (guards: RouteGuards, requests: MintaKontakService) =>
   new Elysia({ prefix: "/api/mahasiswa/minta-kontak", tags: ["tindak lanjut"] })
     .use(guards)
     .get("", ({ principal }) => requests.state(principal), {

@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, described, jsonBody, refusal, refusals, writing } from "../../http/documentation";
+import { bearer, described, jsonBody, refusal, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { MoodEntry } from "../../records";
 import { entryDeleteRoute, entryListRoute, entryRefusals, type DatedEntryKind } from "../dated-entries";
 import { MoodCreateBody, MoodList, MoodUpdateBody } from "./model";
-import { moodMessages, type MoodService } from "./service";
+import type { AppContext } from "../../context";
+import { moodMessages, MoodService } from "./service";
 
 /** The routes the mood log shares with the diary: its list and the delete. */
 const kind: DatedEntryKind = { path: "mood", noun: "mood", list: MoodList, studentUnknown: moodMessages.studentUnknown };
@@ -19,7 +20,12 @@ const recordedMood: AuditRule = {
 };
 
 /** The student's daily mood entries, one per date. */
-export const moodController = (guards: RouteGuards, mood: MoodService) =>
+export function moodModule(core: AppContext, guards: RouteGuards) {
+  const mood = new MoodService(core.db, core.writes);
+  return { mood, routes: moodRoutes(guards, mood) };
+}
+
+const moodRoutes = (guards: RouteGuards, mood: MoodService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["mood"] })
     .use(guards)
     .post("/mood", async ({ principal, body, set }) => {
@@ -32,14 +38,9 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
       response: {
         200: described(MoodEntry, "the date's entry existed: its value is replaced"),
         201: described(MoodEntry, "a new entry for the date"),
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "an admin gives no `nim`, or `date` or `mood_value` is missing or breaks its rule" },
-          refusal.accessToken,
-          refusal.role,
           refusal.studentUnknown,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: {
@@ -55,16 +56,11 @@ export const moodController = (guards: RouteGuards, mood: MoodService) =>
       studentWrite: true,
       response: {
         200: MoodEntry,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "`mood_value` or `date` breaks its rule" },
-          refusal.accessToken,
-          refusal.role,
           othersEntry,
           unknownEntry,
           { status: 409, when: "another entry of the student already has that date" },
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Change a mood entry's value or date", security: bearer, requestBody: jsonBody(MoodUpdateBody) },

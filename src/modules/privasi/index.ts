@@ -2,16 +2,23 @@ import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
 import { bearer, described, jsonBody, reading, refusal, refusals, writing } from "../../http/documentation";
 import { access, type RouteGuards } from "../../http/guards";
-import type { AuthService } from "../auth/service";
+import type { AuthService } from "../../auth/service";
+import type { PrivacyNotice } from "../../konten/privacy-notice";
+import type { ReplaceableFile } from "../../konten/replaceable-file";
+import type { AppContext } from "../../context";
 import { AcknowledgeBody, AcknowledgementResponse, OutdatedVersionResponse, PrivacyNoticeResponse } from "./model";
-import { privasiMessages, type PrivasiService } from "./service";
+import { privasiMessages, PrivasiService } from "./service";
 
 /**
  * The privacy notice (UU 27/2022) and a student's acknowledgement of it. The notice is
  * readable without a token, because the activation page shows it before the account is
  * usable; with a token, a student also learns whether they have acknowledged it.
  */
-export const privasiController = (guards: RouteGuards, auth: AuthService, privasi: PrivasiService, clientAddress: (request: Request) => string) =>
+export function privasiModule(core: AppContext, guards: RouteGuards, notice: ReplaceableFile<PrivacyNotice>, clientAddress: (request: Request) => string) {
+  return privasiRoutes(guards, core.auth, new PrivasiService(core.db, core.writes, notice), clientAddress);
+}
+
+const privasiRoutes = (guards: RouteGuards, auth: AuthService, privasi: PrivasiService, clientAddress: (request: Request) => string) =>
   new Elysia({ prefix: "/api/privasi", tags: ["privasi"] })
     .use(guards)
     .get(

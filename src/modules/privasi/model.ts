@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { noticeLimits } from "../../content/privacy-notice";
+import { noticeLimits } from "../../konten/privacy-notice";
 
 export const PrivacyNoticeResponse = t.Object(
   {

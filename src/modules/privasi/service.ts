@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { appendAuditRows } from "../../audit/trail";
-import type { PrivacyNotice } from "../../content/privacy-notice";
-import type { ReplaceableFile } from "../../content/replaceable-file";
+import type { PrivacyNotice } from "../../konten/privacy-notice";
+import type { ReplaceableFile } from "../../konten/replaceable-file";
 import type { DatabaseClient } from "../../db";
 import { privacyAcknowledgements } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";

@@ -1,11 +1,13 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, jsonBody, reading, refusal, refusals, responseObjects, writing } from "../../http/documentation";
+import { bearer, jsonBody, reading, refusal, refusals, responseObjects, writing, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { PhotoDeleteResponse, PhotoUploadResponse, ProfilBody, ProfilDataResponse, ProfilStatusResponse, ProfilUpdateResponse, photoAnswers, photoRequestBody } from "./model";
-import type { PhotoService } from "./photo";
-import { profilMessages, type ProfilService } from "./service";
+import type { AppContext } from "../../context";
+import { PhotoStore } from "../../photos/storage";
+import { PhotoService } from "./photo";
+import { profilMessages, ProfilService } from "./service";
 
 // Nobody else may cache a student's photo; browsers keep it and revalidate with the ETag.
 const photoCacheControl = "private, no-cache";
@@ -14,7 +16,16 @@ const photoCacheControl = "private, no-cache";
 const noProfile = { status: 404, when: "the student account has no profile" };
 
 /** The student's profile: the fields the models use, their summary, and the photo. */
-export const profilController = (guards: RouteGuards, profil: ProfilService, photos: PhotoService) =>
+/** The profile and its photo; the photo folder (PhotoStore) is this module's, lent to the erasure. */
+export function profilModule(core: AppContext, guards: RouteGuards) {
+  const { config, db, writes, logger } = core;
+  const profil = new ProfilService(db, writes);
+  const photoStore = new PhotoStore(config.dataDir, config.photosDir);
+  const photos = new PhotoService(db, writes, photoStore, config.photoLimitBytes, logger);
+  return { profil, photos, photoStore, routes: profilRoutes(guards, profil, photos) };
+}
+
+const profilRoutes = (guards: RouteGuards, profil: ProfilService, photos: PhotoService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["profil"] })
     .use(guards)
     .put("/profil", ({ principal, body }) => profil.update(principal, body as JsonObject), {
@@ -22,14 +33,9 @@ export const profilController = (guards: RouteGuards, profil: ProfilService, pho
       studentWrite: true,
       response: {
         200: ProfilUpdateResponse,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "`usia`, `IPK` or a text field breaks its rule" },
-          refusal.accessToken,
-          refusal.role,
           noProfile,
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Update the student's own profile fields", security: bearer, requestBody: jsonBody(ProfilBody) },

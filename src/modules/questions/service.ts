@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { replaceableFileNames } from "../../config";
-import { ReplaceableFile } from "../../content/replaceable-file";
+import { ReplaceableFile } from "../../konten/replaceable-file";
 import type { Logger } from "../../logger";
-import { defaultQuestions, validateQuestions, type Question } from "../../screening/questions";
+import { defaultQuestions, validateQuestions, type Question } from "../../skrining/questions";
 
 /**
  * The item texts the clients show: the project's wording, or an admin's replacement

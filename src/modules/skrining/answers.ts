@@ -1,7 +1,7 @@
 import { invalid } from "../../errors";
 import type { JsonObject } from "../../requests/values";
-import { readAnswers, type Answers } from "../../screening/scoring";
-import { safetyQuestion } from "../../screening/safety-question";
+import { readAnswers, type Answers } from "../../skrining/scoring";
+import { safetyQuestion } from "../../skrining/safety-question";
 
 // What a questionnaire submission carries, read by interface rules 5–6 and decisions §3 and
 // §20 in their order: `jawaban` (the items and the habits), then the top-level `durasi_detik`

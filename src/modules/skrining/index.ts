@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { JsonObject } from "../../requests/values";
-import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
+import { bearer, jsonBody, queryParameters, reading, refusal, refusals, studentWriteRefusals } from "../../http/documentation";
 import { auditStudents } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { cachedJson } from "../../http/json-answer";
@@ -15,13 +15,22 @@ import {
   SuggestionsResponse,
   WeeklyLimitResponse,
 } from "./model";
-import { skriningMessages, type SkriningService } from "./service";
-import type { SubmissionService } from "./submission";
+import { RegistryClassifier } from "../../models/registry";
+import type { AppContext } from "../../context";
+import { skriningMessages, SkriningService } from "./service";
+import { SubmissionService } from "./submission";
 
 /** The questionnaire: eligibility, submission, the latest result, the history and suggestions. */
 const hasilAnswer = cachedJson(HasilResponse);
 
-export const skriningController = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>
+/** The questionnaire: its submissions (written on the server's writer thread once it runs, src/server.ts), results and history. */
+export function skriningModule(core: AppContext, guards: RouteGuards) {
+  const { config, db, writes, logger } = core;
+  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
+  return { submission, routes: skriningRoutes(guards, submission, new SkriningService(db, submission)) };
+}
+
+const skriningRoutes = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>
   new Elysia({ prefix: "/api/mahasiswa", tags: ["skrining"] })
     .use(guards)
     .get("/can_submit/:nim", ({ params }) => skrining.canSubmit(params.nim), {
@@ -42,15 +51,10 @@ export const skriningController = (guards: RouteGuards, submission: SubmissionSe
       studentWrite: true,
       response: {
         201: KuesionerResponse,
-        ...refusals(
+        ...studentWriteRefusals(
           { status: 400, when: "an admin gives no `NIM`, or `jawaban` is not an object, or an item is missing or off its scale" },
-          refusal.accessToken,
-          refusal.role,
           { status: 403, when: "a student submitted within the last 7 days: nothing is saved", body: WeeklyLimitResponse },
           { status: 404, when: "the student does not exist" },
-          refusal.bodyTooLarge,
-          refusal.fairUse,
-          writing,
         ),
       },
       detail: { summary: "Submit the questionnaire (once per rolling 7 days for students)", security: bearer, requestBody: jsonBody(KuesionerBody) },

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { addScreening, decodeSums, encodeSums, removedValues, storedSumsStatements, sumsLength, sumsOf } from "../../db/measures";
 import { NormCounts, normHorizon } from "../../measurement/norms";
 import { changeDirection, reliabilityOf, type ChangeDirection, type Reliability } from "../../measurement/reliability";
-import type { Answers } from "../../screening/scoring";
+import type { Answers } from "../../skrining/scoring";
 
 const dayMilliseconds = 24 * 3600 * 1000;
 

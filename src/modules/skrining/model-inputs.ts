@@ -1,5 +1,5 @@
 import type { ModelFeatures } from "../../models/classifier";
-import { motivationKeys, stressKeys, type Answers, type Level } from "../../screening/scoring";
+import { motivationKeys, stressKeys, type Answers, type Level } from "../../skrining/scoring";
 
 // What a classification is made from: the student's profile as the models read it, with the
 // answers; the same on the service's thread (predictions ahead of the job) and in the job.

@@ -1,13 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { SkriningRecord, ValidityRecord, level } from "../../records";
-import { defaultQuestions } from "../../screening/questions";
-import { FollowUpReachSchema } from "../tindak-lanjut/reach";
+import { defaultQuestions } from "../../skrining/questions";
+import { TindakLanjutReachSchema } from "../tindak-lanjut/reach";
 
 // Request bodies and query strings are documentation only (src/http/documentation.ts): the
 // services read them leniently and answer with the interface's own texts.
 
-/** Every item of the questionnaire, each required, on its own scale (src/screening/questions.ts). */
+/** Every item of the questionnaire, each required, on its own scale (src/skrining/questions.ts). */
 const answers = Object.fromEntries(
   defaultQuestions.map((question) => [
     question.key,
@@ -52,7 +52,7 @@ export const KuesionerResponse = t.Object(
     score_sdi: t.Number(),
     saran: t.String(),
     detailed_suggestions: t.Array(t.String()),
-    tindak_lanjut: FollowUpReachSchema,
+    tindak_lanjut: TindakLanjutReachSchema,
     // Decisions §20, additions: as on the screening record.
     validitas: ValidityRecord,
     perubahan_andal: SkriningRecord.properties.perubahan_andal,
@@ -64,7 +64,7 @@ export const KuesionerResponse = t.Object(
 );
 
 /** The latest screening, whether a person was alerted (an addition of decisions §13), and where to get help at once (§20). */
-export const HasilResponse = t.Object({ ...SkriningRecord.properties, tindak_lanjut: FollowUpReachSchema, bantuan_segera: UrgentHelpSchema }, { additionalProperties: false });
+export const HasilResponse = t.Object({ ...SkriningRecord.properties, tindak_lanjut: TindakLanjutReachSchema, bantuan_segera: UrgentHelpSchema }, { additionalProperties: false });
 
 export const WeeklyLimitResponse = t.Object(
   {

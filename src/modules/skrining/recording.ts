@@ -17,12 +17,12 @@ import {
 import { ServiceError, forbidden, notFound } from "../../errors";
 import { addDays, localDate, localDayStart } from "../../local-time";
 import { judgeValidity, storedValidity } from "../../measurement/validity";
-import { fallbackMotivationLevel, fallbackStressLevel, scoreSdi, scoreStress } from "../../screening/scoring";
-import { isCriticalAnswer } from "../../screening/safety-question";
-import { suggestionsFor } from "../../screening/suggestions";
-import { restrictionMessages } from "../../privacy/restriction";
+import { fallbackMotivationLevel, fallbackStressLevel, scoreSdi, scoreStress } from "../../skrining/scoring";
+import { isCriticalAnswer } from "../../skrining/safety-question";
+import { suggestionsFor } from "../../skrining/suggestions";
+import { restrictionMessages } from "../../privasi/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
-import { FollowUpReachReader } from "../tindak-lanjut/reach";
+import { TindakLanjutReachReader } from "../tindak-lanjut/reach";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { habitKeys, readDuration, readQuestionnaire, readSafetyAnswer, type ReadAnswers, type SubmissionExtras } from "./answers";
 import { ScreeningMeasures, type SafetyContact } from "./measures";
@@ -202,7 +202,7 @@ export class ScreeningRecorder {
         .prepare(),
     );
     this.caseOpening = new CaseOpening(db.$client, settings.followUpStressMin);
-    this.followUpReach = new FollowUpReachReader(db.$client);
+    this.followUpReach = new TindakLanjutReachReader(db.$client);
     this.measures = new ScreeningMeasures(db.$client);
   }
 

@@ -5,12 +5,12 @@ import { mahasiswa, newestScreeningFirst, pertanyaanKeselamatan, riwayatSkrining
 import { invalid, notFound } from "../../errors";
 import { readPagination, totalPages } from "../../requests/pagination";
 import { serializeSkrining } from "../../records";
-import { suggestionsFor } from "../../screening/suggestions";
+import { suggestionsFor } from "../../skrining/suggestions";
 import type { Principal } from "../../requests/principal";
 import { requestedNim } from "../../requests/values";
-import { ProcessingRestriction } from "../../privacy/restriction";
-import { FollowUpReachReader, type FollowUpReach } from "../tindak-lanjut/reach";
-import { isCriticalAnswer } from "../../screening/safety-question";
+import { ProcessingRestriction } from "../../privasi/restriction";
+import { TindakLanjutReachReader, type TindakLanjutReach } from "../tindak-lanjut/reach";
+import { isCriticalAnswer } from "../../skrining/safety-question";
 import { urgentHelp, weeklyLimitMessage, weeklyWindow } from "./recording";
 import type { SubmissionService } from "./submission";
 import { preparedOnFirstUse } from "../../db/prepared";
@@ -29,7 +29,7 @@ export class SkriningService {
   // The result page is what students and the app reload most; kept until the next write.
   private readonly latestAnswers: ReadCache<
     string,
-    (ReturnType<typeof serializeSkrining> & { tindak_lanjut: FollowUpReach; bantuan_segera: ReturnType<typeof urgentHelp> | null }) | null
+    (ReturnType<typeof serializeSkrining> & { tindak_lanjut: TindakLanjutReach; bantuan_segera: ReturnType<typeof urgentHelp> | null }) | null
   >;
   private readonly followUpReach;
   private readonly safetyContact;
@@ -48,7 +48,7 @@ export class SkriningService {
         .prepare(),
     );
     this.restriction = new ProcessingRestriction(db);
-    this.followUpReach = new FollowUpReachReader(db.$client);
+    this.followUpReach = new TindakLanjutReachReader(db.$client);
     this.latestRecord = preparedOnFirstUse(() =>
       db
         .select()

@@ -3,7 +3,7 @@ import type { WriteQueue } from "../../db/write-queue";
 import type { Classifier, ModelFeatures, ModelType } from "../../models/classifier";
 import type { Principal } from "../../requests/principal";
 import { type JsonObject, requestedNim } from "../../requests/values";
-import type { Level } from "../../screening/scoring";
+import type { Level } from "../../skrining/scoring";
 import type { SubmissionExtras } from "./answers";
 import type { ClassificationInputs, Classified, Predictions } from "./model-inputs";
 import { ScreeningRecorder, studentUnknown, submissionTables, type RecorderSettings, type SubmissionResult } from "./recording";

@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
 import type { DatabaseClient } from "../../db";
-import type { FollowUpStatus } from "../../db/schema";
+import type { TindakLanjutStatus } from "../../db/schema";
 import type { Principal } from "../../requests/principal";
-import { NewReplies } from "../notes/new-replies";
+import { NewReplies } from "../catatan/new-replies";
 import { daysBefore, episodeOpening, isContactAttempt, isOverdue, isUrgent } from "./figures";
 import type { CaseReason, ClosingReason, ContactOutcome } from "./moves";
 
@@ -30,7 +30,7 @@ export interface CaseRow {
   critical: number;
   /** Decisions §20: the same-day contact target still owed. */
   batasKontakSegera: string | null;
-  status: FollowUpStatus;
+  status: TindakLanjutStatus;
   dibukaPada: string;
   pertamaDihubungiPada: string | null;
   ditutupPada: string | null;
@@ -149,8 +149,8 @@ export type SerializedCase = ReturnType<typeof serializeCase>;
 /** One timeline entry as stored, with its author's name now and what kind of entry it is. */
 export interface TimelineEntry {
   jenis: "dibuka" | "status" | "percobaan_kontak" | "permintaan_mahasiswa" | "penangan" | "butir_kritis";
-  status_dari: FollowUpStatus | null;
-  status_ke: FollowUpStatus;
+  status_dari: TindakLanjutStatus | null;
+  status_ke: TindakLanjutStatus;
   catatan: string;
   oleh: string;
   waktu: string;

@@ -22,7 +22,7 @@ const dayMilliseconds = 24 * 3600 * 1000;
 /** A case open longer than this many days counts in `lebih_dari_7_hari`. */
 export const overdueDays = 7;
 
-export interface FollowUpFigures {
+export interface TindakLanjutFigures {
   terbuka: number;
   baru: number;
   lebih_dari_7_hari: number;
@@ -107,7 +107,7 @@ function groupDays(rows: readonly { nip: string | null; days: number }[]): Map<s
   return byOwner;
 }
 
-export class FollowUpFiguresReader {
+export class TindakLanjutFiguresReader {
   /** `contactDays`: the contact target (decisions §19), after which an open case not reached is late. */
   constructor(
     private readonly sqlite: Database,
@@ -133,7 +133,7 @@ export class FollowUpFiguresReader {
   }
 
   /** The current figures per owner at `now` (Unix milliseconds): open, new, open longer than 7 days, late, median days to first contact over all time. */
-  current(now: number): ByOwner<FollowUpFigures> {
+  current(now: number): ByOwner<TindakLanjutFigures> {
     const counts = this.sqlite
       .query<{ nip: string | null; terbuka: number; baru: number; lama: number; terlambat: number }, [string, string, string]>(
         `SELECT follow_up.NIP AS nip,
@@ -147,7 +147,7 @@ export class FollowUpFiguresReader {
       )
       .all(daysBefore(now, overdueDays), daysBefore(now, this.contactDays), new Date(now).toISOString());
     const contacts = this.firstContactDays(null, null);
-    const figures: ByOwner<FollowUpFigures> = new Map();
+    const figures: ByOwner<TindakLanjutFigures> = new Map();
     for (const row of counts) {
       figures.set(row.nip, {
         terbuka: row.terbuka,
@@ -161,7 +161,7 @@ export class FollowUpFiguresReader {
   }
 
   /** The same figures over every owner together. */
-  currentTotal(now: number): FollowUpFigures {
+  currentTotal(now: number): TindakLanjutFigures {
     return total([...this.current(now).values()], medianDays([...this.firstContactDays(null, null).values()].flat()));
   }
 
@@ -240,7 +240,7 @@ export class FollowUpFiguresReader {
   }
 }
 
-export const emptyFigures = (): FollowUpFigures => ({ terbuka: 0, baru: 0, lebih_dari_7_hari: 0, terlambat: 0, median_hari_ke_kontak_pertama: null });
+export const emptyFigures = (): TindakLanjutFigures => ({ terbuka: 0, baru: 0, lebih_dari_7_hari: 0, terlambat: 0, median_hari_ke_kontak_pertama: null });
 
 export const emptyWeeklyFigures = (): WeeklyFigures => ({
   dibuka: 0,
@@ -266,6 +266,6 @@ export function weekTotal(rows: readonly WeeklyFigures[], contactDays: Map<strin
 }
 
 /** The counts of several owners added up, with the median of all their first contacts. */
-function total(rows: readonly FollowUpFigures[], median: number | null): FollowUpFigures {
+function total(rows: readonly TindakLanjutFigures[], median: number | null): TindakLanjutFigures {
   return sums(rows, emptyFigures(), median);
 }

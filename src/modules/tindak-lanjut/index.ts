@@ -3,8 +3,9 @@ import type { JsonObject } from "../../requests/values";
 import { bearer, jsonBody, queryParameters, reading, refusal, refusals, writing } from "../../http/documentation";
 import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
-import { FollowUpDetail, FollowUpList, FollowUpQuery, FollowUpSummary, OwnerBody, StatusBody } from "./model";
-import type { TindakLanjutService } from "./service";
+import { TindakLanjutDetail, TindakLanjutList, TindakLanjutQuery, TindakLanjutSummary, OwnerBody, StatusBody } from "./model";
+import type { AppContext } from "../../context";
+import { TindakLanjutService } from "./service";
 
 /** Aggregates: one row without a student, naming whose cases were counted. */
 const summaryViewed: AuditRule = {
@@ -18,34 +19,38 @@ const notOwner = { status: 403, when: "a lecturer names a case they do not own (
 const restrictedCase = { status: 403, when: "the case's student is restricted (`privacy restrict`)" };
 
 /** Follow-up cases: a lecturer's own, every case for an admin; status changes with a note, reassignment by an admin. */
-export const tindakLanjutController = (guards: RouteGuards, cases: TindakLanjutService) =>
+export function tindakLanjutModule(core: AppContext, guards: RouteGuards) {
+  return tindakLanjutRoutes(guards, new TindakLanjutService(core.db, core.writes, core.config.followUpContactDays));
+}
+
+const tindakLanjutRoutes = (guards: RouteGuards, cases: TindakLanjutService) =>
   new Elysia({ prefix: "/api/dosen/tindak-lanjut", tags: ["tindak lanjut"] })
     .use(guards)
     .get("", ({ principal, query }) => cases.list(principal, query), {
       access: access.dosenOrAdmin,
       response: {
-        200: FollowUpList,
+        200: TindakLanjutList,
         ...refusals({ status: 400, when: "`status` names an unknown status, or `min_hari` is not a whole number of 0 or more" }, refusal.accessToken, refusal.role, reading),
       },
-      detail: { summary: "The caller's follow-up cases (a lecturer's own, an admin's all), filtered and paginated", security: bearer, parameters: queryParameters(FollowUpQuery) },
+      detail: { summary: "The caller's follow-up cases (a lecturer's own, an admin's all), filtered and paginated", security: bearer, parameters: queryParameters(TindakLanjutQuery) },
       audit: { action: "view", students: auditStudents.page },
     })
     .get("/ringkasan", ({ principal }) => cases.ringkasan(principal), {
       access: access.dosenOrAdmin,
-      response: { 200: FollowUpSummary, ...refusals(refusal.accessToken, refusal.role, reading) },
+      response: { 200: TindakLanjutSummary, ...refusals(refusal.accessToken, refusal.role, reading) },
       detail: { summary: "Open cases, new cases, cases older than 7 days and median days to first contact, per lecturer and for the faculty", security: bearer },
       audit: summaryViewed,
     })
     .get("/:id", ({ principal, params }) => cases.detail(principal, params.id), {
       access: access.dosenOrAdmin,
-      response: { 200: FollowUpDetail, ...refusals(refusal.accessToken, refusal.role, notOwner, restrictedCase, unknownCase, reading) },
+      response: { 200: TindakLanjutDetail, ...refusals(refusal.accessToken, refusal.role, notOwner, restrictedCase, unknownCase, reading) },
       detail: { summary: "One case with its timeline and the student's last five screenings", security: bearer },
       audit: { action: "view", students: auditStudents.answer },
     })
     .post("/:id/status", ({ principal, params, body }) => cases.changeStatus(principal, params.id, body as JsonObject), {
       access: access.dosenOrAdmin,
       response: {
-        200: FollowUpDetail,
+        200: TindakLanjutDetail,
         ...refusals(
           { status: 400, when: "`status` is not one of the four, or `catatan` is empty or longer than 2000 characters" },
           refusal.accessToken,
@@ -64,7 +69,7 @@ export const tindakLanjutController = (guards: RouteGuards, cases: TindakLanjutS
     .put("/:id/pemilik", ({ principal, params, body }) => cases.reassign(principal, params.id, body as JsonObject), {
       access: access.adminOnly,
       response: {
-        200: FollowUpDetail,
+        200: TindakLanjutDetail,
         ...refusals(
           { status: 400, when: "`NIP` is missing" },
           refusal.accessToken,

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
+import { followUpStatuses, type TindakLanjutStatus } from "../../db/schema";
 import { level } from "../../records";
 import { caseNoteMaxLength, caseReasons, closingReasons, contactOutcomes, supportJudgements, type CaseReason } from "./moves";
 
@@ -8,13 +8,13 @@ import { caseNoteMaxLength, caseReasons, closingReasons, contactOutcomes, suppor
 // service reads them leniently and answers with its own texts.
 
 /** One of the four statuses, as a string with an enum (a union of literals loses `null` beside it in the document). */
-const status = Type.Unsafe<FollowUpStatus>(t.String({ enum: [...followUpStatuses], description: "every status but `selesai` is open" }));
+const status = Type.Unsafe<TindakLanjutStatus>(t.String({ enum: [...followUpStatuses], description: "every status but `selesai` is open" }));
 const timestamp = (description: string) => t.String({ description: `UTC, ISO 8601; ${description}` });
 /** One of a list of words, as a string with an enum that may also be null (see `status`). */
 const nullableWord = (values: readonly string[], description: string) => t.Nullable(t.String({ enum: [...values, null], description }));
 const word = (values: readonly string[], description: string) => t.String({ enum: [...values], description });
 
-export const FollowUpCase = t.Object(
+export const TindakLanjutCase = t.Object(
   {
     id: Type.Integer({ description: "the case's id" }),
     NIM: t.String(),
@@ -81,18 +81,18 @@ const RecentLevels = t.Object(
   { additionalProperties: false },
 );
 
-export const FollowUpDetail = t.Object(
+export const TindakLanjutDetail = t.Object(
   {
-    ...FollowUpCase.properties,
+    ...TindakLanjutCase.properties,
     riwayat: t.Array(TimelineEntry, { description: "oldest first" }),
     tingkat_terakhir: t.Array(RecentLevels, { description: "the student's last 5 screenings, newest first" }),
   },
   { additionalProperties: false },
 );
 
-export const FollowUpList = t.Object(
+export const TindakLanjutList = t.Object(
   {
-    data: t.Array(FollowUpCase, { description: "open cases first, oldest first; then closed cases, last closed first" }),
+    data: t.Array(TindakLanjutCase, { description: "open cases first, oldest first; then closed cases, last closed first" }),
     pagination: t.Object(
       { total: Type.Integer(), page: Type.Integer(), per_page: Type.Integer(), total_pages: Type.Integer() },
       { additionalProperties: false },
@@ -101,7 +101,7 @@ export const FollowUpList = t.Object(
   { additionalProperties: false },
 );
 
-export const FollowUpQuery = t.Object({
+export const TindakLanjutQuery = t.Object({
   status: t.Optional(t.String({ description: `comma-separated statuses (${followUpStatuses.join(", ")}); default every status` })),
   min_hari: t.Optional(Type.Integer({ minimum: 0, description: "only cases with hari_terbuka at least this" })),
   nip: t.Optional(t.String({ description: "admin only: the handler's NIP; ignored for lecturers, who see the cases they handle and their advisees' cases" })),
@@ -129,7 +129,7 @@ const figures = {
   ),
 };
 
-export const FollowUpSummary = t.Object(
+export const TindakLanjutSummary = t.Object(
   {
     per_dosen: t.Array(
       t.Object(

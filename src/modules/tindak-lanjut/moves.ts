@@ -1,8 +1,10 @@
 // The moves a follow-up case may make, what a contact and a closing record, and the longest
 // note. Kept apart from the service because the web interface's status form offers the same
 // choices: this file imports nothing of the server, so the browser's bundle can take it as
-// it is (the tables take their value lists from here too).
-import type { FollowUpStatus } from "../../db/schema";
+// it is. The values of the case's columns are the table's (src/db/tables/tindak-lanjut-values.ts).
+import { closingReasons, contactOutcomes, type ClosingReason, type ContactOutcome, type TindakLanjutStatus } from "../../db/tables/tindak-lanjut-values";
+
+export { closingReasons, contactOutcomes, type ClosingReason, type ContactOutcome };
 
 /** A case note holds at most this many characters. */
 export const caseNoteMaxLength = 2000;
@@ -11,23 +13,15 @@ export const caseNoteMaxLength = 2000;
  * The moves a case may make (decisions: Follow-up cases, §19); `selesai` → `baru` reopens
  * it, `dihubungi` → `dihubungi` records one more contact attempt.
  */
-export const allowedMoves: Readonly<Record<FollowUpStatus, readonly FollowUpStatus[]>> = {
+export const allowedMoves: Readonly<Record<TindakLanjutStatus, readonly TindakLanjutStatus[]>> = {
   baru: ["dihubungi", "dirujuk", "selesai"],
   dihubungi: ["dihubungi", "dirujuk", "selesai"],
   dirujuk: ["selesai"],
   selesai: ["baru"],
 };
 
-/** How a contact attempt went (decisions §19, `hasil_kontak`): required for every move to `dihubungi`. */
-export const contactOutcomes = ["berhasil", "tidak_merespons", "dijadwalkan"] as const;
-export type ContactOutcome = (typeof contactOutcomes)[number];
-
 /** The outcomes that count as the first contact (`pertama_dihubungi_pada`): the student was reached. */
 export const reachingOutcomes: readonly ContactOutcome[] = ["berhasil", "dijadwalkan"];
-
-/** Why a case was closed (decisions §19, `alasan_selesai`): required for every move to `selesai`. */
-export const closingReasons = ["teratasi", "dirujuk_layanan_konseling", "tidak_merespons", "mahasiswa_menolak", "lainnya"] as const;
-export type ClosingReason = (typeof closingReasons)[number];
 
 /** Closing as `tidak_merespons` needs at least this many contact attempts recorded in the episode. */
 export const attemptsBeforeNoResponse = 3;

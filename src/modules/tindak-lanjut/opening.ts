@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { systemAuthor } from "../../db/follow-up-advisor";
+import { systemAuthor } from "../../db/tindak-lanjut-advisor";
 import { levelWarning } from "../../db/summaries";
 
 /** What the submission's job knows beyond the summary triggers (decisions §20). */

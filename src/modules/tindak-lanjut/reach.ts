@@ -7,9 +7,9 @@ import { t } from "elysia";
  * advisor, another lecturer an admin handed the case to, or the faculty's admins (a student
  * without an advisor). Nothing of the case itself (status, notes) reaches the student.
  */
-export type FollowUpReach = { dibuka_oleh_skrining_ini: boolean; penerima: "dosen_wali" | "dosen_lain" | "admin" } | null;
+export type TindakLanjutReach = { dibuka_oleh_skrining_ini: boolean; penerima: "dosen_wali" | "dosen_lain" | "admin" } | null;
 
-export const FollowUpReachSchema = t.Nullable(
+export const TindakLanjutReachSchema = t.Nullable(
   t.Object(
     {
       dibuka_oleh_skrining_ini: t.Boolean({ description: "this screening opened the case (false: a case opened earlier is still open)" }),
@@ -22,7 +22,7 @@ export const FollowUpReachSchema = t.Nullable(
   { description: "decisions §13: whether a person was alerted; null when the student has no open follow-up case" },
 );
 
-export class FollowUpReachReader {
+export class TindakLanjutReachReader {
   // Two lookups, not one join: in a submission's job the join cost five times both together.
   private readonly openCaseOf;
   private readonly advisorOf;
@@ -35,7 +35,7 @@ export class FollowUpReachReader {
   }
 
   /** For the screening `screeningId` of `nim`, as it stands now. */
-  of(nim: string, screeningId: number): FollowUpReach {
+  of(nim: string, screeningId: number): TindakLanjutReach {
     const open = this.openCaseOf.get(nim);
     if (!open) return null;
     const penerima = open.handler === null ? "admin" : open.handler === this.advisorOf.get(nim)?.advisor ? "dosen_wali" : "dosen_lain";

@@ -1,20 +1,20 @@
 import type { Database } from "bun:sqlite";
 import type { DatabaseClient } from "../../db";
 import { earlyWarning, spikeThreshold } from "../../db/summaries";
-import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
+import { followUpStatuses, type TindakLanjutStatus } from "../../db/schema";
 import { StorageError } from "../../db/storage";
 import type { WriteQueue } from "../../db/write-queue";
 import { conflict, forbidden, invalid, notFound } from "../../errors";
 import { type JsonObject, pathId, readKey } from "../../requests/values";
 import { accessMessages } from "../../requests/ownership";
-import { AdvisorScope } from "../../privacy/advisor-scope";
+import { AdvisorScope } from "../../privasi/advisor-scope";
 import { readPagination, totalPages } from "../../requests/pagination";
 import type { Principal } from "../../requests/principal";
-import { restrictionMessages } from "../../privacy/restriction";
+import { restrictionMessages } from "../../privasi/restriction";
 import { nowIso } from "../../records";
-import type { Level } from "../../screening/scoring";
+import type { Level } from "../../skrining/scoring";
 import { CaseReader, caseColumns, caseSource, mayChange, type CaseRow } from "./cases";
-import { FollowUpFiguresReader, emptyFigures, type FollowUpFigures } from "./figures";
+import { TindakLanjutFiguresReader, emptyFigures, type TindakLanjutFigures } from "./figures";
 import { allowedMoves, reachingOutcomes } from "./moves";
 import { assertClosingFits, readStatusChange, statusChangeMessages, type StatusChange } from "./status-change";
 
@@ -23,7 +23,7 @@ export const followUpMessages = {
   caseUnknown: "Tindak lanjut tidak ditemukan.",
   badStatusFilter: `Filter status hanya boleh berisi: ${followUpStatuses.join(", ")}.`,
   badMinHari: "min_hari harus bilangan bulat 0 atau lebih.",
-  moveRefused: (from: FollowUpStatus, to: FollowUpStatus) => `Status tidak dapat diubah dari ${from} ke ${to}.`,
+  moveRefused: (from: TindakLanjutStatus, to: TindakLanjutStatus) => `Status tidak dapat diubah dari ${from} ke ${to}.`,
   anotherOpen: "Mahasiswa ini sudah memiliki tindak lanjut lain yang masih terbuka; kasus ini tidak dapat dibuka kembali.",
   nipRequired: "NIP wajib diisi.",
   lecturerUnknown: "Dosen tidak ditemukan.",
@@ -37,10 +37,10 @@ const defaultPerPage = 20;
 const recentScreenings = 5;
 
 /** `status=baru,dihubungi`: the statuses named, or null for every status. */
-function readStatusFilter(raw: string | undefined): FollowUpStatus[] | null {
+function readStatusFilter(raw: string | undefined): TindakLanjutStatus[] | null {
   const names = (raw ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
   if (names.length === 0) return null;
-  if (!names.every((name): name is FollowUpStatus => (followUpStatuses as readonly string[]).includes(name))) throw invalid(followUpMessages.badStatusFilter);
+  if (!names.every((name): name is TindakLanjutStatus => (followUpStatuses as readonly string[]).includes(name))) throw invalid(followUpMessages.badStatusFilter);
   return [...new Set(names)];
 }
 
@@ -57,7 +57,7 @@ function readMinHari(raw: string | undefined): number | null {
  * their role allows (mayChange); an admin sees and changes every case, and hands open ones
  * over. Cases open by themselves with a screening (CaseOpening, opening.ts) or at the
  * student's request (src/modules/minta-kontak), and follow the advisor when the roster moves
- * a student (src/db/follow-up-advisor.ts). A restricted student's case is listed without its
+ * a student (src/db/tindak-lanjut-advisor.ts). A restricted student's case is listed without its
  * reasons; reading it in full or changing it is refused while the restriction lasts.
  */
 export class TindakLanjutService {
@@ -67,7 +67,7 @@ export class TindakLanjutService {
   private readonly screeningsOf;
   private readonly lecturerByNip;
   private readonly lecturers;
-  private readonly figures: FollowUpFiguresReader;
+  private readonly figures: TindakLanjutFiguresReader;
   private readonly scope: AdvisorScope;
 
   constructor(
@@ -93,7 +93,7 @@ export class TindakLanjutService {
     );
     this.lecturerByNip = this.sqlite.prepare<{ nip: string; nama: string }, [string]>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen WHERE NIP = ?");
     this.lecturers = this.sqlite.prepare<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP");
-    this.figures = new FollowUpFiguresReader(this.sqlite, contactDays);
+    this.figures = new TindakLanjutFiguresReader(this.sqlite, contactDays);
   }
 
   /**
@@ -276,7 +276,7 @@ export class TindakLanjutService {
     return `${lecturer?.nama || nip} (${nip})`;
   }
 
-  private addEntry(caseId: number, from: FollowUpStatus, change: StatusChange, principal: Principal, now: string): void {
+  private addEntry(caseId: number, from: TindakLanjutStatus, change: StatusChange, principal: Principal, now: string): void {
     this.sqlite.run(
       "INSERT INTO tindak_lanjut_riwayat (Id_tindak_lanjut, status_dari, status_ke, catatan, Id_User, nama, waktu, hasil_kontak, alasan_selesai, perlu_dukungan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       [
@@ -306,7 +306,7 @@ export class TindakLanjutService {
     if (principal.role === "dosen") {
       const own = principal.nip === null ? undefined : this.lecturerByNip.get(principal.nip);
       if (!own) return { per_dosen: [], fakultas: emptyFigures() };
-      const figures: FollowUpFigures = byOwner.get(own.nip) ?? emptyFigures();
+      const figures: TindakLanjutFigures = byOwner.get(own.nip) ?? emptyFigures();
       return { per_dosen: [{ NIP: own.nip, nama_dosen: own.nama, ...figures }], fakultas: figures };
     }
     const perDosen = this.lecturers.all().map((lecturer) => row(lecturer.nip, lecturer.nama));

@@ -1,4 +1,4 @@
-import { followUpStatuses, type FollowUpStatus } from "../../db/schema";
+import { followUpStatuses, type TindakLanjutStatus } from "../../db/schema";
 import { invalid } from "../../errors";
 import { exceedsCharacters, type JsonObject } from "../../requests/values";
 import { attemptsBeforeNoResponse, caseNoteMaxLength, closingReasons, contactOutcomes, supportJudgements, type ClosingReason, type ContactOutcome } from "./moves";
@@ -16,7 +16,7 @@ export const statusChangeMessages = {
 
 /** A status change as its body asks it (decisions §19): the move, its note, and what the move records. */
 export interface StatusChange {
-  to: FollowUpStatus;
+  to: TindakLanjutStatus;
   catatan: string;
   /** A move to `dihubungi`: how the contact went. */
   hasilKontak: ContactOutcome | null;

@@ -1,6 +1,6 @@
 // Texts of the admin console (for the role admin). Only the console's chunk imports them
 // (src/web/pages/admin/): students and lecturers never download them.
-import type { AuditAction } from "../../audit/actions";
+import type { AuditAction } from "../../db/tables/audit-actions";
 import { facultyStatistics } from "./admin-statistik";
 
 const count = new Intl.NumberFormat("id-ID");

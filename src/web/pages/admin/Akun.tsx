@@ -11,7 +11,8 @@ import type { PageProps } from "../../types";
 import { ListHeading, Pager, withQuery } from "../dosen/shared";
 import { AkunImpor } from "./AkunImpor";
 import { AkunTambah } from "./AkunTambah";
-import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, useAct, useFollowUrl, type AccountItem, type AccountPage } from "./shared";
+import { useAction, OutcomeNotice } from "../../components/outcome";
+import { CommandHint, ConfirmAct, ConsolePage, SelectField, useFollowUrl, type AccountItem, type AccountPage } from "./shared";
 
 const text = admin.akun;
 
@@ -40,7 +41,7 @@ export function Akun(props: PageProps) {
   const accounts = useResource(() => api.get<AccountPage>(withQuery("/api/admin/akun", { q, peran: role, status: state, page })), [q, role, state, page]);
   const listPath = (changes: Record<string, string | number>) => withQuery(pathOf("adminAkun"), { q, peran: role, status: state, page: page > 1 ? page : "", ...changes });
   const [pending, setPending] = useState<Pending>(null);
-  const { outcome, setOutcome } = useAct();
+  const { outcome, setOutcome } = useAction();
   const [oneTime, setOneTime] = useState<{ username: string; password: string } | null>(null);
 
   const result = accounts.data;
@@ -74,7 +75,7 @@ export function Akun(props: PageProps) {
       </form>
 
       <ListHeading page={page} heading={text.heading} summary={summary} resource={accounts} />
-      <Outcome outcome={outcome} />
+      <OutcomeNotice outcome={outcome} focus={false} />
       {oneTime && (
         <Notice kind="warning">
           <p>{text.resetDone(oneTime.username)}</p>

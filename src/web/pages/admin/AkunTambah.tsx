@@ -2,7 +2,8 @@ import { useState } from "preact/hooks";
 import { request } from "../../api";
 import { Button, Field } from "../../components/ui";
 import { admin } from "../../strings/admin";
-import { CommandHint, ConfirmAct, Outcome, SelectField, useAct } from "./shared";
+import { useAction, OutcomeNotice } from "../../components/outcome";
+import { CommandHint, ConfirmAct, SelectField } from "./shared";
 
 const text = admin.tambah;
 
@@ -12,7 +13,7 @@ type Form = typeof emptyForm;
 /** One new account, with the fields of a roster row that fit its role (`accounts add`); a new admin is confirmed with the password (decisions §21). */
 export function AkunTambah(props: { onAdded: () => void }) {
   const [form, setForm] = useState<Form>(emptyForm);
-  const { busy, outcome, setOutcome, run } = useAct();
+  const { busy, outcome, setOutcome, run } = useAction();
   const [confirming, setConfirming] = useState(false);
   const student = form.role === "mahasiswa";
   const field = (name: keyof Form, label: string, options: { hint?: string; type?: string; autocomplete?: string } = {}) => (
@@ -75,7 +76,7 @@ export function AkunTambah(props: { onAdded: () => void }) {
           <input type="checkbox" checked={form.activated} onChange={(event) => setForm({ ...form, activated: event.currentTarget.checked })} />
           {text.activated}
         </label>
-        <Outcome outcome={outcome} />
+        <OutcomeNotice outcome={outcome} focus={false} />
         {!confirming && (
           <div class="button-row">
             <Button type="submit" busy={busy}>

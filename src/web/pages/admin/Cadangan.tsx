@@ -8,7 +8,8 @@ import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
 import { fileSize } from "../../../file-size";
-import { ConsolePage, DownloadButton, Outcome, useAct, type BackupsAnswer } from "./shared";
+import { useAction, OutcomeNotice } from "../../components/outcome";
+import { ConsolePage, DownloadButton, type BackupsAnswer } from "./shared";
 import { periodInWords } from "../../../period-words";
 
 const text = admin.cadangan;
@@ -24,7 +25,7 @@ const followRunningMilliseconds = 2000;
  */
 export function Cadangan(_props: PageProps) {
   const backups = useResource(() => api.get<BackupsAnswer>("/api/admin/cadangan"));
-  const { busy, outcome, run } = useAct();
+  const { busy, outcome, run } = useAction();
   const data = backups.data;
   const schedule = data?.jadwal;
   // The list is read again whatever the outcome: a failed backup may have removed nothing, or been the last one.
@@ -85,7 +86,7 @@ export function Cadangan(_props: PageProps) {
               {text.running}
             </p>
           )}
-          <Outcome outcome={outcome} />
+          <OutcomeNotice outcome={outcome} focus={false} />
           <div class="button-row">
             <Button busy={busy} disabled={schedule.running} onClick={() => void backUpNow()}>
               {busy ? text.nowBusy : text.now}

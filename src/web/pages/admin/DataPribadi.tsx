@@ -9,7 +9,8 @@ import { pathOf } from "../../routes";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { ResourceError, withQuery } from "../dosen/shared";
-import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, Outcome, useAct, useFollowUrl, type Erased, type StudentRequest } from "./shared";
+import { useAction, OutcomeNotice } from "../../components/outcome";
+import { CommandHint, ConfirmAct, ConsolePage, DownloadButton, useFollowUrl, type Erased, type StudentRequest } from "./shared";
 
 const text = admin.dataPribadi;
 
@@ -47,7 +48,7 @@ export function DataPribadi(props: PageProps) {
 
 function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
   const student = useResource(() => api.get<StudentRequest>(`/api/admin/privasi/${encodeURIComponent(props.nim)}`), [props.nim]);
-  const { busy, outcome, setOutcome, run } = useAct();
+  const { busy, outcome, setOutcome, run } = useAction();
   const [erasing, setErasing] = useState(false);
   const [unrestricting, setUnrestricting] = useState(false);
   const [typed, setTyped] = useState("");
@@ -67,7 +68,7 @@ function Student(props: { nim: string; onErased: (answer: Erased) => void }) {
     <section aria-labelledby="data-pribadi-mahasiswa">
       <h2 id="data-pribadi-mahasiswa">{text.student(data.nama, data.nim)}</h2>
       <p>{data.dibatasi_sejak ? text.restricted(formatDateTime(data.dibatasi_sejak)) : text.notRestricted}</p>
-      <Outcome outcome={outcome} />
+      <OutcomeNotice outcome={outcome} focus={false} />
 
       <h3>{text.exportHeading}</h3>
       <p class="aside" id="data-pribadi-ekspor">

@@ -9,7 +9,7 @@ import { pathOf } from "../../routes";
 import { admin } from "../../strings/admin";
 import { common } from "../../strings";
 import type { PageProps } from "../../types";
-import { auditActions, type AuditAction } from "../../../audit/actions";
+import { auditActions, type AuditAction } from "../../../db/tables/audit-actions";
 import { ListHeading, Pager, withQuery } from "../dosen/shared";
 import { CommandHint, ConsolePage, DownloadButton, useFollowUrl, type AuditPage, type AuditVerdict } from "./shared";
 

@@ -9,7 +9,8 @@ import type { PageProps } from "../../types";
 import { ResourceError } from "../dosen/shared";
 import { ModelCoba } from "./ModelCoba";
 import { fileSize } from "../../../file-size";
-import { CommandHint, ConfirmAct, ConsolePage, Outcome, SelectField, formOf, useAct, uploadLimits, type ModelItem } from "./shared";
+import { useAction, OutcomeNotice } from "../../components/outcome";
+import { CommandHint, ConfirmAct, ConsolePage, SelectField, formOf, uploadLimits, type ModelItem } from "./shared";
 import { ModelValidasi } from "./ModelValidasi";
 
 const text = admin.model;
@@ -24,7 +25,7 @@ export function Model(_props: PageProps) {
   const models = useResource(() => api.get<ModelItem[]>("/api/admin/model"));
   const [pending, setPending] = useState<Pending>(null);
   const [force, setForce] = useState(false);
-  const { outcome, setOutcome, run } = useAct();
+  const { outcome, setOutcome, run } = useAction();
   const list = models.data;
   const ask = (asked: Pending) => {
     setOutcome(null);
@@ -43,7 +44,7 @@ export function Model(_props: PageProps) {
     <ConsolePage current="adminModel" intro={text.intro}>
       <h2>{text.heading}</h2>
       <ResourceError resource={models} />
-      <Outcome outcome={outcome} />
+      <OutcomeNotice outcome={outcome} focus={false} />
       {pending && (
         <ConfirmAct
           key={`${pending.kind} ${pending.model.id}`}
@@ -119,7 +120,7 @@ function Upload(props: { onAdded: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [type, setType] = useState("stress");
   const [activate, setActivate] = useState(false);
-  const { busy, outcome, setOutcome, run } = useAct();
+  const { busy, outcome, setOutcome, run } = useAction();
   const [confirming, setConfirming] = useState(false);
 
   const upload = async (headers: Record<string, string>) => {
@@ -154,7 +155,7 @@ function Upload(props: { onAdded: () => void }) {
           <input type="checkbox" checked={activate} onChange={(event) => setActivate(event.currentTarget.checked)} />
           {text.activateNow}
         </label>
-        <Outcome outcome={outcome} />
+        <OutcomeNotice outcome={outcome} focus={false} />
         {!confirming && (
           <div class="button-row">
             <Button type="submit" busy={busy} disabled={!file}>

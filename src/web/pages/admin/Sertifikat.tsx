@@ -6,7 +6,8 @@ import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
 import { installSteps, stepSegments } from "../../../tls/install-steps";
 import { ResourceError } from "../dosen/shared";
-import { CommandHint, ConsolePage, Outcome, useAct, type CertificateAnswer } from "./shared";
+import { useAction, OutcomeNotice } from "../../components/outcome";
+import { CommandHint, ConsolePage, type CertificateAnswer } from "./shared";
 
 const text = admin.sertifikat;
 
@@ -42,7 +43,7 @@ function Addresses(props: { addresses: string[] }) {
  */
 export function Sertifikat(_props: PageProps) {
   const certificate = useResource(() => api.get<CertificateAnswer>("/api/admin/sertifikat"));
-  const { busy, outcome, run } = useAct();
+  const { busy, outcome, run } = useAction();
   const data = certificate.data;
   const renew = () => run(() => api.post<{ message: string }>("/api/admin/sertifikat/perbarui").then((answer) => answer.message)).finally(certificate.reload);
   const plainAddress = data?.halaman_sertifikat[0]?.replace(/\/$/, "") ?? "http://<alamat PC>:5000";
@@ -100,7 +101,7 @@ export function Sertifikat(_props: PageProps) {
             </div>
           </dl>
           <p class="aside">{data.dapat_diperbarui ? text.renewal : text.renewalGiven}</p>
-          <Outcome outcome={outcome} />
+          <OutcomeNotice outcome={outcome} focus={false} />
           {data.dapat_diperbarui && (
             <div class="button-row">
               <Button busy={busy} onClick={() => void renew()}>

@@ -5,19 +5,20 @@ import { Button, Field, Loading } from "../../components/ui";
 import { useResource } from "../../hooks";
 import { admin } from "../../strings/admin";
 import type { PageProps } from "../../types";
-import type { HelpContact } from "../../../content/help";
-import type { PrivacyNotice } from "../../../content/privacy-notice";
+import type { HelpContact } from "../../../konten/help";
+import type { PrivacyNotice } from "../../../konten/privacy-notice";
 import { ResourceError } from "../dosen/shared";
 import { HelpContent } from "../mahasiswa/help";
 import { NoticeText } from "../privasi/Notice";
-import { safetyQuestion } from "../../../screening/safety-question";
-import { CommandHint, ConsolePage, Outcome, useAct, type ActOutcome, type TextsAnswer } from "./shared";
+import { safetyQuestion } from "../../../skrining/safety-question";
+import { useAction, OutcomeNotice, type Outcome } from "../../components/outcome";
+import { CommandHint, ConsolePage, type TextsAnswer } from "./shared";
 
 const text = admin.teks;
 
 /** Every problem the server listed for a text it refused, under its message. */
-function Problems(props: { said: ActOutcome }) {
-  const error = props.said?.error;
+function Problems(props: { said: Outcome }) {
+  const error = props.said?.kind === "error" ? props.said.error : undefined;
   if (!(error instanceof ApiError) || !Array.isArray(error.body.masalah)) return null;
   return (
     <ul class="problem-lines" aria-label={text.problems}>
@@ -37,7 +38,7 @@ function TextEditor(props: {
   heading: string;
   intro: string;
   onSave: (event: Event) => void;
-  act: ReturnType<typeof useAct>;
+  act: ReturnType<typeof useAction>;
   preview: ComponentChildren;
   command: string;
   children: ComponentChildren;
@@ -49,7 +50,7 @@ function TextEditor(props: {
       <div class="editor">
         <form class="form" onSubmit={props.onSave} noValidate>
           {props.children}
-          <Outcome outcome={props.act.outcome} />
+          <OutcomeNotice outcome={props.act.outcome} focus={false} />
           <Problems said={props.act.outcome} />
           <div class="button-row">
             <Button type="submit" busy={props.act.busy}>
@@ -92,7 +93,7 @@ export function Teks(_props: PageProps) {
 
 function HelpEditor(props: { initial: HelpContact }) {
   const [help, setHelp] = useState<HelpContact>(props.initial);
-  const act = useAct();
+  const act = useAction();
   const phone = (index: number, key: "label" | "nomor" | "keterangan", value: string) =>
     setHelp({ ...help, telepon: help.telepon.map((each, at) => (at === index ? { ...each, [key]: value } : each)) });
 
@@ -144,7 +145,7 @@ function HelpEditor(props: { initial: HelpContact }) {
 function NoticeEditor(props: { initial: PrivacyNotice }) {
   const [saved, setSaved] = useState(props.initial);
   const [notice, setNotice] = useState(props.initial);
-  const act = useAct();
+  const act = useAction();
   const save = (event: Event) => {
     event.preventDefault();
     void act.run(async () => {
@@ -187,7 +188,7 @@ type SafetyState = TextsAnswer["keselamatan"];
 
 function SafetyEditor(props: { initial: SafetyState }) {
   const [state, setState] = useState({ aktif: props.initial.aktif, nama_kontak: props.initial.nama_kontak ?? "", telepon_kontak: props.initial.telepon_kontak ?? "" });
-  const act = useAct();
+  const act = useAction();
   const save = (event: Event) => {
     event.preventDefault();
     void act.run(async () => {

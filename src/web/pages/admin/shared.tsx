@@ -4,7 +4,7 @@ import type { ComponentChildren } from "preact";
 import type { Static } from "elysia";
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, request, saveDownload } from "../../api";
-import { Button, ErrorNotice, Field, Notice, Page } from "../../components/ui";
+import { Button, ErrorNotice, Field, Page } from "../../components/ui";
 import { pathOf, type PageName } from "../../routes";
 import { admin } from "../../strings/admin";
 import { common } from "../../strings";
@@ -170,31 +170,6 @@ export function DownloadButton(props: { path: string; label: string; describedBy
   );
 }
 
-/** How the last act of a form or a button ended: its message, or its error. */
-export type ActOutcome = { kind: "success" | "error"; text?: string; error?: unknown } | null;
-
-/**
- * An act of the page (a save, a switch): `run` marks it busy, and keeps the success message
- * it returns, or its error, for Outcome to show.
- */
-export function useAct() {
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<ActOutcome>(null);
-  const run = async (work: () => Promise<string | undefined>) => {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const text = await work();
-      if (text !== undefined) setOutcome({ kind: "success", text });
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, outcome, setOutcome, run };
-}
-
 /** A labelled choice among fixed values (`options`: value → words); `any` adds an empty first choice. */
 export function SelectField(props: { label: string; value: string; options: Record<string, string>; onChange: (value: string) => void; any?: string }) {
   return (
@@ -210,17 +185,6 @@ export function SelectField(props: { label: string; value: string; options: Reco
         </select>
       )}
     </Field>
-  );
-}
-
-/** A message of the last act, as a notice that is read out. */
-export function Outcome(props: { outcome: ActOutcome }) {
-  if (!props.outcome) return null;
-  if (props.outcome.kind === "error") return <ErrorNotice error={props.outcome.error} />;
-  return (
-    <Notice kind="success">
-      <p>{props.outcome.text}</p>
-    </Notice>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { FollowUpCase, FollowUpFigures, FollowUpPage, FollowUpSummary, PageProps } from "../../types";
+import type { TindakLanjutCase, TindakLanjutFigures, TindakLanjutPage, TindakLanjutSummary, PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Field, Loading, Page } from "../../components/ui";
@@ -36,7 +36,7 @@ export function DaftarTindakLanjut(props: PageProps) {
   const page = Math.max(1, Number.parseInt(props.search.get("page") ?? "", 10) || 1);
 
   const cases = useResource(
-    () => api.get<FollowUpPage>(withQuery("/api/dosen/tindak-lanjut", { status: statusFilters[status], min_hari: old ? oldAfterDays : "", nip: nip ?? "", page })),
+    () => api.get<TindakLanjutPage>(withQuery("/api/dosen/tindak-lanjut", { status: statusFilters[status], min_hari: old ? oldAfterDays : "", nip: nip ?? "", page })),
     [status, old, nip, page],
   );
   const listPath = (changes: Record<string, string | number>) =>
@@ -110,7 +110,7 @@ export function DaftarTindakLanjut(props: PageProps) {
  * admin sees both; a lecturer the handler when it is someone else, and the advisor when
  * they handle the case of another lecturer's advisee.
  */
-function roles(kasus: FollowUpCase, viewer: string | null): string[] {
+function roles(kasus: TindakLanjutCase, viewer: string | null): string[] {
   const handler = kasus.NIP ? text.handler(handlerName(kasus)) : text.noOwner;
   const advisor = kasus.NIP_doswal ? text.advisor(kasus.nama_doswal || kasus.NIP_doswal) : text.noAdvisor;
   if (viewer === null) return [handler, advisor];
@@ -118,7 +118,7 @@ function roles(kasus: FollowUpCase, viewer: string | null): string[] {
 }
 
 /** One case: whose, why, its status and how long it has been open. */
-function CaseCard(props: { kasus: FollowUpCase; viewer: string | null; href: string }) {
+function CaseCard(props: { kasus: TindakLanjutCase; viewer: string | null; href: string }) {
   const { kasus } = props;
   const dates = [text.opened(formatDate(kasus.dibuka_pada)), isOpen(kasus) ? text.daysOpen(kasus.hari_terbuka) : kasus.ditutup_pada && text.closed(formatDate(kasus.ditutup_pada))]
     .filter(Boolean)
@@ -140,7 +140,7 @@ function CaseCard(props: { kasus: FollowUpCase; viewer: string | null; href: str
   );
 }
 
-const median = (figures: FollowUpFigures) => (figures.median_hari_ke_kontak_pertama === null ? text.summaryNoMedian : formatNumber(figures.median_hari_ke_kontak_pertama));
+const median = (figures: TindakLanjutFigures) => (figures.median_hari_ke_kontak_pertama === null ? text.summaryNoMedian : formatNumber(figures.median_hari_ke_kontak_pertama));
 
 /**
  * The figures the faculty meets about: for an admin a table of every lecturer and the whole
@@ -148,7 +148,7 @@ const median = (figures: FollowUpFigures) => (figures.median_hari_ke_kontak_pert
  * their own three numbers.
  */
 function Summary(props: { isAdmin: boolean; listPath: (nip: string) => string }) {
-  const summary = useResource(() => api.get<FollowUpSummary>("/api/dosen/tindak-lanjut/ringkasan"), []);
+  const summary = useResource(() => api.get<TindakLanjutSummary>("/api/dosen/tindak-lanjut/ringkasan"), []);
   const data = summary.data;
   return (
     <section aria-labelledby="ringkasan-judul">
@@ -191,7 +191,7 @@ function Summary(props: { isAdmin: boolean; listPath: (nip: string) => string })
   );
 }
 
-function OwnFigures(props: { figures: FollowUpFigures }) {
+function OwnFigures(props: { figures: TindakLanjutFigures }) {
   const { figures } = props;
   return (
     <>

@@ -7,7 +7,7 @@ import { useResource } from "../../hooks";
 import { scales } from "../../levels";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
-import type { Catatan, FollowUpCase, Mahasiswa, PageProps, Skrining } from "../../types";
+import type { Catatan, TindakLanjutCase, Mahasiswa, PageProps, Skrining } from "../../types";
 import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
 import { CaseBadges, StatusForm, handlerName, reasonWords, statusWord } from "./follow-up-status";
 import { NoteList } from "./notes-list";
@@ -43,7 +43,7 @@ function Detail(props: PageProps) {
     <Page title={studentName(student)}>
       {back}
       <Profile student={student} latest={data.riwayat[0]} />
-      <FollowUp kasus={data.tindak_lanjut} nip={nip} onChanged={detail.reload} />
+      <TindakLanjut kasus={data.tindak_lanjut} nip={nip} onChanged={detail.reload} />
       <Progress riwayat={data.riwayat} />
       <MoodMonth nim={student.NIM} />
       <SharedDiary nim={student.NIM} />
@@ -98,7 +98,7 @@ function Profile(props: { student: Mahasiswa; latest: Skrining | undefined }) {
  * The student's open follow-up case, if any: its status, a link to its timeline, and the
  * status form. A case closed here leaves the page with the success and no form.
  */
-function FollowUp(props: { kasus: FollowUpCase | null; nip: string | null; onChanged: () => void }) {
+function TindakLanjut(props: { kasus: TindakLanjutCase | null; nip: string | null; onChanged: () => void }) {
   const followUp = staff.followUp;
   const [saved, setSaved] = useState<string | null>(null);
   const { kasus } = props;

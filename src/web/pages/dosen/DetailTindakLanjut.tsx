@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { Catatan, FollowUpDetail, PageProps } from "../../types";
+import type { Catatan, TindakLanjutDetail, PageProps } from "../../types";
 import { api } from "../../api";
 import { DataTable } from "../../components/charts";
 import { Button, Confirm, ErrorNotice, Field, LevelTag, Loading, Notice, Page } from "../../components/ui";
@@ -23,7 +23,7 @@ function Detail(props: PageProps) {
   const id = props.params.id!;
   const nip = nipInUrl(props);
   const isAdmin = nip !== null;
-  const kasus = useResource(() => api.get<FollowUpDetail>(`/api/dosen/tindak-lanjut/${encodeURIComponent(id)}`), [id]);
+  const kasus = useResource(() => api.get<TindakLanjutDetail>(`/api/dosen/tindak-lanjut/${encodeURIComponent(id)}`), [id]);
   const [saved, setSaved] = useState<string | null>(null);
   const data = kasus.data;
   const back = <BackLink href={withQuery(pathOf("tindakLanjut"), { nip: nip ?? "" })} label={text.back} />;
@@ -75,7 +75,7 @@ function Detail(props: PageProps) {
 }
 
 /** Why this lecturer reads the case without its form: someone else handles it, or it is closed and they no longer advise the student. */
-function ReadOnly(props: { kasus: FollowUpDetail }) {
+function ReadOnly(props: { kasus: TindakLanjutDetail }) {
   const { kasus } = props;
   return (
     <Notice kind="info">
@@ -85,11 +85,11 @@ function ReadOnly(props: { kasus: FollowUpDetail }) {
 }
 
 /** Whether the viewer may open the student's page (decisions §13): an admin, the advisor, or the handler while the case is open. */
-function readsStudent(kasus: FollowUpDetail, viewer: string | null, isAdmin: boolean): boolean {
+function readsStudent(kasus: TindakLanjutDetail, viewer: string | null, isAdmin: boolean): boolean {
   return isAdmin || (viewer !== null && (kasus.NIP_doswal === viewer || (isOpen(kasus) && kasus.NIP === viewer)));
 }
 
-function Facts(props: { kasus: FollowUpDetail; studentHref: string | null }) {
+function Facts(props: { kasus: TindakLanjutDetail; studentHref: string | null }) {
   const { kasus } = props;
   const facts: [string, ComponentChildren][] = [
     [staff.detail.nim, kasus.NIM],
@@ -132,7 +132,7 @@ function Facts(props: { kasus: FollowUpDetail; studentHref: string | null }) {
 }
 
 /** The student's last screenings, newest first: the level words in their colours, and the warning in words. */
-function Levels(props: { kasus: FollowUpDetail; stoppedAtClosing: boolean }) {
+function Levels(props: { kasus: TindakLanjutDetail; stoppedAtClosing: boolean }) {
   const rows = props.kasus.tingkat_terakhir;
   return (
     <section aria-labelledby="tingkat-judul">
@@ -158,7 +158,7 @@ function Levels(props: { kasus: FollowUpDetail; stoppedAtClosing: boolean }) {
   );
 }
 
-type TimelineEntry = FollowUpDetail["riwayat"][number];
+type TimelineEntry = TindakLanjutDetail["riwayat"][number];
 
 /** The opening, a move, another contact attempt, the student's request, a change of handler (its note names the lecturers), or a critical answer (decisions §20). */
 function entryTitle(entry: TimelineEntry): string {
@@ -186,7 +186,7 @@ function entryDetails(entry: TimelineEntry): string | null {
 }
 
 /** Every status change with its note, author and time, oldest first: the case's story as it happened. */
-function Timeline(props: { kasus: FollowUpDetail }) {
+function Timeline(props: { kasus: TindakLanjutDetail }) {
   const entries = props.kasus.riwayat;
   return (
     <section aria-labelledby="riwayat-judul">
@@ -215,7 +215,7 @@ function Timeline(props: { kasus: FollowUpDetail }) {
  * An admin hands an open case to another lecturer, after saying what that means and asking
  * once more: the new handler reads the student's data while the case is open.
  */
-function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
+function Reassign(props: { kasus: TindakLanjutDetail; onMoved: () => void }) {
   const lecturers = useLecturers(true);
   const [choice, setChoice] = useState("");
   const [confirming, setConfirming] = useState(false);
@@ -237,7 +237,7 @@ function Reassign(props: { kasus: FollowUpDetail; onMoved: () => void }) {
   async function handOver() {
     setBusy(true);
     try {
-      const updated = await api.put<FollowUpDetail>(`/api/dosen/tindak-lanjut/${props.kasus.id}/pemilik`, { NIP: choice });
+      const updated = await api.put<TindakLanjutDetail>(`/api/dosen/tindak-lanjut/${props.kasus.id}/pemilik`, { NIP: choice });
       setChoice("");
       setMoved(text.reassigned(updated.nama_dosen ?? choice));
       props.onMoved();

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import type { FollowUpCase, PageProps } from "../../types";
+import type { TindakLanjutCase, PageProps } from "../../types";
 import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";
 import { formatDate, formatDateTime } from "../../format";
 import { pathOf } from "../../routes";
@@ -104,7 +104,7 @@ function Group(props: { id: string; title: string; total: number; more: { href: 
 }
 
 /** A case: the student, what makes it wait (late, new, a request, a closing), since when. */
-function CaseItem(props: { kasus: FollowUpCase }) {
+function CaseItem(props: { kasus: TindakLanjutCase }) {
   const { kasus } = props;
   return (
     <li class="today-item">

@@ -6,7 +6,7 @@ import { Button, ErrorNotice, Field, Loading, Notice, Page } from "../../compone
 import { useResource } from "../../hooks";
 import { staff } from "../../strings";
 import type { DosenProfil } from "../../../modules/dosen/model";
-import { phoneNumberPattern } from "../../../content/help-phone";
+import { phoneNumberPattern } from "../../../konten/help-phone";
 import { LecturersOnly, ResourceError } from "./shared";
 
 const text = staff.profile;

@@ -6,7 +6,7 @@ import { useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../../api";
 import { Button, ErrorNotice, Field } from "../../components/ui";
 import { staff } from "../../strings";
-import type { CaseStatus, FollowUpCase, FollowUpDetail } from "../../types";
+import type { CaseStatus, TindakLanjutCase, TindakLanjutDetail } from "../../types";
 import { overdueDays } from "../../../modules/tindak-lanjut/figures";
 import {
   allowedMoves,
@@ -22,23 +22,23 @@ import {
 
 const text = staff.followUp;
 
-export const isOpen = (kasus: Pick<FollowUpCase, "status">) => kasus.status !== "selesai";
+export const isOpen = (kasus: Pick<TindakLanjutCase, "status">) => kasus.status !== "selesai";
 
 /**
  * Open longer than a week, the faculty's line for a case that needs a push: the figures count
  * a case opened more than 7 days ago, which is 7 whole days of `hari_terbuka` or more.
  */
-export const isOld = (kasus: Pick<FollowUpCase, "status" | "hari_terbuka">) => isOpen(kasus) && kasus.hari_terbuka >= overdueDays;
+export const isOld = (kasus: Pick<TindakLanjutCase, "status" | "hari_terbuka">) => isOpen(kasus) && kasus.hari_terbuka >= overdueDays;
 
 export const statusWord = (status: string) => text.status[status] ?? status;
 
 /** Who handles the case, in words: its handler's name, or the admins when it has none. */
-export const handlerName = (kasus: Pick<FollowUpCase, "nama_dosen" | "NIP">) => kasus.nama_dosen || kasus.NIP || text.noOwner;
+export const handlerName = (kasus: Pick<TindakLanjutCase, "nama_dosen" | "NIP">) => kasus.nama_dosen || kasus.NIP || text.noOwner;
 
-export const reasonWords = (kasus: Pick<FollowUpCase, "alasan">) => kasus.alasan.map((reason) => text.reason[reason] ?? reason);
+export const reasonWords = (kasus: Pick<TindakLanjutCase, "alasan">) => kasus.alasan.map((reason) => text.reason[reason] ?? reason);
 
 /** A closed case's reason and judgement in words; a case closed before reasons were recorded says so. */
-export function closingWords(kasus: Pick<FollowUpCase, "alasan_selesai" | "perlu_dukungan">): string {
+export function closingWords(kasus: Pick<TindakLanjutCase, "alasan_selesai" | "perlu_dukungan">): string {
   const reason = kasus.alasan_selesai ? (text.closing[kasus.alasan_selesai] ?? kasus.alasan_selesai) : text.closingNotRecorded;
   return text.closedWith(reason, kasus.perlu_dukungan ? (text.supportShort[kasus.perlu_dukungan] ?? null) : null);
 }
@@ -53,7 +53,7 @@ export function StatusBadge(props: { status: string }) {
  * for its first contact, a contact owed today (§20), a request of the student waiting, a closing new for the advisor,
  * replies new for the viewer, open longer than a week, and each reason it opened for.
  */
-export function CaseBadges(props: { kasus: FollowUpCase; withStatus?: boolean; withReasons?: boolean }) {
+export function CaseBadges(props: { kasus: TindakLanjutCase; withStatus?: boolean; withReasons?: boolean }) {
   const { kasus } = props;
   return (
     <span class="badge-row">
@@ -142,11 +142,11 @@ function Choices<Value extends string>(props: {
  * shows the success, since closing a case from the student's page takes the form away.
  */
 export function StatusForm(props: {
-  kasus: Pick<FollowUpCase, "id" | "status" | "percobaan_kontak">;
+  kasus: Pick<TindakLanjutCase, "id" | "status" | "percobaan_kontak">;
   /** The card's heading, at the level the page needs. */
   heading: ComponentChildren;
   onSubmit: () => void;
-  onChanged: (updated: FollowUpDetail) => void;
+  onChanged: (updated: TindakLanjutDetail) => void;
   onRefused: () => void;
 }) {
   const choices = allowedMoves[props.kasus.status];
@@ -200,7 +200,7 @@ export function StatusForm(props: {
         ...(choice === "dihubungi" ? { hasil_kontak: details.outcome } : {}),
         ...(choice === "selesai" ? { alasan_selesai: details.closing, perlu_dukungan: details.support } : {}),
       };
-      const updated = await api.post<FollowUpDetail>(`/api/dosen/tindak-lanjut/${props.kasus.id}/status`, body);
+      const updated = await api.post<TindakLanjutDetail>(`/api/dosen/tindak-lanjut/${props.kasus.id}/status`, body);
       setDraft("");
       setPicked(null);
       setDetails({ outcome: null, closing: null, support: null });

@@ -4,7 +4,7 @@
 // advisees and the history share it.
 import { staff } from "../../strings";
 import type { Skrining } from "../../types";
-import { isCriticalAnswer } from "../../../screening/safety-question";
+import { isCriticalAnswer } from "../../../skrining/safety-question";
 
 const text = staff.measures;
 

@@ -10,7 +10,8 @@ import type { Hasil, Mood, User } from "../../types";
 import { useUnreadNotes } from "../../unread-notes";
 import { ContactCard } from "./contact";
 import { HelpCard, SafetyHelp } from "./help";
-import { latestResult, nimPath, OutcomeNotice, useAction } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { latestResult, nimPath } from "./shared";
 
 export interface Eligibility {
   can_submit: boolean;

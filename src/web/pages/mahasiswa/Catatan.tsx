@@ -7,7 +7,8 @@ import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Catatan } from "../../types";
 import { countUnreadNotes } from "../../unread-notes";
-import { characters, focusSoon, OutcomeNotice, useAction } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { characters, focusSoon } from "./shared";
 
 const text = student.catatan;
 /** The server's limit for a reply (decisions §4). */

@@ -8,7 +8,7 @@ import { pathOf } from "../../routes";
 import { student } from "../../strings";
 import { ContactCard } from "./contact";
 import { HelpCard, ReachNotice, SafetyHelp } from "./help";
-import { latestResult } from "./shared";
+import { latestResult, NotScreenedYet } from "./shared";
 
 const text = student.hasil;
 
@@ -36,12 +36,7 @@ export function Hasil({ user, search }: PageProps) {
       ) : result.data === null ? (
         <section aria-labelledby="hasil-kosong">
           <h2 id="hasil-kosong">{text.emptyTitle}</h2>
-          <p>{student.notScreened}</p>
-          <p>
-            <a class="button button-primary" href={pathOf("kuesioner")}>
-              {student.toQuestionnaire}
-            </a>
-          </p>
+          <NotScreenedYet />
         </section>
       ) : (
         <>

@@ -7,7 +7,8 @@ import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Diary } from "../../types";
 import { useContactState } from "./contact";
-import { characters, draftKey, focusSoon, nimPath, OutcomeNotice, readDraft, removeDraft, useAction, writeDraft } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { characters, draftKey, focusSoon, nimPath, readDraft, removeDraft, writeDraft } from "./shared";
 
 const text = student.jurnal;
 /** The server's limits (decisions §4), counted here too so that the student sees them while writing. */

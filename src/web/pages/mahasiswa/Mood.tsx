@@ -7,7 +7,8 @@ import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Mood } from "../../types";
 import { useContactState } from "./contact";
-import { focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { focusSoon, nimPath } from "./shared";
 
 const text = student.mood;
 /** About the last four weeks at first; older entries on request. */

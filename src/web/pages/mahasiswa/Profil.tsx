@@ -9,7 +9,8 @@ import { pathOf } from "../../routes";
 import { signOut } from "../../session";
 import { common, student } from "../../strings";
 import type { User } from "../../types";
-import { focusSoon, nimPath, OutcomeNotice, useAction } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { focusSoon, nimPath } from "./shared";
 
 /** `GET /api/mahasiswa/profil/data/<nim>`. */
 export interface Profile {

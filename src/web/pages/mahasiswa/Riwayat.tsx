@@ -5,9 +5,9 @@ import { ErrorNotice, LevelTag, Loading, Page } from "../../components/ui";
 import { formatDate, formatNumber, formatShortDate } from "../../format";
 import { useResource } from "../../hooks";
 import { scales } from "../../levels";
-import { pathOf } from "../../routes";
 import { student } from "../../strings";
 import type { Skrining } from "../../types";
+import { NotScreenedYet } from "./shared";
 
 const text = student.riwayat;
 
@@ -38,14 +38,7 @@ export function Riwayat({ user }: PageProps) {
       ) : !history.data ? (
         <Loading />
       ) : history.data.length === 0 ? (
-        <>
-          <p>{student.notScreened}</p>
-          <p>
-            <a class="button button-primary" href={pathOf("kuesioner")}>
-              {student.toQuestionnaire}
-            </a>
-          </p>
-        </>
+        <NotScreenedYet />
       ) : (
         <HistoryView records={history.data} />
       )}

@@ -10,9 +10,10 @@ import { useResource } from "../../hooks";
 import { student } from "../../strings";
 import type { User } from "../../types";
 import type { MintaKontakSent, MintaKontakState } from "../../../modules/minta-kontak/model";
-import { dialled } from "../../../content/help-phone";
+import { dialled } from "../../../konten/help-phone";
 import { requestMessageMaxLength as messageMax } from "../../../modules/tindak-lanjut/moves";
-import { characters, OutcomeNotice, useAction } from "./shared";
+import { OutcomeNotice, useAction } from "../../components/outcome";
+import { characters } from "./shared";
 
 const text = student.kontak;
 

@@ -6,8 +6,8 @@ import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
 import type { Hasil } from "../../types";
-import type { HelpContact } from "../../../content/help";
-import { dialled } from "../../../content/help-phone";
+import type { HelpContact } from "../../../konten/help";
+import { dialled } from "../../../konten/help-phone";
 
 const text = student.bantuan;
 

@@ -1,8 +1,8 @@
-// What several student pages share: drafts kept in the browser, the outcome of an action,
-// the latest result, and dates with their weekday.
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+// What several student pages share: drafts kept in the browser, the latest result, and
+// dates with their weekday (the outcome of an action: components/outcome.tsx).
 import { api, ApiError, keptStorage } from "../../api";
-import { ErrorNotice, Notice } from "../../components/ui";
+import { pathOf } from "../../routes";
+import { student } from "../../strings";
 import type { Hasil, User } from "../../types";
 
 /**
@@ -58,52 +58,16 @@ export function focusSoon(id: string): void {
   setTimeout(() => document.getElementById(id)?.focus(), 0);
 }
 
-export type Outcome = { kind: "success"; text: string } | { kind: "error"; error: unknown } | null;
-
-/**
- * One action at a time: busy while it runs, then its success text or its error. `work`
- * answers the text to show, or null to show nothing.
- */
-export function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  async function run(work: () => Promise<string | null>): Promise<boolean> {
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const text = await work();
-      if (text) setOutcome({ kind: "success", text });
-      return true;
-    } catch (error) {
-      setOutcome({ kind: "error", error });
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { busy, outcome, setOutcome, run };
-}
-
-/**
- * What an action came to, announced and focused: the button that started it was disabled
- * while it ran, so the focus goes where the answer is (unless `focus` is false: the
- * control that started it is still there).
- */
-export function OutcomeNotice(props: { outcome: Outcome; focus?: boolean }) {
-  const box = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    if (props.outcome && props.focus !== false) box.current?.focus();
-  }, [props.outcome]);
-  if (!props.outcome) return null;
+/** A student with no screening yet (Hasil, Riwayat): said so, with the way to the questionnaire. */
+export function NotScreenedYet() {
   return (
-    <div class="outcome" ref={box} tabIndex={-1}>
-      {props.outcome.kind === "success" ? (
-        <Notice kind="success">
-          <p>{props.outcome.text}</p>
-        </Notice>
-      ) : (
-        <ErrorNotice error={props.outcome.error} />
-      )}
-    </div>
+    <>
+      <p>{student.notScreened}</p>
+      <p>
+        <a class="button button-primary" href={pathOf("kuesioner")}>
+          {student.toQuestionnaire}
+        </a>
+      </p>
+    </>
   );
 }

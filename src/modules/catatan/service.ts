@@ -7,8 +7,8 @@ import { forbidden, invalid, notFound } from "../../errors";
 import { type JsonObject, pathId, exceedsCharacters, readKey, requestedNim } from "../../requests/values";
 import { accessMessages } from "../../requests/ownership";
 import type { Principal } from "../../requests/principal";
-import { AdvisorScope } from "../../privacy/advisor-scope";
-import { ProcessingRestriction } from "../../privacy/restriction";
+import { AdvisorScope } from "../../privasi/advisor-scope";
+import { ProcessingRestriction } from "../../privasi/restriction";
 import { nowIso, serializeCatatan } from "../../records";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { replyIsNewFor } from "./new-replies";
@@ -16,7 +16,7 @@ import { replyIsNewFor } from "./new-replies";
 /** What the notes jobs write (the lecturer's list reads it: new replies). */
 const noteJob = { touches: [catatanKonseling] };
 
-export const notesMessages = {
+export const catatanMessages = {
   studentUnknown: "Mahasiswa tidak ditemukan.",
   noteUnknown: "Catatan tidak ditemukan.",
   notYourNote: "Anda tidak dapat membalas catatan ini.",
@@ -43,7 +43,7 @@ export const textMaxLength = 5000;
  * author reads it and its reply after they stop being the student's advisor or handler, and
  * a reply to another lecturer's note is new for the student's advisor too until they saw it.
  */
-export class NotesService {
+export class CatatanService {
   private readonly studentByNim;
   private readonly lecturerExists;
   private readonly notesOf;
@@ -150,7 +150,7 @@ export class NotesService {
   /** The student's own notes, or for an admin those of the `nim` named in the query; newest first. */
   list(principal: Principal, query: Record<string, string | undefined>) {
     const nim = requestedNim(principal, query.nim);
-    if (nim === null || !this.studentByNim.get({ nim })) throw notFound(notesMessages.studentUnknown);
+    if (nim === null || !this.studentByNim.get({ nim })) throw notFound(catatanMessages.studentUnknown);
     this.restriction.assertStaffMay(principal, nim);
     return this.ofStudent(nim);
   }
@@ -163,7 +163,7 @@ export class NotesService {
   async detail(principal: Principal, rawId: string) {
     const id = pathId(rawId);
     const note = id === null ? undefined : this.noteById.get({ id });
-    if (!note) throw notFound(notesMessages.noteUnknown);
+    if (!note) throw notFound(catatanMessages.noteUnknown);
     const ownStudent = principal.role === "mahasiswa" && principal.nim === note.nim;
     const ownLecturer = principal.role === "dosen" && principal.nip === note.nip;
     if (!(principal.role === "admin" || ownStudent || ownLecturer)) throw forbidden(accessMessages.denied);
@@ -200,16 +200,16 @@ export class NotesService {
    */
   async create(principal: Principal, body: JsonObject) {
     const adminNip = principal.role === "admin" ? readKey(body.NIP) : null;
-    if (adminNip === "") throw invalid(notesMessages.nipRequired);
+    if (adminNip === "") throw invalid(catatanMessages.nipRequired);
     const nim = readKey(body.NIM);
     const isi = typeof body.isi_catatan === "string" ? body.isi_catatan.trim() : "";
-    if (!nim || !isi) throw invalid(notesMessages.noteFieldsRequired);
-    if (exceedsCharacters(isi, textMaxLength)) throw invalid(notesMessages.noteTooLong);
+    if (!nim || !isi) throw invalid(catatanMessages.noteFieldsRequired);
+    if (exceedsCharacters(isi, textMaxLength)) throw invalid(catatanMessages.noteTooLong);
     const student = this.studentByNim.get({ nim });
-    if (!student) throw notFound(notesMessages.studentUnknown);
+    if (!student) throw notFound(catatanMessages.studentUnknown);
     let nip: string;
     if (adminNip !== null) {
-      if (!this.lecturerExists.get({ nip: adminNip })) throw notFound(notesMessages.lecturerUnknown);
+      if (!this.lecturerExists.get({ nip: adminNip })) throw notFound(catatanMessages.lecturerUnknown);
       nip = adminNip;
     } else {
       // The advisor, or the handler of the student's open follow-up case (decisions §13).
@@ -233,13 +233,13 @@ export class NotesService {
     const id = pathId(rawId);
     return this.writes.run(() => {
       const note = id === null ? undefined : this.noteById.get({ id });
-      if (!note) throw notFound(notesMessages.noteUnknown);
-      if (principal.nim === null || note.nim !== principal.nim) throw forbidden(notesMessages.notYourNote);
-      if (mode === "first" && note.reply !== "") throw invalid(notesMessages.alreadyReplied);
-      if (mode === "edit" && note.reply === "") throw invalid(notesMessages.nothingToEdit);
+      if (!note) throw notFound(catatanMessages.noteUnknown);
+      if (principal.nim === null || note.nim !== principal.nim) throw forbidden(catatanMessages.notYourNote);
+      if (mode === "first" && note.reply !== "") throw invalid(catatanMessages.alreadyReplied);
+      if (mode === "edit" && note.reply === "") throw invalid(catatanMessages.nothingToEdit);
       const text = typeof body.reply === "string" ? body.reply.trim() : "";
-      if (text === "") throw invalid(notesMessages.emptyReply);
-      if (exceedsCharacters(text, textMaxLength)) throw invalid(notesMessages.replyTooLong);
+      if (text === "") throw invalid(catatanMessages.emptyReply);
+      if (exceedsCharacters(text, textMaxLength)) throw invalid(catatanMessages.replyTooLong);
 
       // A new or changed reply is new to the lecturer and the advisor again.
       const updated = this.db

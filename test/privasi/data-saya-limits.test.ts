@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { StudentDataDocuments } from "../../src/privacy/document";
-import { standardAccounts, TestService } from "../helpers";
+import { TestService, signedInService } from "../helpers";
 
 // Issue 26: Data saya is the largest answer the service gives. It is limited per account
 // (6 a minute by default → 429, decisions §10's text) and written out in pieces, so that
@@ -11,9 +10,7 @@ let tokens: Record<"mhs1" | "mhs2", string>;
 const limit = 3;
 
 beforeAll(async () => {
-  service = new TestService({ SKRINING_DATA_SAYA_PER_MINUTE: String(limit) });
-  await service.importAccounts(standardAccounts);
-  tokens = await service.accessTokens(["mhs1", "mhs2"]);
+  ({ service, tokens } = await signedInService(["mhs1", "mhs2"], { environment: { SKRINING_DATA_SAYA_PER_MINUTE: String(limit) } }));
   // A diary near the quota: 150 entries of about 20,000 characters (3 MB of text).
   const insert = service.context.db.$client.prepare(
     "INSERT INTO diary_entries (nim, date, title, content, created_at, updated_at) VALUES ('N001', ?, ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
@@ -30,7 +27,7 @@ const dataSaya = (token: string) => service.app.handle(new Request("http://local
 describe("GET /api/mahasiswa/data-saya, a large document", () => {
   test("the text is the document's JSON, given out in several pieces; a request made between two pieces is answered before the last", async () => {
     // The same document as the service builds it (its private part, read for the comparison).
-    const expected = JSON.stringify((service.context.dataSaya as unknown as { documents: StudentDataDocuments }).documents.of("N001"));
+    const expected = JSON.stringify(service.features.documents.of("N001"));
     const response = await dataSaya(tokens.mhs1);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");

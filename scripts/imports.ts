@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** The repository's root: every path these helpers answer is relative to it, with `/` between folders. */
-export const root = resolve(import.meta.dir, "../..");
+export const root = resolve(import.meta.dir, "..");
 
 /** Every .ts and .tsx file below a folder of the repository (generated files included). */
 export function sourceFiles(folder: string): string[] {

@@ -1,4 +1,5 @@
-// The actions an audit row names (decisions: Audit trail), in a module of their own so that
+// The actions an audit row names (decisions: Audit trail): the values of the audit table's
+// `action` column, in a file of their own (no drizzle) so that
 // the web interface's audit page lists them without the database layer.
 export const auditActions = [
   "login",

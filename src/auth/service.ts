@@ -1,24 +1,23 @@
 import { eq, sql } from "drizzle-orm";
-import type { Static } from "elysia";
-import { appendAuditRows, trailTables, type AuditActor, type AuditEntry } from "../../audit/trail";
-import { breaksPasswordRule, passwordRule } from "../../accounts/password-rule";
-import { hashPassword, replacePassword, verifyPassword } from "../../accounts/passwords";
-import type { Config } from "../../config";
-import type { DatabaseClient } from "../../db";
-import { StorageError } from "../../db/storage";
-import type { WriteQueue } from "../../db/write-queue";
-import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { dosen, jurusan, mahasiswa, users } from "../../db/schema";
-import type { Principal } from "../../requests/principal";
-import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../../errors";
-import type { JsonObject } from "../../requests/values";
+import { appendAuditRows, trailTables, type AuditActor, type AuditEntry } from "../audit/trail";
+import { breaksPasswordRule, passwordRule } from "../accounts/password-rule";
+import { hashPassword, replacePassword, verifyPassword } from "../accounts/passwords";
+import type { Config } from "../config";
+import type { DatabaseClient } from "../db";
+import { StorageError } from "../db/storage";
+import type { WriteQueue } from "../db/write-queue";
+import { databaseStamp, ReadCache } from "../db/read-cache";
+import { dosen, jurusan, mahasiswa, users } from "../db/schema";
+import type { Principal } from "../requests/principal";
+import { ServiceError, describeFailure, forbidden, invalid, notFound, unauthenticated } from "../errors";
+import type { JsonObject } from "../requests/values";
 import { endAllSessions, SessionStore } from "./sessions";
 import { LoginThrottle, type Attempt } from "./throttle";
-import { RateLimit } from "../../requests/rate-limit";
+import { RateLimit } from "../requests/rate-limit";
 import { TokenService, tokenErrors, type TokenClaims, type TokenType } from "./tokens";
-import type { UserResponse } from "./model";
-import { preparedOnFirstUse } from "../../db/prepared";
-import { AdvisorChanges } from "../../privacy/advisor-scope";
+import { serializeUser } from "./user";
+import { preparedOnFirstUse } from "../db/prepared";
+import { AdvisorChanges } from "../privasi/advisor-scope";
 
 const authMessages = {
   credentialsRequired: "Username dan password wajib diisi.",
@@ -345,21 +344,4 @@ export class AuthService {
   refresh(principal: Principal, claims: TokenClaims) {
     return this.issueAccessToken(principal, claims.sid).then((access_token) => ({ access_token }));
   }
-}
-
-/** The user's serialized form merged with role and the NIM/NIP and name of its profile (`GET /api/auth/me`, a login's `user`). */
-export type SerializedUser = Static<typeof UserResponse>;
-
-export function serializeUser(principal: Principal): SerializedUser {
-  const serialized: SerializedUser = {
-    Id_User: principal.id,
-    username: principal.username,
-    role: principal.role,
-    created_at: principal.createdAt,
-    is_activated: principal.isActivated,
-  };
-  if (principal.role === "mahasiswa" && principal.nim !== null) Object.assign(serialized, { NIM: principal.nim, nama: principal.nama });
-  if (principal.role === "dosen" && principal.nip !== null) Object.assign(serialized, { NIP: principal.nip, nama: principal.nama });
-  if (principal.mustChangePassword) serialized.must_change_password = true;
-  return serialized;
 }

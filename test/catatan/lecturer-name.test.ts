@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestService, standardAccounts } from "../helpers";
+import { TestService, signedInService } from "../helpers";
 
 // `nama_dosen` on every note record (an addition to the interface's keys): the pages sign a
 // note with its lecturer's name. Every route that answers notes carries it, and a lecturer
@@ -10,9 +10,9 @@ const tokens: Record<string, string> = {};
 const ids: { named: number; unnamed: number } = { named: 0, unnamed: 0 };
 
 beforeAll(async () => {
-  service = new TestService();
-  await service.importAccounts(standardAccounts);
-  Object.assign(tokens, await service.accessTokens(["admin", "dosen1", "mhs1"]));
+  const signedIn = await signedInService(["admin", "dosen1", "mhs1"]);
+  service = signedIn.service;
+  Object.assign(tokens, signedIn.tokens);
   ids.named = (await service.request("POST", "/api/dosen/catatan", { token: tokens.dosen1, body: { NIM: "N001", isi_catatan: "Dari Dosen Satu" } })).body.id;
   // dosen2 writes for N001 through an admin; then loses the name (a lecturer imported without one).
   ids.unnamed = (await service.request("POST", "/api/dosen/catatan", { token: tokens.admin, body: { NIM: "N001", NIP: "D002", isi_catatan: "Tanpa nama" } })).body.id;

@@ -1,12 +1,12 @@
 import { gzipSync } from "node:zlib";
 import { existsSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { fileHeader, padding } from "../backup/archive";
-import type { PhotoStore } from "../photos/storage";
-import { safeNimOf } from "../photos/storage";
-import type { AuditEntry, AuditSource } from "../audit/trail";
+import { fileHeader, padding } from "../../backup/archive";
+import type { PhotoStore } from "../../photos/storage";
+import { safeNimOf } from "../../photos/storage";
+import type { AuditEntry, AuditSource } from "../../audit/trail";
 import { documentMessages, type StudentDataDocument, type StudentDataDocuments } from "./document";
-import type { TableCounts } from "./service";
+import type { TableCounts } from "../../privasi/service";
 
 /** One student's export: the archive's bytes and what it holds. */
 export interface StudentExport {

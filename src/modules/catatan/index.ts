@@ -6,7 +6,8 @@ import { access, type RouteGuards } from "../../http/guards";
 import { CatatanRecord } from "../../records";
 import type { Principal } from "../../requests/principal";
 import { CatatanBody, CatatanCreated, CatatanList, CatatanQuery, ReplyBody, ReplyResponse } from "./model";
-import { notesMessages, type NotesService } from "./service";
+import type { AppContext } from "../../context";
+import { catatanMessages, CatatanService } from "./service";
 
 const unknownNote = { status: 404, when: "no note has this id" };
 
@@ -23,7 +24,12 @@ const replyRefusals = (onlyStudents: string) =>
   );
 
 /** Counselling notes from both sides: lecturers write and list them, students read and reply. */
-export const notesController = (guards: RouteGuards, notes: NotesService) =>
+export function catatanModule(core: AppContext, guards: RouteGuards) {
+  const notes = new CatatanService(core.db, core.writes);
+  return { notes, routes: catatanRoutes(guards, notes) };
+}
+
+const catatanRoutes = (guards: RouteGuards, notes: CatatanService) =>
   new Elysia({ tags: ["notes"] })
     .use(guards)
     .post("/api/dosen/catatan", async ({ principal, body, set }) => {
@@ -50,7 +56,7 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
     .get("/api/dosen/catatan/:nim", ({ principal, params }) => notes.openedByLecturer(principal, params.nim), {
       access: access.dosenOrAdmin,
       // Decisions §19: a note's author keeps reading the notes they wrote to the student.
-      advisee: { unknownStudent: notesMessages.studentUnknown, alsoAdmits: (principal: Principal, nim: string) => notes.wroteTo(principal, nim) },
+      advisee: { unknownStudent: catatanMessages.studentUnknown, alsoAdmits: (principal: Principal, nim: string) => notes.wroteTo(principal, nim) },
       restriction: "staff",
       response: {
         200: CatatanList,
@@ -88,16 +94,16 @@ export const notesController = (guards: RouteGuards, notes: NotesService) =>
       audit: { action: "view", students: auditStudents.answer },
     })
     .post("/api/mahasiswa/catatan/:id_catatan/reply", ({ principal, params, body }) => notes.reply(principal, params.id_catatan, body as JsonObject, "first"), {
-      access: access.mahasiswaOnly(notesMessages.replyOnlyStudents),
+      access: access.mahasiswaOnly(catatanMessages.replyOnlyStudents),
       studentWrite: true,
-      response: { 200: ReplyResponse, ...replyRefusals(notesMessages.replyOnlyStudents) },
+      response: { 200: ReplyResponse, ...replyRefusals(catatanMessages.replyOnlyStudents) },
       detail: { summary: "The student's first reply to a note", security: bearer, requestBody: jsonBody(ReplyBody) },
       audit: { action: "create", students: auditStudents.caller },
     })
     .put("/api/mahasiswa/catatan/:id_catatan/reply", ({ principal, params, body }) => notes.reply(principal, params.id_catatan, body as JsonObject, "edit"), {
-      access: access.mahasiswaOnly(notesMessages.editOnlyStudents),
+      access: access.mahasiswaOnly(catatanMessages.editOnlyStudents),
       studentWrite: true,
-      response: { 200: ReplyResponse, ...replyRefusals(notesMessages.editOnlyStudents) },
+      response: { 200: ReplyResponse, ...replyRefusals(catatanMessages.editOnlyStudents) },
       detail: { summary: "Replace the student's reply to a note", security: bearer, requestBody: jsonBody(ReplyBody) },
       audit: { action: "update", students: auditStudents.caller },
     });

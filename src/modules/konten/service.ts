@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { replaceableFileNames } from "../../config";
-import { defaultHelpContact, validateHelpContact, type HelpContact } from "../../content/help";
-import { defaultPrivacyNotice, validatePrivacyNotice, type PrivacyNotice } from "../../content/privacy-notice";
-import { ReplaceableFile } from "../../content/replaceable-file";
+import { defaultHelpContact, validateHelpContact, type HelpContact } from "../../konten/help";
+import { defaultPrivacyNotice, validatePrivacyNotice, type PrivacyNotice } from "../../konten/privacy-notice";
+import { ReplaceableFile } from "../../konten/replaceable-file";
 import type { Logger } from "../../logger";
 
 /** The texts the faculty may replace besides the questions: where to get help, the privacy notice. */
-export class ContentService {
+export class KontenService {
   readonly help: ReplaceableFile<HelpContact>;
   readonly privacyNotice: ReplaceableFile<PrivacyNotice>;
 

@@ -1,13 +1,11 @@
 // Follow-up cases (tindak lanjut) and their timelines (decisions: Follow-up cases).
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { closingReasons, contactOutcomes } from "../../modules/tindak-lanjut/moves";
+import { closingReasons, contactOutcomes, followUpStatuses } from "./tindak-lanjut-values";
+
+export { followUpStatuses, type TindakLanjutStatus } from "./tindak-lanjut-values";
 import { dosen, mahasiswa } from "./people";
 import { riwayatSkrining } from "./screening";
-
-/** A follow-up case's status (decisions: Follow-up cases); every status but `selesai` is open. */
-export const followUpStatuses = ["baru", "dihubungi", "dirujuk", "selesai"] as const;
-export type FollowUpStatus = (typeof followUpStatuses)[number];
 
 /**
  * A follow-up case (tindak lanjut): opened by a screening that raised an early warning, a
@@ -130,7 +128,7 @@ export const permintaanKontak = sqliteTable(
 
 /**
  * Every change of a student's advisor (decisions §19), written by the trigger that moves
- * the open cases (src/db/follow-up-advisor.ts): the student is told for 14 days, and the
+ * the open cases (src/db/tindak-lanjut-advisor.ts): the student is told for 14 days, and the
  * former advisor's page says the student moved. The names are kept as they were then.
  */
 export const pergantianDosenWali = sqliteTable(

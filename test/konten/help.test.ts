@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dialled } from "../../src/content/help-phone";
+import { dialled } from "../../src/konten/help-phone";
 import { runCli, temporaryDir, TestService } from "../helpers";
 
 // The help contact with its numbers to call (decisions §13: a Tinggi stress result shows

@@ -1,4 +1,4 @@
-import { ServiceError } from "../../errors";
+import { ServiceError } from "../errors";
 
 interface ThrottleLimits {
   perUsername: number;

@@ -1,7 +1,7 @@
 import { jwt } from "@elysiajs/jwt";
 import { randomUUID } from "node:crypto";
-import type { Config } from "../../config";
-import { unauthenticated } from "../../errors";
+import type { Config } from "../config";
+import { unauthenticated } from "../errors";
 
 export type TokenType = "access" | "refresh";
 

@@ -1,17 +1,17 @@
 import { and, asc, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
-import type { DatabaseClient } from "../db";
-import { actorName } from "../audit/names";
-import { auditLog, auditSubjects, permintaanKontak, privacyAcknowledgements } from "../db/schema";
-import { notFound } from "../errors";
-import type { StudentData } from "../modules/data-saya/model";
-import type { DiaryService } from "../modules/diary/service";
-import type { MoodService } from "../modules/mood/service";
-import type { NotesService } from "../modules/notes/service";
-import type { ProfilService } from "../modules/profil/service";
-import { serializeSkrining } from "../records";
-import { preparedOnFirstUse } from "../db/prepared";
-import { screeningsOfStudentQuery, studentByNimQuery } from "../db/student-reads";
+import type { DatabaseClient } from "../../db";
+import { actorName } from "../../audit/names";
+import { auditLog, auditSubjects, permintaanKontak, privacyAcknowledgements } from "../../db/schema";
+import { notFound } from "../../errors";
+import type { StudentData } from "./model";
+import type { DiaryService } from "../diary/service";
+import type { MoodService } from "../mood/service";
+import type { CatatanService } from "../catatan/service";
+import type { ProfilService } from "../profil/service";
+import { serializeSkrining } from "../../records";
+import { preparedOnFirstUse } from "../../db/prepared";
+import { screeningsOfStudentQuery, studentByNimQuery } from "../../db/student-reads";
 
 export type StudentDataDocument = Static<typeof StudentData>;
 
@@ -20,7 +20,7 @@ export interface DocumentSources {
   profil: ProfilService;
   mood: MoodService;
   diary: DiaryService;
-  notes: NotesService;
+  notes: CatatanService;
 }
 
 export const documentMessages = {

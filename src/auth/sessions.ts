@@ -1,10 +1,10 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { createHash, randomBytes } from "node:crypto";
-import type { DatabaseClient } from "../../db";
-import { databaseStamp, ReadCache } from "../../db/read-cache";
-import { sessions } from "../../db/schema";
-import { nowIso } from "../../records";
-import { preparedOnFirstUse } from "../../db/prepared";
+import type { DatabaseClient } from "../db";
+import { databaseStamp, ReadCache } from "../db/read-cache";
+import { sessions } from "../db/schema";
+import { nowIso } from "../records";
+import { preparedOnFirstUse } from "../db/prepared";
 
 /**
  * What `sessions` stores of a session id: its SHA-256 (decisions §21). The id itself is

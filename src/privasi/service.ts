@@ -16,7 +16,7 @@ import { nowIso } from "../records";
 // and erasure and purge end by rebuilding the file and emptying the WAL (`compact`), so
 // the deleted text is in no free page either.
 
-export const privacyMessages = {
+export const privasiRequestMessages = {
   studentUnknown: (nim: string) => `Mahasiswa dengan NIM ${JSON.stringify(nim)} tidak ditemukan.`,
   alreadyRestricted: (nim: string, since: string) => `Pemrosesan data mahasiswa ${nim} sudah dibatasi sejak ${since}; tidak ada yang diubah.`,
   notRestricted: (nim: string) => `Pemrosesan data mahasiswa ${nim} tidak sedang dibatasi; tidak ada yang diubah.`,
@@ -85,7 +85,7 @@ const countsDetail = (rows: TableCounts) =>
     .map(([table, count]) => `${table}=${count}`)
     .join(" ");
 
-export class PrivacyService {
+export class PrivasiRequestService {
   constructor(
     private readonly sqlite: Database,
     private readonly writes: WriteQueue,
@@ -97,7 +97,16 @@ export class PrivacyService {
     const row = this.sqlite
       .query<StudentKeys, [string]>("SELECT NIM AS nim, Id_User AS userId, foto_profil AS foto, dibatasi_sejak AS restrictedAt FROM mahasiswa WHERE NIM = ?")
       .get(nim);
-    if (!row) throw notFound(privacyMessages.studentUnknown(nim));
+    if (!row) throw notFound(privasiRequestMessages.studentUnknown(nim));
+    return row;
+  }
+
+  /** The student a request names, as the console's "Permintaan data pribadi" shows them first. */
+  studentOf(nim: string): { nim: string; nama: string | null; dibatasi_sejak: string | null } {
+    const row = this.sqlite
+      .query<{ nim: string; nama: string | null; dibatasi_sejak: string | null }, [string]>("SELECT NIM AS nim, nama_mahasiswa AS nama, dibatasi_sejak FROM mahasiswa WHERE NIM = ?")
+      .get(nim);
+    if (!row) throw notFound(privasiRequestMessages.studentUnknown(nim));
     return row;
   }
 
@@ -161,7 +170,7 @@ export class PrivacyService {
   async restrict(nim: string, source: AuditSource, dryRun: boolean): Promise<{ screeningsLeftOut: number; since: string }> {
     const change = () => {
       const student = this.student(nim);
-      if (student.restrictedAt !== null) throw invalid(privacyMessages.alreadyRestricted(nim, student.restrictedAt));
+      if (student.restrictedAt !== null) throw invalid(privasiRequestMessages.alreadyRestricted(nim, student.restrictedAt));
       const screeningsLeftOut = this.screeningCount(nim);
       const since = nowIso();
       if (dryRun) return { screeningsLeftOut, since };
@@ -176,7 +185,7 @@ export class PrivacyService {
   async unrestrict(nim: string, source: AuditSource, dryRun: boolean): Promise<{ screeningsCountedAgain: number; since: string }> {
     const change = () => {
       const student = this.student(nim);
-      if (student.restrictedAt === null) throw invalid(privacyMessages.notRestricted(nim));
+      if (student.restrictedAt === null) throw invalid(privasiRequestMessages.notRestricted(nim));
       const result = { screeningsCountedAgain: this.screeningCount(nim), since: student.restrictedAt };
       if (dryRun) return result;
       this.sqlite.run("UPDATE mahasiswa SET dibatasi_sejak = NULL WHERE NIM = ?", [nim]);
@@ -194,7 +203,7 @@ export class PrivacyService {
   private cutoff(before: string): number {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(before);
     const parsed = match ? new Date(`${before}T00:00:00Z`) : null;
-    if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== before) throw invalid(privacyMessages.badDate(before));
+    if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== before) throw invalid(privasiRequestMessages.badDate(before));
     return Math.floor(localDayStart(before, this.timeZone) / 1000);
   }
 
@@ -237,7 +246,7 @@ export class PrivacyService {
    */
   async purgeCohort(before: string, angkatan: string, source: AuditSource, dryRun: boolean): Promise<CohortPurge & Partial<Aftermath>> {
     const cohort = angkatan.trim();
-    if (cohort === "") throw invalid(privacyMessages.emptyAngkatan);
+    if (cohort === "") throw invalid(privasiRequestMessages.emptyAngkatan);
     const cutoff = this.cutoff(before);
     const plan = (): { purge: CohortPurge; students: StudentKeys[] } => {
       const members = this.sqlite
