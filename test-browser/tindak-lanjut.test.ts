@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { answers, apiOf, checkPage, closePage, demo, expectNoSidewaysScroll, launchBrowser, openMenu, openPage, serveExecutable, signIn, viewports, type Served, type ViewportName } from "./support";
-import { card, cards, choice, median, note, offered, save, timeline } from "./follow-up-page";
+import { card, cards, choice, median, note, offered, save, timeline } from "./tindak-lanjut-page";
 
 // Follow-up cases (tindak lanjut) through the executable: a flagged screening opens a case,
 // the advisor contacts, refers, closes and reopens it from the case page and acts on it from

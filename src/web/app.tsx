@@ -17,7 +17,7 @@ import { resumeSession, retrySession, signOut, useSession } from "./session";
 import { common, consoleClosedTitle, consoleLink, errors, staff, student } from "./strings";
 import { useConsoleReach } from "./console-reach";
 import type { PageProps, User } from "./types";
-import { useUnreadNotes } from "./unread-notes";
+import { useUnreadNotes } from "./unread-catatan";
 
 /** The pages of each kind of account, by name. */
 const signedInPages: Partial<Record<PageName, FunctionComponent<PageProps>>> = { ...studentPages, ...staffPages };

@@ -8,7 +8,7 @@ import { navigate } from "../../router";
 import { pathOf } from "../../routes";
 import { common, staff } from "../../strings";
 import { LecturerPicker, ListHeading, Pager, ResourceError, studentName, useActingNip, withQuery } from "./shared";
-import { CaseBadges, closingWords, handlerName, isOld, isOpen } from "./follow-up-status";
+import { CaseBadges, closingWords, handlerName, isOld, isOpen } from "./tindak-lanjut-status";
 
 const text = staff.followUp;
 

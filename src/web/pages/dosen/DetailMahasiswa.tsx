@@ -9,8 +9,8 @@ import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import type { Catatan, TindakLanjutCase, Mahasiswa, PageProps, Skrining } from "../../types";
 import { BackLink, nipInUrl, Photo, ResourceError, studentName, useLecturers, withQuery, type StudentFull } from "./shared";
-import { CaseBadges, StatusForm, handlerName, reasonWords, statusWord } from "./follow-up-status";
-import { NoteList } from "./notes-list";
+import { CaseBadges, StatusForm, handlerName, reasonWords, statusWord } from "./tindak-lanjut-status";
+import { NoteList } from "./catatan-list";
 import { MeasureLines, ValidityCaution } from "./measures";
 import { MoodMonth, SharedDiary } from "./student-records";
 

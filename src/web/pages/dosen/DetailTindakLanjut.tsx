@@ -9,8 +9,8 @@ import { useResource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { staff } from "../../strings";
 import { BackLink, nipInUrl, ResourceError, studentName, useLecturers, withQuery } from "./shared";
-import { CaseBadges, StatusBadge, StatusForm, closingWords, handlerName, isOpen, reasonWords, statusWord } from "./follow-up-status";
-import { NoteList } from "./notes-list";
+import { CaseBadges, StatusBadge, StatusForm, closingWords, handlerName, isOpen, reasonWords, statusWord } from "./tindak-lanjut-status";
+import { NoteList } from "./catatan-list";
 
 const text = staff.followUp;
 

@@ -7,7 +7,7 @@ import { errors, staff } from "../../strings";
 import { useToday, type Today } from "../../staff-today";
 import { ApiError } from "../../api";
 import { LecturersOnly, studentName, withQuery } from "./shared";
-import { CaseBadges } from "./follow-up-status";
+import { CaseBadges } from "./tindak-lanjut-status";
 
 const text = staff.today;
 /** Each group shows its first few on the page, so that every group starts within a phone's first screen; its link leads to all. */

@@ -7,7 +7,7 @@ import { useResource, type Resource } from "../../hooks";
 import { pathOf } from "../../routes";
 import { student } from "../../strings";
 import type { Hasil, Mood, User } from "../../types";
-import { useUnreadNotes } from "../../unread-notes";
+import { useUnreadNotes } from "../../unread-catatan";
 import { ContactCard } from "./contact";
 import { HelpCard, SafetyHelp } from "./help";
 import { OutcomeNotice, useAction } from "../../components/outcome";

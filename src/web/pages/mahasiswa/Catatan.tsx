@@ -6,7 +6,7 @@ import { formatDate, formatDateTime } from "../../format";
 import { useResource } from "../../hooks";
 import { common, student } from "../../strings";
 import type { Catatan } from "../../types";
-import { countUnreadNotes } from "../../unread-notes";
+import { countUnreadNotes } from "../../unread-catatan";
 import { OutcomeNotice, useAction } from "../../components/outcome";
 import { characters, focusSoon } from "./shared";
 
