@@ -1,3 +1,4 @@
+import type { ImageType } from "../../src/photos/image";
 import { crc32, deflateSync } from "node:zlib";
 
 /**
@@ -9,7 +10,7 @@ import { crc32, deflateSync } from "node:zlib";
 /** Texts that only occur in the metadata of the fixtures: none may survive stripping. */
 export const metadataTexts = ["Exif", "GPS", "Canon EOS TEST", "Jakarta", "xmpmeta", "Photoshop"];
 
-const ascii = (text: string) => new TextEncoder().encode(text);
+export const ascii = (text: string) => new TextEncoder().encode(text);
 
 export function concatBytes(...parts: (Uint8Array | number[])[]): Uint8Array {
   const arrays = parts.map((part) => (part instanceof Uint8Array ? part : Uint8Array.from(part)));
@@ -308,3 +309,9 @@ export function gifSized(screen: [number, number], image: [number, number]): Uin
     [0x3b],
   );
 }
+
+/** One picture of each type with metadata to strip. */
+export const fixtures: Record<ImageType, () => Uint8Array> = { jpeg: jpegWithExif, png: pngWithText, webp: webpWithExif, gif: gifWithComment };
+export const types = Object.keys(fixtures) as ImageType[];
+/** Every fixture with its type, the progressive JPEG included, for the tests of broken input. */
+export const samples: [ImageType, () => Uint8Array][] = [...types.map((type) => [type, fixtures[type]] as [ImageType, () => Uint8Array]), ["jpeg", progressiveJpeg]];
