@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { TestService, jawaban, standardAccounts, type RequestOptions, type TestResponse } from "../helpers";
 import { pngSized } from "../photos/fixtures";
-import { operationOf, operationsOf } from "./openapi-interface";
+import { documentedService, operationOf, operationsOf } from "./openapi-interface";
 
 // The answers of a walk through every route are valid against the schema the OpenAPI document
 // gives for their status, so that the document cannot drift from the code (the document
@@ -11,10 +11,7 @@ import { operationOf, operationsOf } from "./openapi-interface";
 let service: TestService;
 let document: any;
 
-beforeAll(async () => {
-  service = new TestService();
-  document = (await service.request("GET", "/openapi/json")).body;
-});
+beforeAll(async () => ({ service, document } = await documentedService()));
 afterAll(() => service.close());
 
 const operations = () => operationsOf(document);

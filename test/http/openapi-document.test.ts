@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { TestService, jawaban } from "../helpers";
-import { answers, apiOperationsOf, bodies, objectsOf, open, operationOf, operationsOf, optionalToken, queries, schemaNodes, writes } from "./openapi-interface";
+import { answers, apiOperationsOf, bodies, documentedService, objectsOf, open, operationOf, operationsOf, optionalToken, queries, schemaNodes, writes } from "./openapi-interface";
 
 // The OpenAPI document (/openapi/json) against the interface: every body and every answer the
 // interface names is described with a real schema (the tables: openapi-interface.ts). What
@@ -9,10 +9,7 @@ import { answers, apiOperationsOf, bodies, objectsOf, open, operationOf, operati
 let service: TestService;
 let document: any;
 
-beforeAll(async () => {
-  service = new TestService();
-  document = (await service.request("GET", "/openapi/json")).body;
-});
+beforeAll(async () => ({ service, document } = await documentedService()));
 afterAll(() => service.close());
 
 const operations = () => operationsOf(document);

@@ -1,5 +1,12 @@
 // The interface's tables the OpenAPI document is held to (openapi-document.test.ts) and what
 // the service's answers are checked with (openapi-answers.test.ts).
+import { TestService } from "../helpers";
+
+/** A service and the OpenAPI document it serves. */
+export async function documentedService(): Promise<{ service: TestService; document: any }> {
+  const service = new TestService();
+  return { service, document: (await service.request("GET", "/openapi/json")).body };
+}
 
 export const methods = ["get", "put", "post", "delete", "patch"];
 
