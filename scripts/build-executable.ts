@@ -69,13 +69,18 @@ async function recordServeOrder(executable: string, folder: string): Promise<str
   });
   const deadline = setTimeout(() => child.kill("SIGKILL"), 15_000);
   try {
-    // The address is printed after the signal handlers are set, in the same turn.
-    let printed = "";
-    for await (const chunk of child.stdout) {
-      printed += new TextDecoder().decode(chunk);
-      if (printed.includes(address)) break;
-    }
-    if (printed.includes(address)) await fetch(address).then((response) => response.arrayBuffer());
+    // The address is printed after the signal handlers are set, in the same turn. The output
+    // is read to its end: serve stops when its reader goes away.
+    const { promise: addressPrinted, resolve } = Promise.withResolvers<boolean>();
+    void (async () => {
+      let printed = "";
+      for await (const chunk of child.stdout) {
+        printed += new TextDecoder().decode(chunk);
+        if (printed.includes(address)) resolve(true);
+      }
+      resolve(false);
+    })();
+    if (await addressPrinted) await fetch(address).then((response) => response.arrayBuffer(), () => undefined);
   } finally {
     clearTimeout(deadline);
     child.kill("SIGTERM");
