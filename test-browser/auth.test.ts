@@ -19,7 +19,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
   test("the sign-in page: an unknown password answers the server's text; a student lands on Beranda; logout ends the session", async () => {
     const page = await openPage(browser, served, viewport);
     await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1, name: "Masuk" }).isVisible()).resolves.toBe(true);
+    await page.getByRole("heading", { level: 1, name: "Masuk" }).waitFor();
     await checkPage(page, "masuk", viewport);
 
     await page.getByLabel("Username").fill(demo.student.username);

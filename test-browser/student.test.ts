@@ -98,7 +98,7 @@ describe.each(Object.keys(viewports) as ViewportName[])("at %s size", (viewport)
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("S1-1");
     await page.keyboard.press("Space");
     expect(await page.locator("#S1-1").isChecked()).toBe(true);
-    await expect(page.locator(".missing-summary").textContent()).resolves.toContain("Masih ada 7 pertanyaan");
+    expect(await page.locator(".missing-summary").textContent()).toContain("Masih ada 7 pertanyaan");
 
     for (let step = 1; step <= 4; step++) {
       await heading(page, new RegExp(`^Langkah ${step} dari 9`), 2).waitFor();

@@ -16,3 +16,14 @@ test("test-robust/ has them", () => {
   const starting = sourceFiles("test-robust").filter((file) => /\bstartServer\(/.test(readFileSync(join(root, file), "utf8")));
   expect(starting).toContain("test-robust/cli/serve.test.ts");
 });
+
+// bun:test's `expect(promise).resolves` / `.rejects` waits by running the event loop inside
+// the callback that called it. Playwright's in-process connection delivers every message
+// with setImmediate; a loop run from inside one of those callbacks left the rest of its
+// batch behind, so a request's `__create__` reached the client after its response ("Cannot
+// find parent object request@…", every later test of the file failing with it). The
+// browser tests await the value first: `expect(await locator.isVisible()).toBe(true)`.
+test("no browser test hands a promise to expect (.resolves / .rejects nest the event loop under Playwright's messages)", () => {
+  const nesting = sourceFiles("test-browser").filter((file) => /\.(resolves|rejects)\b/.test(readFileSync(join(root, file), "utf8")));
+  expect(nesting).toEqual([]);
+});
