@@ -191,7 +191,7 @@ function expectNoPageProblems(page: Page): void {
  * so that one a finished request started is waited for too): the answer to a request of a
  * closed context reaches the driver as an object it no longer knows, which breaks its
  * connection for every test after. (The same error from a test that closed nothing came
- * from `expect(promise).resolves`: docs/testing.md.)
+ * from handing a promise to expect: docs/testing.md.)
  */
 export async function closePage(page: Page): Promise<void> {
   const context = page.context();
