@@ -122,6 +122,12 @@ export class WinePrefix {
   async create(): Promise<void> {
     const wine = Bun.which("wine");
     if (!wine) throw new Error("Wine is not installed: apt-get install -y --no-install-recommends wine wine64 (.ci/run installs it when it is missing)");
+    // A wineserver that stays until dispose() ends it: by default it exits a few seconds
+    // after the last program, and a program started just then was refused ("wine client
+    // error:0: recvmsg: Connection reset by peer", exit code 1) before it ran at all.
+    mkdirSync(this.prefix, { recursive: true });
+    const server = Bun.spawnSync(["wineserver", "-p"], { cwd: this.root, env: this.environment, stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: 30_000 });
+    if (server.exitCode !== 0) throw new Error(`wineserver -p could not start for the prefix ${this.prefix} (exit ${server.exitCode}):\n${tail(server.stderr.toString())}`);
     const child = Bun.spawn(["wineboot", "--init"], { cwd: this.root, env: this.environment, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const output = collect(child.stderr as ReadableStream<Uint8Array>);
     const exitCode = await exitWithin(child, limits.prefixSeconds);
