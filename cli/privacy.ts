@@ -12,6 +12,8 @@ import { ProfilService } from "../src/modules/profil/service";
 import { PhotoStore } from "../src/photos/storage";
 import { StudentDataDocuments } from "../src/modules/data-saya/document";
 import { PrivasiRequestService, privasiRequestMessages, type Aftermath, type Erasure, type TableCounts } from "../src/privasi/service";
+import { AdvisorScope } from "../src/privasi/advisor-scope";
+import { ProcessingRestriction } from "../src/privasi/restriction";
 import { commandAudit } from "./audit";
 import { openData, type CommandIo } from "./common";
 import { writeOutputFile } from "./output";
@@ -94,11 +96,12 @@ export function registerPrivacyCommands(program: Command, io: CommandIo): void {
       if (options.out === undefined || options.out.trim() === "") throw invalid("--out wajib diisi.");
       const out = options.out;
       await withPrivacy(command, io, async ({ db, writes, photos }) => {
+        const restriction = new ProcessingRestriction(db);
         const documents = new StudentDataDocuments(db, {
           profil: new ProfilService(db, writes),
-          mood: new MoodService(db, writes),
-          diary: new DiaryService(db, writes, Number.MAX_SAFE_INTEGER),
-          notes: new CatatanService(db, writes),
+          mood: new MoodService(db, writes, restriction),
+          diary: new DiaryService(db, writes, restriction, Number.MAX_SAFE_INTEGER),
+          notes: new CatatanService(db, writes, new AdvisorScope(db.$client), restriction),
         });
         // The archive writer (tar) is loaded by this command only, not by every `serve`.
         const { exportAuditEntry, planStudentExport } = await import("../src/modules/data-saya/export");

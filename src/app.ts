@@ -66,7 +66,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
   let allowedMethods: AllowedMethods = () => [];
   // Each route's checks that need no body, found on the routes once they are all there (src/http/body-gate.ts).
   let checksBeforeBody = new Map<string, (context: BodylessContext) => Promise<void>>();
-  const guards = routeGuards(context.auth, context.db, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
+  const guards = routeGuards(context, auditRoutes({ trail: context.audit, auth: context.auth, clientAddress }), clientAddress);
   // The read caches ask SQLite whether another process wrote once per turn of the event loop.
   databaseStamp(context.db.$client).askOncePerTurn();
   // The modules whose services another module (or the server) names; the rest are built in their .use().
@@ -77,7 +77,8 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
   const mood = moodModule(context, guards);
   const diary = diaryModule(context, guards);
   const notes = catatanModule(context, guards);
-  const dosen = dosenModule(context, guards, notes.notes);
+  const tindakLanjut = tindakLanjutModule(context, guards);
+  const dosen = dosenModule(context, guards, notes.notes, tindakLanjut.cases);
   const dataSaya = dataSayaModule(context, guards, { profil: profil.profil, mood: mood.mood, diary: diary.diary, notes: notes.notes });
   const app = new Elysia()
     // decisions §9: no browser guesses a type, and no cache keeps a student's data. Routes
@@ -118,7 +119,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
     .use(diary.routes)
     .use(notes.routes)
     .use(dosen.routes)
-    .use(tindakLanjutModule(context, guards))
+    .use(tindakLanjut.routes)
     .use(mintaKontakModule(context, guards))
     .use(dataSaya.routes)
     .use(privasiModule(context, guards, content.content.privacyNotice, clientAddress))

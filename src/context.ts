@@ -10,6 +10,8 @@ import type { WriteQueue } from "./db/write-queue";
 import { changeRowCompanion } from "./audit/change-row";
 import { consoleLogger, type Logger } from "./logger";
 import { AuthService } from "./auth/service";
+import { AdvisorScope } from "./privasi/advisor-scope";
+import { ProcessingRestriction } from "./privasi/restriction";
 
 
 /**
@@ -28,6 +30,10 @@ export interface AppContext {
   accounts: AccountsService;
   auth: AuthService;
   audit: AuditTrail;
+  /** Who may see a student (decisions §9): one for the route guards and every module. */
+  scope: AdvisorScope;
+  /** Whose processing is restricted (`privacy restrict`): one, with one read cache, for the guards and every module. */
+  restriction: ProcessingRestriction;
 }
 
 /**
@@ -61,6 +67,8 @@ export function createContext(config: Config, logger: Logger = consoleLogger, mi
     audit: new AuditTrail(db.$client, writes, logger),
     accounts: new AccountsService(db, writes, config.bcryptCost),
     auth: new AuthService(db, writes, config),
+    scope: new AdvisorScope(db.$client),
+    restriction: new ProcessingRestriction(db),
   };
 }
 

@@ -1,11 +1,10 @@
 import { Elysia } from "elysia";
-import type { DatabaseClient } from "../db";
 import type { Role } from "../db/schema";
 import { ServiceError, forbidden, notFound } from "../errors";
-import type { AuthService } from "../auth/service";
 import type { TokenClaims } from "../auth/tokens";
 import { AdvisorChanges, AdvisorScope } from "../privasi/advisor-scope";
-import { ProcessingRestriction, restrictionMessages } from "../privasi/restriction";
+import { restrictionMessages } from "../privasi/restriction";
+import type { AppContext } from "../context";
 import { accessMessages, assertOwnNim } from "../requests/ownership";
 import type { Principal } from "../requests/principal";
 import type { AuditRoutes } from "./audit";
@@ -69,10 +68,9 @@ export interface AdviseeRule {
  * - `audit: rule`: the audit rows the route leaves once it succeeded (src/http/audit.ts);
  *   written last in the options.
  */
-export const routeGuards = (auth: AuthService, db: DatabaseClient, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
-  const scope = new AdvisorScope(db.$client);
+export const routeGuards = (core: Pick<AppContext, "auth" | "db" | "scope" | "restriction">, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
+  const { auth, db, scope, restriction } = core;
   const advisorChanges = new AdvisorChanges(db.$client);
-  const restriction = new ProcessingRestriction(db);
   // The caller of a request, checked once: before its body when it has one, then found again by the route.
   const callers = new WeakMap<Request, Promise<{ principal: Principal; claims: TokenClaims }>>();
   const callerOf = (request: Request, check: () => Promise<{ principal: Principal; claims: TokenClaims }>) => {

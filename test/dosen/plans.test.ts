@@ -8,6 +8,9 @@ import { migrations } from "../../src/db/migrations";
 import { DosenService } from "../../src/modules/dosen/service";
 import { StatisticsService } from "../../src/modules/dosen/statistics";
 import { CatatanService } from "../../src/modules/catatan/service";
+import { CaseReader } from "../../src/modules/tindak-lanjut/cases";
+import { AdvisorScope } from "../../src/privasi/advisor-scope";
+import { ProcessingRestriction } from "../../src/privasi/restriction";
 import { measuresOfEarlierRows } from "../db/earlier-rows";
 import { temporaryDir } from "../helpers";
 
@@ -19,7 +22,7 @@ import { temporaryDir } from "../helpers";
 const db = openDatabase(join(temporaryDir("skrining-plans-"), "skrining.db"));
 afterAll(() => db.$client.close());
 const statistics = new StatisticsService(db, "Asia/Jakarta");
-const dosen = new DosenService(db, statistics, new CatatanService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
+const dosen = new DosenService(db, statistics, new CatatanService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), new AdvisorScope(db.$client), new ProcessingRestriction(db)), defaultFollowUpStressMin, new CaseReader(db, defaultFollowUpContactDays));
 
 function plan(prepared: { getQuery(): { sql: string } }): string[] {
   return db.$client

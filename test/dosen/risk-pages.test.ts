@@ -8,6 +8,9 @@ import { DosenService } from "../../src/modules/dosen/service";
 import { RiskPages } from "../../src/modules/dosen/risk-pages";
 import { StatisticsService } from "../../src/modules/dosen/statistics";
 import { CatatanService } from "../../src/modules/catatan/service";
+import { CaseReader } from "../../src/modules/tindak-lanjut/cases";
+import { AdvisorScope } from "../../src/privasi/advisor-scope";
+import { ProcessingRestriction } from "../../src/privasi/restriction";
 import { temporaryDir } from "../helpers";
 
 // Issue 28: `sort=risk` without a search text is read page by page from the summary's
@@ -55,7 +58,7 @@ function populate(students: Student[]): void {
 }
 
 function services() {
-  const dosen = new DosenService(db, new StatisticsService(db, "Asia/Jakarta"), new CatatanService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 })), defaultFollowUpStressMin, defaultFollowUpContactDays);
+  const dosen = new DosenService(db, new StatisticsService(db, "Asia/Jakarta"), new CatatanService(db, new WriteQueue(db.$client, { busyWaitMilliseconds: 1000 }), new AdvisorScope(db.$client), new ProcessingRestriction(db)), defaultFollowUpStressMin, new CaseReader(db, defaultFollowUpContactDays));
   return { general: dosen["pageByRisk"], pages: new RiskPages(db, defaultFollowUpStressMin) };
 }
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
   tokens.admin = (await service.login("admin", "admin-pass-1")).access;
   tokens.dosen = (await service.login("dosen1", "dosen-pass-1")).access;
   tokens.mahasiswa = (await service.login("mhs1", "mhs-pass-1")).access;
-  let guarded = new Elysia().use(errorHandler(silentLogger, service.context.health, () => [])).use(routeGuards(service.context.auth, service.context.db, auditRoutes({ trail: service.context.audit, auth: service.context.auth, clientAddress: () => "local" }))) as any;
+  let guarded = new Elysia().use(errorHandler(silentLogger, service.context.health, () => [])).use(routeGuards(service.context, auditRoutes({ trail: service.context.audit, auth: service.context.auth, clientAddress: () => "local" }))) as any;
   for (const [name, rule] of Object.entries(rules)) {
     guarded = guarded.get(`/${name}`, ({ principal }: any) => ({ role: principal.role }), { access: rule });
   }

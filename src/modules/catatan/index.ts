@@ -25,7 +25,7 @@ const replyRefusals = (onlyStudents: string) =>
 
 /** Counselling notes from both sides: lecturers write and list them, students read and reply. */
 export function catatanModule(core: AppContext, guards: RouteGuards) {
-  const notes = new CatatanService(core.db, core.writes);
+  const notes = new CatatanService(core.db, core.writes, core.scope, core.restriction);
   return { notes, routes: catatanRoutes(guards, notes) };
 }
 

@@ -8,7 +8,7 @@ import { type JsonObject, pathId, exceedsCharacters, readKey, requestedNim } fro
 import { accessMessages } from "../../requests/ownership";
 import type { Principal } from "../../requests/principal";
 import { AdvisorScope } from "../../privasi/advisor-scope";
-import { ProcessingRestriction } from "../../privasi/restriction";
+import type { ProcessingRestriction } from "../../privasi/restriction";
 import { nowIso, serializeCatatan } from "../../records";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { replyIsNewFor } from "./new-replies";
@@ -56,6 +56,8 @@ export class CatatanService {
   constructor(
     private readonly db: DatabaseClient,
     private readonly writes: WriteQueue,
+    scope: AdvisorScope,
+    restriction: ProcessingRestriction,
   ) {
     this.studentByNim = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim, nipDoswal: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.lecturerExists = preparedOnFirstUse(() => db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare());
@@ -86,8 +88,8 @@ export class CatatanService {
         .limit(1)
         .prepare(),
     );
-    this.restriction = new ProcessingRestriction(db);
-    this.scope = new AdvisorScope(db.$client);
+    this.restriction = restriction;
+    this.scope = scope;
   }
 
   /** Every note of the student `nim`, newest first (`tanggal_catat`, then `Id_catatan`); the student's and the lecturers' lists alike. */

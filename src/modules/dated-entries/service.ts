@@ -4,7 +4,7 @@ import type { DatabaseClient } from "../../db";
 import { mahasiswa } from "../../db/schema";
 import type { WriteQueue } from "../../db/write-queue";
 import { notFound } from "../../errors";
-import { ProcessingRestriction } from "../../privasi/restriction";
+import type { ProcessingRestriction } from "../../privasi/restriction";
 import { ownedEntry } from "../../requests/ownership";
 import type { Principal } from "../../requests/principal";
 import { pathId } from "../../requests/values";
@@ -46,12 +46,13 @@ export class DatedEntries<Table extends DatedEntryTable, Entry> {
   constructor(
     protected readonly db: DatabaseClient,
     protected readonly writes: WriteQueue,
+    restriction: ProcessingRestriction,
     private readonly table: Table,
     private readonly serialize: (row: Table["$inferSelect"]) => Entry,
     private readonly texts: DatedEntryTexts,
   ) {
     this.job = { touches: [table] };
-    this.restriction = new ProcessingRestriction(db);
+    this.restriction = restriction;
     this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.entriesOf = preparedOnFirstUse(() =>
       db

@@ -16,7 +16,7 @@ const quotaFull = { status: 400, when: "the student's diary would exceed its quo
 
 /** The student's diary entries, any number per date. */
 export function diaryModule(core: AppContext, guards: RouteGuards) {
-  const diary = new DiaryService(core.db, core.writes, core.config.diaryQuotaBytes);
+  const diary = new DiaryService(core.db, core.writes, core.restriction, core.config.diaryQuotaBytes);
   return { diary, routes: diaryRoutes(guards, diary) };
 }
 

@@ -1,3 +1,4 @@
+import type { ProcessingRestriction } from "../../privasi/restriction";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
@@ -64,9 +65,10 @@ export class DiaryService extends DatedEntries<typeof diaryEntries, ReturnType<t
   constructor(
     db: DatabaseClient,
     writes: WriteQueue,
+    restriction: ProcessingRestriction,
     private readonly quotaBytes: number,
   ) {
-    super(db, writes, diaryEntries, serializeDiary, { studentUnknown: diaryMessages.studentUnknown, entryUnknown: diaryMessages.diaryUnknown, deleted: diaryMessages.deleted });
+    super(db, writes, restriction, diaryEntries, serializeDiary, { studentUnknown: diaryMessages.studentUnknown, entryUnknown: diaryMessages.diaryUnknown, deleted: diaryMessages.deleted });
     // The diary's size without one entry (the one being edited; 0 when writing a new one).
     this.storedBytes = preparedOnFirstUse(() =>
       db

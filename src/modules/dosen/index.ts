@@ -7,7 +7,7 @@ import { cachedJson } from "../../http/json-answer";
 import { DosenProfil, DosenProfilBody, DosenProfilSaved, LecturerList, MovedAwayResponse, NipQuery, TodayResponse, StatistikResponse, StudentDetail, StudentList, StudentsQuery } from "./model";
 import type { AppContext } from "../../context";
 import type { CatatanService } from "../catatan/service";
-import { CaseReader } from "../tindak-lanjut/cases";
+import type { CaseReader } from "../tindak-lanjut/cases";
 import { dosenMessages, DosenService } from "./service";
 import { DosenProfilService } from "./profil";
 import { StatisticsService } from "./statistics";
@@ -48,11 +48,11 @@ const noLecturerProfile = { status: 404, when: "the `dosen` account has no lectu
 
 /** An advisor's view: their advisees, one advisee in full, the statistics, and their own profile. */
 /** The lecturer's routes; their statistics are the console's faculty statistics too. */
-export function dosenModule(core: AppContext, guards: RouteGuards, notes: CatatanService) {
+export function dosenModule(core: AppContext, guards: RouteGuards, notes: CatatanService, cases: CaseReader) {
   const { config, db, writes } = core;
   const statistics = new StatisticsService(db, config.timeZone);
-  const dosen = new DosenService(db, statistics, notes, config.followUpStressMin, config.followUpContactDays);
-  const today = new TodayService(db, new CaseReader(db, config.followUpContactDays), config.followUpStressMin);
+  const dosen = new DosenService(db, statistics, notes, config.followUpStressMin, cases);
+  const today = new TodayService(db, cases, config.followUpStressMin);
   return { statistics, routes: dosenRoutes(guards, dosen, new DosenProfilService(db, writes), today) };
 }
 

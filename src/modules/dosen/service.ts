@@ -8,7 +8,7 @@ import type { Principal } from "../../requests/principal";
 import { serializeMahasiswa, serializeSkrining } from "../../records";
 import { withheldProfile } from "../../privasi/restriction";
 import type { CatatanService } from "../catatan/service";
-import { CaseReader, OpenCaseReader } from "../tindak-lanjut/cases";
+import { OpenCaseReader, type CaseReader } from "../tindak-lanjut/cases";
 import { RiskPages } from "./risk-pages";
 import { earlyWarning, latestOfStudent, latestScreening, unrestricted, type StatisticsService } from "./statistics";
 import { preparedOnFirstUse } from "../../db/prepared";
@@ -62,10 +62,10 @@ export class DosenService {
     private readonly statistics: StatisticsService,
     private readonly notes: CatatanService,
     followUpStressMin: number,
-    followUpContactDays: number,
+    cases: CaseReader,
   ) {
     const stamp = databaseStamp(db.$client);
-    this.openCases = new OpenCaseReader(new CaseReader(db, followUpContactDays));
+    this.openCases = new OpenCaseReader(cases);
     this.riskPages = new RiskPages(db, followUpStressMin);
     this.pages = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, riwayatSkrining, catatanKonseling], maxEntries: 50 });
     this.statistikAnswers = new ReadCache(stamp, { reads: [mahasiswa, latestSkrining, lecturerWeeklyLevels], maxEntries: 100 });

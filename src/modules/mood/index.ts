@@ -21,7 +21,7 @@ const recordedMood: AuditRule = {
 
 /** The student's daily mood entries, one per date. */
 export function moodModule(core: AppContext, guards: RouteGuards) {
-  const mood = new MoodService(core.db, core.writes);
+  const mood = new MoodService(core.db, core.writes, core.restriction);
   return { mood, routes: moodRoutes(guards, mood) };
 }
 

@@ -1,3 +1,4 @@
+import type { ProcessingRestriction } from "../../privasi/restriction";
 import { and, eq, sql } from "drizzle-orm";
 import type { DatabaseClient } from "../../db";
 import type { WriteQueue } from "../../db/write-queue";
@@ -30,8 +31,8 @@ const inMoodRange = (value: number) => value >= 1 && value <= 5;
 export class MoodService extends DatedEntries<typeof moodEntries, ReturnType<typeof serializeMood>> {
   private readonly entryOnDate;
 
-  constructor(db: DatabaseClient, writes: WriteQueue) {
-    super(db, writes, moodEntries, serializeMood, { studentUnknown: moodMessages.studentUnknown, entryUnknown: moodMessages.moodUnknown, deleted: moodMessages.deleted });
+  constructor(db: DatabaseClient, writes: WriteQueue, restriction: ProcessingRestriction) {
+    super(db, writes, restriction, moodEntries, serializeMood, { studentUnknown: moodMessages.studentUnknown, entryUnknown: moodMessages.moodUnknown, deleted: moodMessages.deleted });
     this.entryOnDate = preparedOnFirstUse(() =>
       db
         .select({ id: moodEntries.id })

@@ -19,6 +19,7 @@ import { RegistryClassifier } from "../../models/registry";
 import type { AppContext } from "../../context";
 import { skriningMessages, SkriningService } from "./service";
 import { SubmissionService } from "./submission";
+import { TindakLanjutReachReader } from "../tindak-lanjut/reach";
 
 /** The questionnaire: eligibility, submission, the latest result, the history and suggestions. */
 const hasilAnswer = cachedJson(HasilResponse);
@@ -26,8 +27,11 @@ const hasilAnswer = cachedJson(HasilResponse);
 /** The questionnaire: its submissions (written on the server's writer thread once it runs, src/server.ts), results and history. */
 export function skriningModule(core: AppContext, guards: RouteGuards) {
   const { config, db, writes, logger } = core;
-  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone });
-  return { submission, routes: skriningRoutes(guards, submission, new SkriningService(db, submission)) };
+  // What a result says of its follow-up: one reader for the submission's answer and the latest result's.
+  const followUpReach = new TindakLanjutReachReader(db.$client);
+  const settings = { followUpStressMin: config.followUpStressMin, timeZone: config.timeZone };
+  const submission = new SubmissionService(db, writes, new RegistryClassifier(db, config.dataDir), logger, settings, followUpReach);
+  return { submission, routes: skriningRoutes(guards, submission, new SkriningService(db, submission, core.restriction, followUpReach)) };
 }
 
 const skriningRoutes = (guards: RouteGuards, submission: SubmissionService, skrining: SkriningService) =>

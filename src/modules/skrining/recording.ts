@@ -22,7 +22,7 @@ import { isCriticalAnswer } from "../../skrining/safety-question";
 import { suggestionsFor } from "../../skrining/suggestions";
 import { restrictionMessages } from "../../privasi/restriction";
 import { CaseOpening } from "../tindak-lanjut/opening";
-import { TindakLanjutReachReader } from "../tindak-lanjut/reach";
+import type { TindakLanjutReachReader } from "../tindak-lanjut/reach";
 import { preparedOnFirstUse } from "../../db/prepared";
 import { habitKeys, readDuration, readQuestionnaire, readSafetyAnswer, type ReadAnswers, type SubmissionExtras } from "./answers";
 import { ScreeningMeasures, type SafetyContact } from "./measures";
@@ -134,6 +134,7 @@ export class ScreeningRecorder {
   constructor(
     db: DatabaseClient,
     private readonly settings: RecorderSettings,
+    followUpReach: TindakLanjutReachReader,
   ) {
     this.latestSubmission = preparedOnFirstUse(() =>
       db
@@ -202,7 +203,7 @@ export class ScreeningRecorder {
         .prepare(),
     );
     this.caseOpening = new CaseOpening(db.$client, settings.followUpStressMin);
-    this.followUpReach = new TindakLanjutReachReader(db.$client);
+    this.followUpReach = followUpReach;
     this.measures = new ScreeningMeasures(db.$client);
   }
 

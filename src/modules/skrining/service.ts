@@ -8,8 +8,8 @@ import { serializeSkrining } from "../../records";
 import { suggestionsFor } from "../../skrining/suggestions";
 import type { Principal } from "../../requests/principal";
 import { requestedNim } from "../../requests/values";
-import { ProcessingRestriction } from "../../privasi/restriction";
-import { TindakLanjutReachReader, type TindakLanjutReach } from "../tindak-lanjut/reach";
+import type { ProcessingRestriction } from "../../privasi/restriction";
+import type { TindakLanjutReachReader, TindakLanjutReach } from "../tindak-lanjut/reach";
 import { isCriticalAnswer } from "../../skrining/safety-question";
 import { urgentHelp, weeklyLimitMessage, weeklyWindow } from "./recording";
 import type { SubmissionService } from "./submission";
@@ -37,6 +37,8 @@ export class SkriningService {
   constructor(
     private readonly db: DatabaseClient,
     private readonly submission: SubmissionService,
+    restriction: ProcessingRestriction,
+    followUpReach: TindakLanjutReachReader,
   ) {
     this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa, pertanyaanKeselamatan], maxEntries: 500 });
@@ -47,8 +49,8 @@ export class SkriningService {
         .where(eq(pertanyaanKeselamatan.id, 1))
         .prepare(),
     );
-    this.restriction = new ProcessingRestriction(db);
-    this.followUpReach = new TindakLanjutReachReader(db.$client);
+    this.restriction = restriction;
+    this.followUpReach = followUpReach;
     this.latestRecord = preparedOnFirstUse(() =>
       db
         .select()

@@ -7,6 +7,7 @@ import type { Level } from "../../skrining/scoring";
 import type { SubmissionExtras } from "./answers";
 import type { ClassificationInputs, Classified, Predictions } from "./model-inputs";
 import { ScreeningRecorder, studentUnknown, submissionTables, type RecorderSettings, type SubmissionResult } from "./recording";
+import type { TindakLanjutReachReader } from "../tindak-lanjut/reach";
 
 /**
  * Questionnaire submission (ScreeningRecorder has the rules): its job runs in the write
@@ -23,8 +24,9 @@ export class SubmissionService {
     private readonly classifier: Classifier,
     private readonly logger: Logger,
     settings: RecorderSettings,
+    followUpReach: TindakLanjutReachReader,
   ) {
-    this.recorder = new ScreeningRecorder(db, settings);
+    this.recorder = new ScreeningRecorder(db, settings, followUpReach);
   }
 
   lastSubmissionOf(nim: string): string | undefined {

@@ -5,6 +5,7 @@ import { auditStudents, type AuditRule } from "../../http/audit";
 import { access, type RouteGuards } from "../../http/guards";
 import { TindakLanjutDetail, TindakLanjutList, TindakLanjutQuery, TindakLanjutSummary, OwnerBody, StatusBody } from "./model";
 import type { AppContext } from "../../context";
+import { CaseReader } from "./cases";
 import { TindakLanjutService } from "./service";
 
 /** Aggregates: one row without a student, naming whose cases were counted. */
@@ -18,9 +19,14 @@ const unknownCase = { status: 404, when: "no case has this id" };
 const notOwner = { status: 403, when: "a lecturer names a case they do not own (`Mahasiswa bukan bimbingan Anda.`)" };
 const restrictedCase = { status: 403, when: "the case's student is restricted (`privacy restrict`)" };
 
-/** Follow-up cases: a lecturer's own, every case for an admin; status changes with a note, reassignment by an admin. */
+/**
+ * Follow-up cases: a lecturer's own, every case for an admin; status changes with a note,
+ * reassignment by an admin. `cases` reads them for the lecturer's pages too (src/modules/dosen).
+ */
 export function tindakLanjutModule(core: AppContext, guards: RouteGuards) {
-  return tindakLanjutRoutes(guards, new TindakLanjutService(core.db, core.writes, core.config.followUpContactDays));
+  const { db, writes, config } = core;
+  const cases = new CaseReader(db, config.followUpContactDays);
+  return { cases, routes: tindakLanjutRoutes(guards, new TindakLanjutService(db, writes, config.followUpContactDays, cases, core.scope)) };
 }
 
 const tindakLanjutRoutes = (guards: RouteGuards, cases: TindakLanjutService) =>

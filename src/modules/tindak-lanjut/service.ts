@@ -7,7 +7,7 @@ import type { WriteQueue } from "../../db/write-queue";
 import { conflict, forbidden, invalid, notFound } from "../../errors";
 import { type JsonObject, pathId, readKey } from "../../requests/values";
 import { accessMessages } from "../../requests/ownership";
-import { AdvisorScope } from "../../privasi/advisor-scope";
+import type { AdvisorScope } from "../../privasi/advisor-scope";
 import { readPagination, totalPages } from "../../requests/pagination";
 import type { Principal } from "../../requests/principal";
 import { restrictionMessages } from "../../privasi/restriction";
@@ -74,10 +74,12 @@ export class TindakLanjutService {
     db: DatabaseClient,
     private readonly writes: WriteQueue,
     contactDays: number,
+    cases: CaseReader,
+    scope: AdvisorScope,
   ) {
     this.sqlite = db.$client;
-    this.cases = new CaseReader(db, contactDays);
-    this.scope = new AdvisorScope(this.sqlite);
+    this.cases = cases;
+    this.scope = scope;
     this.otherOpenCase = this.sqlite.prepare<{ id: number }, [string, number]>(
       "SELECT Id_tindak_lanjut AS id FROM tindak_lanjut WHERE NIM = ? AND Id_tindak_lanjut <> ? AND status <> 'selesai'",
     );
