@@ -1,3 +1,4 @@
+import type { Database, Statement } from "bun:sqlite";
 import type { Command } from "commander";
 import { dataDirNamed, loadConfig, resolveDataDir, type Config, type DataFolderUse } from "../src/config";
 import { defaultTimeZone, readTimeZone } from "../src/local-time";
@@ -129,7 +130,41 @@ export function openData(
 ): { config: Config; db: DatabaseClient; writes: WriteQueue } {
   const config = configOf(command, io, access);
   const db = openDatabase(config.databasePath, undefined, stderrLogger(io), use, migration);
+  let root = command;
+  while (root.parent) root = root.parent;
+  opened.set(root, [...(opened.get(root) ?? []), closable(db.$client)]);
   return { config, db, writes: new WriteQueue(db.$client, { busyWaitMilliseconds: 10_000 }) };
+}
+
+/** What each run of the program (by its root command) opened, closed when the run ends. */
+const opened = new WeakMap<Command, (() => void)[]>();
+
+/**
+ * How to close a command's database for good. A connection closed while a statement of
+ * drizzle's (`prepare`, not the connection's cached `query`) is alive stays open until
+ * the garbage collector finalizes it: the statements prepared are kept, and finalized first.
+ */
+function closable(sqlite: Database): () => void {
+  const statements: Statement[] = [];
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((...args: Parameters<typeof prepare>) => {
+    const statement = prepare(...args);
+    statements.push(statement);
+    return statement;
+  }) as typeof sqlite.prepare;
+  return () => {
+    for (const statement of statements) statement.finalize();
+    sqlite.close();
+  };
+}
+
+/**
+ * Closes what a run's command opened (program.ts `run`), however it ended: the program run
+ * in-process (the tests) holds no database after, as a process that has exited.
+ */
+export function closeOpened(program: Command): void {
+  for (const close of opened.get(program) ?? []) close();
+  opened.delete(program);
 }
 
 /** A command's log lines, all on stderr. */

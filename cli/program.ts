@@ -11,7 +11,7 @@ import { registerAccountCommands } from "./accounts";
 import { registerAuditCommands } from "./audit";
 import { automaticBackupsOf, backupDirOption, backupEveryOption, backupKeepOption, backupPassphraseFileOption, registerBackupCommands, type AutomaticBackupFlags } from "./backup";
 import { registerCheckCommand } from "./check";
-import { configOf, dataDirOf, ioLogger, timeZoneOf, type CommandIo } from "./common";
+import { closeOpened, configOf, dataDirOf, ioLogger, timeZoneOf, type CommandIo } from "./common";
 import { registerDoctorCommand } from "./doctor";
 import { registerChangelogCommand } from "./changelog";
 import { registerContentCommands } from "./content";
@@ -156,11 +156,14 @@ export async function run(args: readonly string[], io: CommandIo): Promise<numbe
   // whatever umask the shell or service manager set (decisions §9).
   process.umask(0o077);
   if (args.length === 0) return await withoutCommand(io);
+  const program = buildProgram(io);
   try {
-    await buildProgram(io).parseAsync([...args], { from: "user" });
+    await program.parseAsync([...args], { from: "user" });
     return 0;
   } catch (error) {
     return report(error, io);
+  } finally {
+    closeOpened(program);
   }
 }
 

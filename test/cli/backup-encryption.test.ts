@@ -229,7 +229,7 @@ describe("restore of an encrypted archive", () => {
   test("with --force over a folder in use and a changed byte: the folder keeps its contents, nothing is moved aside", async () => {
     const parent = temporaryDir("skrining-enc-restore-");
     const target = join(parent, "data");
-    expect((await cliProcess(target, ["accounts", "add", "--role", "admin", "--username", "lama", "--password", "sandi-lama-1"])).exitCode).toBe(0);
+    expect((await cli(target, ["accounts", "add", "--role", "admin", "--username", "lama", "--password", "sandi-lama-1"])).exitCode).toBe(0);
     const before = readdirSync(target).sort();
     const result = await cli(target, ["restore", changed(flip((bytes) => bytes.length - 100)), "--force"], withPassphrase);
     expect(result.exitCode).toBe(1);
@@ -322,8 +322,7 @@ describe("decisions §21: a plain archive where an encrypted one is expected", (
     const renamed = newTarget("cadangan.tar.gz");
     writeFileSync(renamed, readFileSync(forged));
     const target = join(temporaryDir("skrining-forged-restore-"), "data");
-    // A process of its own: a command run in this process leaves SQLite's file open until collected.
-    expect((await cliProcess(target, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+    expect((await cli(target, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
     const before = usernames(target);
     const result = await cli(target, ["restore", renamed, "--force", "--passphrase-file", passphraseFile(passphrase)]);
     expect(result.exitCode).toBe(1);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { standardAccounts, temporaryDir } from "../helpers";
 import { signJwt } from "../auth/support";
-import { addSession, cli, cliProcess, csvFile, serviceOn, withDatabase } from "./support";
+import { addSession, cli, csvFile, serviceOn, withDatabase } from "./support";
 
 // serve's automatic backup options refused before anything starts, and decisions §21: a
 // restore makes a new token key unless --keep-sessions.
@@ -31,15 +31,14 @@ describe("decisions §21: a restore makes a new token key unless --keep-sessions
   /** A data folder with the standard accounts and the admin signed in (a session and its tokens, as a login makes them), and a backup of it taken after. */
   async function signedIn() {
     const dataDir = join(temporaryDir("skrining-sessions-"), "data");
-    // Processes of their own: this process must not hold the database when a restore replaces it.
-    expect((await cliProcess(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
+    expect((await cli(dataDir, ["accounts", "import", csvFile(standardAccounts)])).exitCode).toBe(0);
     const sid = addSession(dataDir, "admin", "sesi-admin-sebelum-cadangan");
     const sub = String(withDatabase(dataDir, (db) => db.query<{ id: number }, []>("SELECT Id_User AS id FROM users WHERE username = 'admin'").get()!.id));
     const secret = readFileSync(join(dataDir, "secret"), "utf8").trim();
     const now = Math.floor(Date.now() / 1000);
     const token = (type: "access" | "refresh") => signJwt({ sub, sid, type, role: "admin", jti: `${type}-1`, iat: now, exp: now + 3600 }, secret);
     const archive = join(temporaryDir("skrining-sessions-backup-"), "cadangan.tar.gz");
-    expect((await cliProcess(dataDir, ["backup", archive])).exitCode).toBe(0);
+    expect((await cli(dataDir, ["backup", archive])).exitCode).toBe(0);
     return { dataDir, archive, access: token("access"), refresh: token("refresh") };
   }
 
@@ -54,8 +53,12 @@ describe("decisions §21: a restore makes a new token key unless --keep-sessions
     }
   }
 
+  /** One signed-in folder and its backup for the tests that restore it elsewhere: neither is changed by them. */
+  let shared: ReturnType<typeof signedIn> | undefined;
+  const signedInOnce = () => (shared ??= signedIn());
+
   test("into another folder: the backup's tokens are refused, its sessions ended, and the restore's row says so", async () => {
-    const { archive, ...tokens } = await signedIn();
+    const { archive, ...tokens } = await signedInOnce();
     const restored = join(temporaryDir("skrining-sessions-restore-"), "data");
     const result = await cli(restored, ["restore", archive]);
     expect(result.exitCode).toBe(0);
@@ -67,7 +70,7 @@ describe("decisions §21: a restore makes a new token key unless --keep-sessions
 
   test("over the same folder without --keep-sessions: everyone signs in again", async () => {
     const { dataDir, archive, ...tokens } = await signedIn();
-    const result = await cliProcess(dataDir, ["restore", archive, "--force"]);
+    const result = await cli(dataDir, ["restore", archive, "--force"]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(await onRestored(dataDir, tokens)).toEqual({ me: 401, refresh: 401, openSessions: 0 });
@@ -76,7 +79,7 @@ describe("decisions §21: a restore makes a new token key unless --keep-sessions
   test("over the same folder with --keep-sessions: the key and the sessions are kept, and the restore's row says so", async () => {
     const { dataDir, archive, ...tokens } = await signedIn();
     const secret = readFileSync(join(dataDir, "secret"), "utf8");
-    const result = await cliProcess(dataDir, ["restore", archive, "--force", "--keep-sessions"]);
+    const result = await cli(dataDir, ["restore", archive, "--force", "--keep-sessions"]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("Kunci token cadangan dipertahankan (--keep-sessions)");
@@ -90,13 +93,13 @@ describe("decisions §21: a restore makes a new token key unless --keep-sessions
     ["an empty folder elsewhere", async () => join(temporaryDir("skrining-sessions-restore-"), "data")],
     ["another data folder, with --force", async () => {
       const other = join(temporaryDir("skrining-sessions-other-"), "data");
-      expect((await cliProcess(other, ["accounts", "add", "--role", "admin", "--username", "lain", "--password", "sandi-lain-1"])).exitCode).toBe(0);
-      expect((await cliProcess(other, ["backup", join(temporaryDir("skrining-sessions-other-backup-"), "x.tar.gz")])).exitCode).toBe(0);
+      expect((await cli(other, ["accounts", "add", "--role", "admin", "--username", "lain", "--password", "sandi-lain-1"])).exitCode).toBe(0);
+      expect((await cli(other, ["backup", join(temporaryDir("skrining-sessions-other-backup-"), "x.tar.gz")])).exitCode).toBe(0);
       return other;
     }],
   ];
   test.each(elsewhere)("--keep-sessions into %s: refused, nothing written or moved", async (_case, make) => {
-    const { archive } = await signedIn();
+    const { archive } = await signedInOnce();
     const target = await make();
     const before = [readdirSync(join(target, "..")), existsSync(target) ? readdirSync(target).sort() : null];
     const result = await cli(target, ["restore", archive, "--force", "--keep-sessions"]);

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, spawnCli, temporaryDir } from "../helpers";
+import { runCli, temporaryDir } from "../helpers";
 import { tlsFiles, tlsInit } from "./support";
 
 // `tls/` belongs to the PC (decisions §18): a backup does not carry the CA's key, and a
@@ -32,20 +32,18 @@ test("a backup does not carry tls/; a restore into a folder that has one keeps i
 
 // With decisions §21: the restore's new token key and ended sessions leave tls/ alone, and
 // the PC's tls/ does not keep --keep-sessions from recognising the folder the backup is of.
-// Every command a process of its own: a restore --force is refused while a process (this
-// one, after a command run in it) holds the folder's database open.
 test("a restore over the folder the backup is of: tls/ stays in place (not moved aside), with a new token key, or the old one under --keep-sessions", async () => {
   const dataDir = temporaryDir();
-  expect((await spawnCli(["--data", dataDir, "accounts", "add", "--role", "admin", "--username", "admin", "--password", "admin-pass-1", "--activated"])).exitCode).toBe(0);
+  expect((await runCli(["--data", dataDir, "accounts", "add", "--role", "admin", "--username", "admin", "--password", "admin-pass-1", "--activated"])).exitCode).toBe(0);
   await tlsInit(dataDir);
   const files = tlsFiles(dataDir);
   const pair = () => [files.ca, files.caKey, files.certificate, files.key].map((file) => readFileSync(file, "utf8"));
   const before = pair();
   const secret = readFileSync(join(dataDir, "secret"), "utf8");
   const archive = join(temporaryDir(), "cadangan.tar.gz");
-  expect((await spawnCli(["--data", dataDir, "backup", archive])).exitCode).toBe(0);
+  expect((await runCli(["--data", dataDir, "backup", archive])).exitCode).toBe(0);
 
-  const renewedKey = await spawnCli(["--data", dataDir, "restore", archive, "--force"]);
+  const renewedKey = await runCli(["--data", dataDir, "restore", archive, "--force"]);
   expect({ exitCode: renewedKey.exitCode, stderr: renewedKey.stderr }).toEqual({ exitCode: 0, stderr: "" });
   expect(renewedKey.stdout).toContain("Kunci token baru dibuat");
   expect(readFileSync(join(dataDir, "secret"), "utf8")).not.toBe(secret);
@@ -56,7 +54,7 @@ test("a restore over the folder the backup is of: tls/ stays in place (not moved
   rmSync(aside, { recursive: true });
 
   const secretNow = readFileSync(join(dataDir, "secret"), "utf8");
-  const kept = await spawnCli(["--data", dataDir, "restore", archive, "--force", "--keep-sessions"]);
+  const kept = await runCli(["--data", dataDir, "restore", archive, "--force", "--keep-sessions"]);
   expect({ exitCode: kept.exitCode, stderr: kept.stderr }).toEqual({ exitCode: 0, stderr: "" });
   expect(readFileSync(join(dataDir, "secret"), "utf8")).toBe(secret);
   expect(readFileSync(join(dataDir, "secret"), "utf8")).not.toBe(secretNow);
