@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db";
 import { applyMigrations } from "../../src/db/migrate";
@@ -129,13 +130,27 @@ function storedSummaries(sqlite: Database) {
 
 /** A database with three lecturers and four students (one without a lecturer), no screenings. */
 function population(): Database {
-  const sqlite = openDatabase(join(temporaryDir("skrining-summaries-"), "skrining.db")).$client;
-  sqlite.run(`INSERT INTO users (Id_User, username, password_hash, role) VALUES
-    (1, 'd1', 'h', 'dosen'), (2, 'd2', 'h', 'dosen'), (3, 'd3', 'h', 'dosen'),
-    (4, 'm1', 'h', 'mahasiswa'), (5, 'm2', 'h', 'mahasiswa'), (6, 'm3', 'h', 'mahasiswa'), (7, 'm4', 'h', 'mahasiswa')`);
-  sqlite.run("INSERT INTO dosen (NIP, nama_dosen, Id_User) VALUES ('D1', 'Satu', 1), ('D2', 'Dua', 2), ('D3', 'Tiga', 3)");
-  sqlite.run("INSERT INTO mahasiswa (NIM, Id_User, NIP_doswal) VALUES ('N1', 4, 'D1'), ('N2', 5, 'D1'), ('N3', 6, 'D2'), ('N4', 7, NULL)");
-  return sqlite;
+  const path = join(temporaryDir("skrining-summaries-"), "skrining.db");
+  writeFileSync(path, populationTemplate());
+  return openDatabase(path).$client;
+}
+
+let template: Buffer | undefined;
+/** The population's database file, migrated once: the property below opens a copy 150 times. */
+function populationTemplate(): Buffer {
+  if (template === undefined) {
+    const path = join(temporaryDir("skrining-summaries-"), "skrining.db");
+    const sqlite = openDatabase(path).$client;
+    sqlite.run(`INSERT INTO users (Id_User, username, password_hash, role) VALUES
+      (1, 'd1', 'h', 'dosen'), (2, 'd2', 'h', 'dosen'), (3, 'd3', 'h', 'dosen'),
+      (4, 'm1', 'h', 'mahasiswa'), (5, 'm2', 'h', 'mahasiswa'), (6, 'm3', 'h', 'mahasiswa'), (7, 'm4', 'h', 'mahasiswa')`);
+    sqlite.run("INSERT INTO dosen (NIP, nama_dosen, Id_User) VALUES ('D1', 'Satu', 1), ('D2', 'Dua', 2), ('D3', 'Tiga', 3)");
+    sqlite.run("INSERT INTO mahasiswa (NIM, Id_User, NIP_doswal) VALUES ('N1', 4, 'D1'), ('N2', 5, 'D1'), ('N3', 6, 'D2'), ('N4', 7, NULL)");
+    sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    sqlite.close();
+    template = readFileSync(path);
+  }
+  return template;
 }
 
 const level = fc.constantFrom(...levels);
