@@ -137,7 +137,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
   // `handle` is what the server and the tests call.
   const handle = app.handle;
   app.handle = (request) => withChangeRow(context.audit, handle, request);
-  // What the server and the tests reach beyond the routes: the submissions' writer thread, the photo folder's
+  // What the server and the tests reach beyond the routes: the submissions, the photo folder's
   // tidy at start; the texts, the safety question and the data document as the commands change and read them.
   const features = { submission: skrining.submission, photos: profil.photos, content: content.content, safety: keselamatan.safety, documents: dataSaya.documents };
   return Object.assign(app, { features });

@@ -24,7 +24,7 @@ import { TindakLanjutReachReader } from "../tindak-lanjut/reach";
 /** The questionnaire: eligibility, submission, the latest result, the history and suggestions. */
 const hasilAnswer = cachedJson(HasilResponse);
 
-/** The questionnaire: its submissions (written on the server's writer thread once it runs, src/server.ts), results and history. */
+/** The questionnaire: its submissions (through the write queue, docs/architecture.md "A submission's path"), results and history. */
 export function skriningModule(core: AppContext, guards: RouteGuards) {
   const { config, db, writes, logger } = core;
   // What a result says of its follow-up: one reader for the submission's answer and the latest result's.
