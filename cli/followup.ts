@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { csvDialects, type CsvDialect } from "../src/csv";
 import { invalid } from "../src/errors";
-import type { WeeklyFigures } from "../src/modules/tindak-lanjut/figures";
+import { TindakLanjutFiguresReader, type WeeklyFigures } from "../src/modules/tindak-lanjut/figures";
 import { reportCsv, rowNames, weeklyReport, type WeeklyReport } from "../src/modules/tindak-lanjut/weekly-report";
 import { appendAuditRows } from "../src/audit/trail";
 import { calendarDate, commandAudit } from "./audit";
@@ -87,7 +87,7 @@ export function registerFollowUpCommands(program: Command, io: CommandIo): void 
       if (!options.week) throw invalid("--week wajib diisi: laporan ini dibuat per minggu.");
       const { config, db, writes } = openData(command, io);
       try {
-        const report = weeklyReport(db.$client, config, options.date);
+        const report = weeklyReport(db.$client, new TindakLanjutFiguresReader(db.$client, config.followUpContactDays), config.timeZone, options.date);
         const text =
           options.format === "json"
             ? JSON.stringify(report, null, 2) + "\n"

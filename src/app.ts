@@ -127,7 +127,7 @@ export function createApp(context: AppContext, clientAddress: (request: Request)
       adminModule(
         context,
         guards,
-        { content: content.content, safety: keselamatan.safety, documents: dataSaya.documents, photoStore: profil.photoStore, statistics: dosen.statistics },
+        { content: content.content, safety: keselamatan.safety, documents: dataSaya.documents, photoStore: profil.photoStore, statistics: dosen.statistics, figures: tindakLanjut.figures },
         { clientAddress, consoleAddress: options.consoleAddress ?? (() => defaultConsoleAddress), backups: options.backups ?? null, tls: options.tls ?? null },
       ),
     );

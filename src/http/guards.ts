@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Role } from "../db/schema";
 import { ServiceError, forbidden, notFound } from "../errors";
 import type { TokenClaims } from "../auth/tokens";
-import { AdvisorChanges, AdvisorScope } from "../privasi/advisor-scope";
+import { AdvisorScope } from "../privasi/advisor-scope";
 import { restrictionMessages } from "../privasi/restriction";
 import type { AppContext } from "../context";
 import { accessMessages, assertOwnNim } from "../requests/ownership";
@@ -68,9 +68,9 @@ export interface AdviseeRule {
  * - `audit: rule`: the audit rows the route leaves once it succeeded (src/http/audit.ts);
  *   written last in the options.
  */
-export const routeGuards = (core: Pick<AppContext, "auth" | "db" | "scope" | "restriction">, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
-  const { auth, db, scope, restriction } = core;
-  const advisorChanges = new AdvisorChanges(db.$client);
+export const routeGuards = (core: Pick<AppContext, "auth" | "scope" | "restriction">, audit: AuditRoutes, clientAddress: (request: Request) => string = () => "local") => {
+  const { auth, scope, restriction } = core;
+  const advisorChanges = auth.advisorChanges;
   // The caller of a request, checked once: before its body when it has one, then found again by the route.
   const callers = new WeakMap<Request, Promise<{ principal: Principal; claims: TokenClaims }>>();
   const callerOf = (request: Request, check: () => Promise<{ principal: Principal; claims: TokenClaims }>) => {

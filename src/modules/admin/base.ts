@@ -18,6 +18,7 @@ import type { StatisticsExporter } from "../dosen/export";
 import type { SafetyQuestionService } from "../keselamatan/service";
 import type { TokenClaims } from "../../auth/tokens";
 import { type AdminConfirmations, confirmationHeader } from "./confirmation";
+import type { TindakLanjutFiguresReader } from "../tindak-lanjut/figures";
 
 /** What the console's routes use: the core, the features' services it names, and the few of its own. */
 export interface AdminDependencies {
@@ -41,6 +42,8 @@ export interface AdminDependencies {
   registry: ModelRegistry;
   privacy: PrivasiRequestService;
   exporter: StatisticsExporter;
+  /** The follow-up figures, made by the tindak-lanjut module: the export's and the weekly report's. */
+  figures: TindakLanjutFiguresReader;
 }
 
 /** A serving process's certificate, with the addresses it is served at now (the PC's addresses may change). */

@@ -7,7 +7,6 @@ import { ModelRegistry } from "../../models/registry";
 import { PrivasiRequestService } from "../../privasi/service";
 import { StatisticsExporter } from "../dosen/export";
 import type { StatisticsService } from "../dosen/statistics";
-import { TindakLanjutFiguresReader } from "../tindak-lanjut/figures";
 import { AdminConfirmations } from "./confirmation";
 import { akunController } from "./akun";
 import { adminController, adminOnly, type AdminDependencies } from "./base";
@@ -31,11 +30,11 @@ export type { AdminDependencies, ServingTls } from "./base";
 export function adminModule(
   core: AppContext,
   guards: RouteGuards,
-  features: Pick<AdminDependencies, "content" | "safety" | "documents" | "photoStore"> & { statistics: StatisticsService },
+  features: Pick<AdminDependencies, "content" | "safety" | "documents" | "photoStore" | "figures"> & { statistics: StatisticsService },
   serving: Pick<AdminDependencies, "clientAddress" | "consoleAddress" | "backups" | "tls">,
 ) {
   const { config, db, writes, auth } = core;
-  const { statistics, ...named } = features;
+  const { statistics, figures, ...named } = features;
   return adminRoutes(guards, {
     context: core,
     ...named,
@@ -43,7 +42,8 @@ export function adminModule(
     confirmations: new AdminConfirmations(auth, adminApiPrefix),
     registry: new ModelRegistry(db, writes, config.dataDir, config.modelsDir),
     privacy: new PrivasiRequestService(db.$client, writes, features.photoStore, config.timeZone),
-    exporter: new StatisticsExporter(statistics, new TindakLanjutFiguresReader(db.$client, config.followUpContactDays), config.timeZone),
+    exporter: new StatisticsExporter(statistics, figures, config.timeZone),
+    figures,
   });
 }
 

@@ -16,7 +16,7 @@ import { adminController, adminOnly, consoleSource, download, formText, type Adm
  * `stats export`.
  */
 export const statistikController = (guards: RouteGuards, dependencies: AdminDependencies) => {
-  const { context, exporter } = dependencies;
+  const { context, exporter, figures } = dependencies;
   return adminController(guards, dependencies, "/statistik")
     .get(
       "",
@@ -46,7 +46,7 @@ export const statistikController = (guards: RouteGuards, dependencies: AdminDepe
     .get(
       "/mingguan",
       async ({ principal, query, request, route }) => {
-        const report = weeklyReport(context.db.$client, context.config, weekDate(query));
+        const report = weeklyReport(context.db.$client, figures, context.config.timeZone, weekDate(query));
         await context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "export", detail: `minggu ${report.minggu}; tabel konsol` });
         return report;
       },
@@ -55,7 +55,7 @@ export const statistikController = (guards: RouteGuards, dependencies: AdminDepe
     .get(
       "/mingguan/csv",
       async ({ principal, query, request, route }) => {
-        const report = weeklyReport(context.db.$client, context.config, weekDate(query));
+        const report = weeklyReport(context.db.$client, figures, context.config.timeZone, weekDate(query));
         const dialect = query.csv ? readCsvDialect(query.csv) : context.config.csvDialect;
         await context.audit.record({ ...consoleSource(dependencies, principal, request, route), action: "export", detail: `minggu ${report.minggu}; csv (unduhan konsol)` });
         return download(reportCsv(report, dialect), `tindak-lanjut-${report.minggu}.csv`, "text/csv; charset=utf-8");

@@ -6,6 +6,7 @@ import { access, type RouteGuards } from "../../http/guards";
 import { TindakLanjutDetail, TindakLanjutList, TindakLanjutQuery, TindakLanjutSummary, OwnerBody, StatusBody } from "./model";
 import type { AppContext } from "../../context";
 import { CaseReader } from "./cases";
+import { TindakLanjutFiguresReader } from "./figures";
 import { TindakLanjutService } from "./service";
 
 /** Aggregates: one row without a student, naming whose cases were counted. */
@@ -21,12 +22,14 @@ const restrictedCase = { status: 403, when: "the case's student is restricted (`
 
 /**
  * Follow-up cases: a lecturer's own, every case for an admin; status changes with a note,
- * reassignment by an admin. `cases` reads them for the lecturer's pages too (src/modules/dosen).
+ * reassignment by an admin. `cases` reads them for the lecturer's pages too (src/modules/dosen),
+ * `figures` counts them for the console's statistics export too (src/modules/admin).
  */
 export function tindakLanjutModule(core: AppContext, guards: RouteGuards) {
   const { db, writes, config } = core;
   const cases = new CaseReader(db, config.followUpContactDays);
-  return { cases, routes: tindakLanjutRoutes(guards, new TindakLanjutService(db, writes, config.followUpContactDays, cases, core.scope)) };
+  const figures = new TindakLanjutFiguresReader(db.$client, config.followUpContactDays);
+  return { cases, figures, routes: tindakLanjutRoutes(guards, new TindakLanjutService(db, writes, figures, cases, core.scope)) };
 }
 
 const tindakLanjutRoutes = (guards: RouteGuards, cases: TindakLanjutService) =>

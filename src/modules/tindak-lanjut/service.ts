@@ -14,7 +14,7 @@ import { restrictionMessages } from "../../privasi/restriction";
 import { nowIso } from "../../records";
 import type { Level } from "../../skrining/scoring";
 import { CaseReader, caseColumns, caseSource, mayChange, type CaseRow } from "./cases";
-import { TindakLanjutFiguresReader, emptyFigures, type TindakLanjutFigures } from "./figures";
+import { emptyFigures, type TindakLanjutFigures, type TindakLanjutFiguresReader } from "./figures";
 import { allowedMoves, reachingOutcomes } from "./moves";
 import { assertClosingFits, readStatusChange, statusChangeMessages, type StatusChange } from "./status-change";
 
@@ -73,7 +73,7 @@ export class TindakLanjutService {
   constructor(
     db: DatabaseClient,
     private readonly writes: WriteQueue,
-    contactDays: number,
+    figures: TindakLanjutFiguresReader,
     cases: CaseReader,
     scope: AdvisorScope,
   ) {
@@ -95,7 +95,7 @@ export class TindakLanjutService {
     );
     this.lecturerByNip = this.sqlite.prepare<{ nip: string; nama: string }, [string]>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen WHERE NIP = ?");
     this.lecturers = this.sqlite.prepare<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP");
-    this.figures = new TindakLanjutFiguresReader(this.sqlite, contactDays);
+    this.figures = figures;
   }
 
   /**

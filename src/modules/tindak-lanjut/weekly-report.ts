@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { csvDocument, type CsvCell, type CsvDialect } from "../../csv";
 import { addDays, isoWeekLabel, localDayStart, localWeekStart } from "../../local-time";
-import { TindakLanjutFiguresReader, emptyWeeklyFigures, weekTotal, weeklyOutcomeKeys, type WeeklyFigures } from "./figures";
+import { emptyWeeklyFigures, weekTotal, weeklyOutcomeKeys, type TindakLanjutFiguresReader, type WeeklyFigures } from "./figures";
 
 // The weekly follow-up report for the faculty's meeting: `skrining followup report --week`
 // and the console's Statistik fakultas page (issue 44, item 15) read the same figures.
@@ -30,13 +30,12 @@ export const rowNames = { ownerless: "Tanpa dosen wali", faculty: "Seluruh fakul
  * lecturer (every lecturer, and the cases without an owner when the week has any) and for
  * the faculty. The figures are src/modules/tindak-lanjut/figures.ts's.
  */
-export function weeklyReport(sqlite: Database, config: { timeZone: string; followUpContactDays: number }, date: string | undefined): WeeklyReport {
-  const { timeZone } = config;
+export function weeklyReport(sqlite: Database, figures: TindakLanjutFiguresReader, timeZone: string, date: string | undefined): WeeklyReport {
   const now = Date.now();
   const monday = localWeekStart(date === undefined ? now : localDayStart(date, timeZone), timeZone);
   const start = localDayStart(monday, timeZone);
   const end = localDayStart(addDays(monday, 7), timeZone);
-  const { byOwner, contactDays } = new TindakLanjutFiguresReader(sqlite, config.followUpContactDays).week(start, end, now);
+  const { byOwner, contactDays } = figures.week(start, end, now);
   const lecturers = sqlite.query<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP").all();
   const perDosen: ReportRow[] = lecturers.map((lecturer) => ({ NIP: lecturer.nip, nama_dosen: lecturer.nama, ...(byOwner.get(lecturer.nip) ?? emptyWeeklyFigures()) }));
   const ownerless = byOwner.get(null);
