@@ -30,7 +30,9 @@ async function onTerminal(env: Record<string, string>) {
     for await (const chunk of child.stdout as ReadableStream<Uint8Array>) text += new TextDecoder().decode(chunk);
   })();
   const deadline = Date.now() + 20_000;
-  while (!text.includes(`:${port}/`) || !/Akun admin pertama|Password akun admin/.test(text)) {
+  // The address, and the first admin's password line to its end: it comes after the banner's
+  // "Akun admin pertama" line, and a chunk read between the two ended the wait too soon.
+  while (!text.includes(`:${port}/`) || !/^Password admin pertama: \S+\r?\n/m.test(text)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve on a terminal did not start: ${text}`);
     await Bun.sleep(25);
   }
