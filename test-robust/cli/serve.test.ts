@@ -16,6 +16,18 @@ async function login(port: number, username: string, password: string) {
 
 // Only the servers this file started, by their own handle.
 afterEach(stopStarted);
+/** serve on a terminal, by its own pid: a test that failed before stopping it leaves no server running. */
+const onTerminalPids = new Set<number>();
+afterEach(() => {
+  for (const pid of onTerminalPids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  onTerminalPids.clear();
+});
 
 /**
  * `skrining serve` with a terminal for its output (a pseudo-terminal made by `script`), as an
@@ -37,11 +49,13 @@ async function onTerminal(env: Record<string, string>) {
     await Bun.sleep(25);
   }
   const pid = Number(/^pid (\d+)/m.exec(text)![1]);
+  onTerminalPids.add(pid);
   return {
     port,
     output: () => text,
     stop: async () => {
       process.kill(pid, "SIGTERM");
+      onTerminalPids.delete(pid);
       // script -e ends with the code serve ended with.
       return await child.exited;
     },
