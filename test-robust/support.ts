@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
-import { spawnCli, temporaryDir } from "../test/helpers";
+import { repositoryRoot, spawnCli, temporaryDir } from "../test/helpers";
 
 export const studentCount = 5;
 
@@ -110,4 +110,22 @@ export async function sendHeadFirst(socket: Socket, request: { path: string; hea
     socket.destroy();
   })();
   return { statusLine, bodySent };
+}
+
+/** The account the tests run serve as, as a packaged service runs it (Debian's nobody). */
+export const serviceUid = 65534;
+
+/**
+ * Why serve cannot run here as the service's account, or null. Handing it files needs root;
+ * and it must reach the checkout and Bun: a clone below a folder others cannot enter (as
+ * `mktemp -d` makes, 0700) failed with "Module not found" instead of saying so.
+ */
+export function serviceAccountUnavailable(): string | null {
+  if (process.getuid?.() !== 0) return "these tests run as root, to give files to the service's account";
+  const asService = (check: string[]) => Bun.spawnSync(["setpriv", `--reuid=${serviceUid}`, `--regid=${serviceUid}`, "--clear-groups", ...check]).exitCode === 0;
+  const program = join(repositoryRoot, "cli", "main.ts");
+  if (!asService(["test", "-r", program]) || !asService(["test", "-x", process.execPath])) {
+    return `the service's account (uid ${serviceUid}) cannot read ${program} or run ${process.execPath}: a folder above the checkout is closed to others`;
+  }
+  return null;
 }
