@@ -16,7 +16,8 @@ import { ProcessingRestriction } from "./privasi/restriction";
 
 /**
  * The core one process shares: configuration, the database and its write queue, storage
- * health, the logger, the audit trail, accounts and sign-in. Everything else is a feature's:
+ * health, the logger, the audit trail, accounts and sign-in, and who may see a student and
+ * whose processing is restricted (decisions §9). Everything else is a feature's:
  * each module builds its own services from this (src/modules/<feature>/index.ts), and
  * src/app.ts lists the modules.
  */
