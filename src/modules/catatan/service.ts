@@ -50,14 +50,12 @@ export class CatatanService {
   private readonly notesForLecturer;
   private readonly noteById;
   private readonly authorOf;
-  private readonly restriction;
-  private readonly scope;
 
   constructor(
     private readonly db: DatabaseClient,
     private readonly writes: WriteQueue,
-    scope: AdvisorScope,
-    restriction: ProcessingRestriction,
+    private readonly scope: AdvisorScope,
+    private readonly restriction: ProcessingRestriction,
   ) {
     this.studentByNim = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim, nipDoswal: mahasiswa.nipDoswal }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.lecturerExists = preparedOnFirstUse(() => db.select({ nip: dosen.nip }).from(dosen).where(eq(dosen.nip, sql.placeholder("nip"))).prepare());
@@ -88,8 +86,6 @@ export class CatatanService {
         .limit(1)
         .prepare(),
     );
-    this.restriction = restriction;
-    this.scope = scope;
   }
 
   /** Every note of the student `nim`, newest first (`tanggal_catat`, then `Id_catatan`); the student's and the lecturers' lists alike. */

@@ -38,7 +38,6 @@ export interface DatedEntryTexts {
 export class DatedEntries<Table extends DatedEntryTable, Entry> {
   /** What the entries' jobs write: no read cache reads it. */
   protected readonly job: { touches: Table[] };
-  protected readonly restriction: ProcessingRestriction;
   private readonly studentExists;
   private readonly entriesOf;
   private readonly entryById;
@@ -46,13 +45,12 @@ export class DatedEntries<Table extends DatedEntryTable, Entry> {
   constructor(
     protected readonly db: DatabaseClient,
     protected readonly writes: WriteQueue,
-    restriction: ProcessingRestriction,
+    protected readonly restriction: ProcessingRestriction,
     private readonly table: Table,
     private readonly serialize: (row: Table["$inferSelect"]) => Entry,
     private readonly texts: DatedEntryTexts,
   ) {
     this.job = { touches: [table] };
-    this.restriction = restriction;
     this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.entriesOf = preparedOnFirstUse(() =>
       db

@@ -128,13 +128,12 @@ export class ScreeningRecorder {
   private readonly updateHabits;
   private readonly insertRecord;
   private readonly caseOpening;
-  private readonly followUpReach;
   private readonly measures;
 
   constructor(
     db: DatabaseClient,
     private readonly settings: RecorderSettings,
-    followUpReach: TindakLanjutReachReader,
+    private readonly followUpReach: TindakLanjutReachReader,
   ) {
     this.latestSubmission = preparedOnFirstUse(() =>
       db
@@ -203,7 +202,6 @@ export class ScreeningRecorder {
         .prepare(),
     );
     this.caseOpening = new CaseOpening(db.$client, settings.followUpStressMin);
-    this.followUpReach = followUpReach;
     this.measures = new ScreeningMeasures(db.$client);
   }
 

@@ -25,20 +25,18 @@ export const skriningMessages = {
 export class SkriningService {
   private readonly studentExists;
   private readonly latestRecord;
-  private readonly restriction;
   // The result page is what students and the app reload most; kept until the next write.
   private readonly latestAnswers: ReadCache<
     string,
     (ReturnType<typeof serializeSkrining> & { tindak_lanjut: TindakLanjutReach; bantuan_segera: ReturnType<typeof urgentHelp> | null }) | null
   >;
-  private readonly followUpReach;
   private readonly safetyContact;
 
   constructor(
     private readonly db: DatabaseClient,
     private readonly submission: SubmissionService,
-    restriction: ProcessingRestriction,
-    followUpReach: TindakLanjutReachReader,
+    private readonly restriction: ProcessingRestriction,
+    private readonly followUpReach: TindakLanjutReachReader,
   ) {
     this.studentExists = preparedOnFirstUse(() => db.select({ nim: mahasiswa.nim }).from(mahasiswa).where(eq(mahasiswa.nim, sql.placeholder("nim"))).prepare());
     this.latestAnswers = new ReadCache(databaseStamp(db.$client), { reads: [riwayatSkrining, tindakLanjut, mahasiswa, pertanyaanKeselamatan], maxEntries: 500 });
@@ -49,8 +47,6 @@ export class SkriningService {
         .where(eq(pertanyaanKeselamatan.id, 1))
         .prepare(),
     );
-    this.restriction = restriction;
-    this.followUpReach = followUpReach;
     this.latestRecord = preparedOnFirstUse(() =>
       db
         .select()

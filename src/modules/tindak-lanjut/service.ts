@@ -13,7 +13,7 @@ import type { Principal } from "../../requests/principal";
 import { restrictionMessages } from "../../privasi/restriction";
 import { nowIso } from "../../records";
 import type { Level } from "../../skrining/scoring";
-import { CaseReader, caseColumns, caseSource, mayChange, type CaseRow } from "./cases";
+import { caseColumns, caseSource, mayChange, type CaseReader, type CaseRow } from "./cases";
 import { emptyFigures, type TindakLanjutFigures, type TindakLanjutFiguresReader } from "./figures";
 import { allowedMoves, reachingOutcomes } from "./moves";
 import { assertClosingFits, readStatusChange, statusChangeMessages, type StatusChange } from "./status-change";
@@ -62,24 +62,19 @@ function readMinHari(raw: string | undefined): number | null {
  */
 export class TindakLanjutService {
   private readonly sqlite: Database;
-  private readonly cases: CaseReader;
   private readonly otherOpenCase;
   private readonly screeningsOf;
   private readonly lecturerByNip;
   private readonly lecturers;
-  private readonly figures: TindakLanjutFiguresReader;
-  private readonly scope: AdvisorScope;
 
   constructor(
     db: DatabaseClient,
     private readonly writes: WriteQueue,
-    figures: TindakLanjutFiguresReader,
-    cases: CaseReader,
-    scope: AdvisorScope,
+    private readonly figures: TindakLanjutFiguresReader,
+    private readonly cases: CaseReader,
+    private readonly scope: AdvisorScope,
   ) {
     this.sqlite = db.$client;
-    this.cases = cases;
-    this.scope = scope;
     this.otherOpenCase = this.sqlite.prepare<{ id: number }, [string, number]>(
       "SELECT Id_tindak_lanjut AS id FROM tindak_lanjut WHERE NIM = ? AND Id_tindak_lanjut <> ? AND status <> 'selesai'",
     );
@@ -95,7 +90,6 @@ export class TindakLanjutService {
     );
     this.lecturerByNip = this.sqlite.prepare<{ nip: string; nama: string }, [string]>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen WHERE NIP = ?");
     this.lecturers = this.sqlite.prepare<{ nip: string; nama: string }, []>("SELECT NIP AS nip, nama_dosen AS nama FROM dosen ORDER BY NIP");
-    this.figures = figures;
   }
 
   /**
